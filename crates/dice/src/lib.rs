@@ -1,0 +1,3 @@
+//! Dice for Battlemat: seeded rolling and exact odds.
+mod roll;
+pub use roll::{Roller, RollerPosition};
