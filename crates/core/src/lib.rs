@@ -1,1 +1,413 @@
+//! The Game API every Battlemat rule set implements, and everything written once against it.
+//!
+//! # Design
+//!
+//! A game is a *state machine driven from outside*. Borrowing from OpenSpiel, a state says
+//! who must act next ([`ToAct`]): a seat's decision, a chance point (one die, or one draw
+//! from what is left of a deck), or the end with a [`GameResult`]. Everything that happens
+//! is a [`Step`] — either a seat's action or the face a die showed — and [`Game::apply`] is
+//! the only mutator. Dice are therefore never rolled *inside* the rules: a chance point lists
+//! its outcomes with exact integer weights and whoever drives the game (a seeded
+//! [`battlemat_dice::Roller`], a real table, an AI that enumerates outcomes) picks one. That
+//! one decision gives us replays for free (a [`Record`] is the setup plus the steps),
+//! "bring your own dice", exact expectimax in the AI, and odds that come from the same code
+//! that referees.
+//!
+//! From shakmaty we take the split between plain-data setup and a checked, playable state:
+//! [`Game::new_game`] validates a `Setup` once and says what is wrong and where. From
+//! boardgame.io, per-viewer observations ([`Game::observe`]).
+//!
+//! Decisions are not only the active player's: [`ToAct::Decide`] names any seat, so a
+//! defender choosing to dodge or a soldier reacting to an enemy's move is the same thing as
+//! a move. Actions may carry free parameters (a point on an open table): [`Game::check`]
+//! is the judge of legality and accepts any legal value, while [`Game::legal_actions`] is a
+//! finite, ordered candidate list for menus and AIs.
+//!
+//! # Rejected alternative
+//!
+//! The obvious alternative is to pass an `&mut impl Rng` into `apply` and let rules roll
+//! their own dice. It is simpler to write, but the dice then hide inside the rules: replays
+//! need the RNG's exact consumption pattern, table dice become a special case, and an AI
+//! can only sample outcomes, never weigh them exactly. We pay for explicit chance points
+//! with a few more states in each game's state machine.
+//!
+//! The erased, JSON-speaking view of a game ([`dynamic`]) lets the command line, the
+//! server and the simulation lab hold "some game" without generics.
 
+pub mod conformance;
+pub mod dynamic;
+mod record;
+
+pub use record::{Record, ReplayError};
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt::{self, Debug, Display};
+use std::hash::Hash;
+use std::str::FromStr;
+
+/// A seat at the table, numbered from 0.
+pub type Seat = u8;
+
+/// Who may see an observation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Viewer {
+    Seat(Seat),
+    Spectator,
+}
+
+/// What the game waits for.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToAct {
+    /// `seat` must choose one action. `prompt` says what the choice is about in the game's
+    /// words ("Empire: choose who acts first", "Luke: dodge or parry?").
+    Decide { seat: Seat, prompt: String },
+    /// A die is rolled or a card drawn.
+    Chance(Chance),
+    /// The game is over.
+    Over(GameResult),
+}
+
+/// A chance point: one die or one draw. Outcomes have integer weights, so probabilities are
+/// exact (`weight / total`) and always sum to one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Chance {
+    /// What is rolled, in the game's words ("Trooper u3: attack die 1 of 1").
+    pub what: String,
+    pub outcomes: Vec<ChanceOutcome>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChanceOutcome {
+    /// The face shown or the card drawn (as the game numbers it).
+    pub value: u32,
+    pub weight: u64,
+}
+
+impl Chance {
+    /// One fair die with faces `1..=sides`.
+    pub fn die(what: impl Into<String>, sides: u32) -> Chance {
+        Chance {
+            what: what.into(),
+            outcomes: (1..=sides)
+                .map(|value| ChanceOutcome { value, weight: 1 })
+                .collect(),
+        }
+    }
+
+    pub fn total_weight(&self) -> u64 {
+        self.outcomes.iter().map(|o| o.weight).sum()
+    }
+
+    /// The probability of `value` (0 if it is not an outcome).
+    pub fn probability(&self, value: u32) -> f64 {
+        let total = self.total_weight();
+        self.outcomes
+            .iter()
+            .find(|o| o.value == value)
+            .map_or(0.0, |o| o.weight as f64 / total as f64)
+    }
+
+    pub fn is_outcome(&self, value: u32) -> bool {
+        self.outcomes
+            .iter()
+            .any(|o| o.value == value && o.weight > 0)
+    }
+
+    /// Roll it with a seeded roller.
+    pub fn roll(&self, roller: &mut battlemat_dice::Roller) -> u32 {
+        let weights: Vec<u64> = self.outcomes.iter().map(|o| o.weight).collect();
+        let i = roller.pick(&weights).unwrap_or(0);
+        self.outcomes[i].value
+    }
+}
+
+/// The end of a game: a score and a rank per seat (rank 1 is best; equal ranks are shared
+/// places, so a co-operative win gives every seat rank 1).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct GameResult {
+    pub scores: Vec<i64>,
+    pub ranks: Vec<u8>,
+    /// Why it ended, in the game's words ("Rebels eliminated", "Empire surrendered").
+    pub reason: String,
+}
+
+impl GameResult {
+    /// Ranks from scores: higher score, better rank; equal scores share a rank.
+    pub fn from_scores(scores: Vec<i64>, reason: impl Into<String>) -> GameResult {
+        let ranks = scores
+            .iter()
+            .map(|s| 1 + scores.iter().filter(|t| *t > s).count() as u8)
+            .collect();
+        GameResult {
+            scores,
+            ranks,
+            reason: reason.into(),
+        }
+    }
+
+    /// The seats ranked first, in seat order.
+    pub fn winners(&self) -> Vec<Seat> {
+        (0..self.ranks.len() as u8)
+            .filter(|&s| self.ranks[s as usize] == 1)
+            .collect()
+    }
+
+    /// True when every seat shares first place (a draw, or a co-operative result).
+    pub fn is_shared(&self) -> bool {
+        self.ranks.iter().all(|&r| r == 1)
+    }
+}
+
+/// One thing that happens to a game: a seat's decision or a chance point's outcome.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Step<A> {
+    Act { seat: Seat, action: A },
+    Roll { value: u32 },
+}
+
+/// Why an action or die result was refused. The state is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+pub struct Illegal {
+    /// The rule that forbids it (an id from the rule-id list, e.g. `SWTB-5`), if one does.
+    pub rule: Option<String>,
+    pub reason: String,
+}
+
+impl Illegal {
+    pub fn new(reason: impl Into<String>) -> Illegal {
+        Illegal {
+            rule: None,
+            reason: reason.into(),
+        }
+    }
+    pub fn by(rule: &str, reason: impl Into<String>) -> Illegal {
+        Illegal {
+            rule: Some(rule.to_string()),
+            reason: reason.into(),
+        }
+    }
+}
+
+impl Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.rule {
+            Some(r) => write!(f, "{} ({r})", self.reason),
+            None => f.write_str(&self.reason),
+        }
+    }
+}
+
+/// A setup that cannot be played, with where the problem is (`at` is a path like
+/// `sides[1].units[3].kind` or `file.toml:12:5`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[error("{at}: {message}")]
+pub struct SetupError {
+    pub at: String,
+    pub message: String,
+}
+
+impl SetupError {
+    pub fn new(at: impl Into<String>, message: impl Into<String>) -> SetupError {
+        SetupError {
+            at: at.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Static facts about a rule set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RulesetInfo {
+    pub id: String,
+    pub name: String,
+    pub version: String,
+    pub min_seats: u8,
+    pub max_seats: u8,
+    pub options: Vec<OptionInfo>,
+    pub scenarios: Vec<ScenarioInfo>,
+}
+
+/// A house rule or optional rule a setup may switch.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OptionInfo {
+    pub key: String,
+    /// The rule id it belongs to.
+    pub rule: String,
+    /// Allowed values; the first is not necessarily the default.
+    pub values: Vec<String>,
+    pub default: String,
+    pub help: String,
+    /// True when the option is ours (a house rule filling a gap), not the text's.
+    pub house_rule: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScenarioInfo {
+    pub id: String,
+    pub name: String,
+    pub seats: u8,
+    pub summary: String,
+    /// True when Battlemat wrote it (not from the game's text).
+    pub ours: bool,
+}
+
+/// Exact odds of an action's outcome, before it is taken. Serialises as
+/// `{"outcomes": {NAME: p, ...}, ...}`, the probabilities summing to one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Odds {
+    pub outcomes: BTreeMap<String, f64>,
+    /// Anything else worth showing (dice on each side, modifiers applied).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub details: BTreeMap<String, serde_json::Value>,
+}
+
+/// The Game API.
+///
+/// A value of the implementing type is a *state*. Implementations guarantee:
+/// - [`Game::legal_actions`] is empty unless [`Game::to_act`] is `Decide`, lists actions in a
+///   fixed order, and every listed action passes [`Game::check`];
+/// - [`Game::apply`] changes nothing when it returns an error;
+/// - no floating point and no hidden randomness: the state is a pure function of the setup
+///   and the steps.
+pub trait Game:
+    Clone + PartialEq + Eq + Hash + Debug + Serialize + DeserializeOwned + Send + Sync + 'static
+{
+    type Setup: Clone + Debug + Serialize + DeserializeOwned + Send + Sync;
+    /// Actions are plain data with a short text form (`Display`/`FromStr`) that players type.
+    type Action: Clone
+        + Debug
+        + PartialEq
+        + Eq
+        + Hash
+        + Serialize
+        + DeserializeOwned
+        + Display
+        + FromStr<Err = String>
+        + Send
+        + Sync;
+    /// Events narrate what happened; `Display` is a sentence in the game's words.
+    type Event: Clone + Debug + PartialEq + Display + Serialize + DeserializeOwned + Send + Sync;
+    /// What a viewer sees; its `Display` is a text picture of the table.
+    type Observation: Clone + Debug + Serialize + Display;
+
+    fn info() -> RulesetInfo;
+
+    /// A setup for a named scenario with `key=value` options.
+    fn setup(scenario: &str, options: &BTreeMap<String, String>)
+    -> Result<Self::Setup, SetupError>;
+
+    /// Check a setup once and make the playable state.
+    fn new_game(setup: &Self::Setup) -> Result<Self, SetupError>;
+
+    fn seats(&self) -> u8;
+
+    fn to_act(&self) -> ToAct;
+
+    /// The deciding seat's candidate actions, in a fixed order.
+    fn legal_actions(&self) -> Vec<Self::Action>;
+
+    /// Is `action` legal for the deciding seat now? If not, why, and which rule says so.
+    fn check(&self, action: &Self::Action) -> Result<(), Illegal>;
+
+    /// Carry out a checked action. Called only after `check` passed.
+    fn apply_action(&mut self, action: &Self::Action, events: &mut Vec<Self::Event>);
+
+    /// Carry out a die result or draw. Called only with a listed outcome.
+    fn apply_chance(&mut self, value: u32, events: &mut Vec<Self::Event>);
+
+    fn observe(&self, viewer: Viewer) -> Self::Observation;
+
+    /// A heuristic value of the position for `seat`, in `[-1, 1]`, for AIs that stop
+    /// searching before the end. The default scores finished games only.
+    fn evaluate(&self, seat: Seat) -> f64 {
+        match self.to_act() {
+            ToAct::Over(r) => result_value(&r, seat),
+            _ => 0.0,
+        }
+    }
+
+    /// Exact odds of what `action` will do, if it leads to dice.
+    fn odds(&self, _action: &Self::Action) -> Option<Odds> {
+        None
+    }
+
+    /// Apply one step, validating it: the right seat, a legal action, a listed die face.
+    /// On error nothing changes.
+    fn apply(&mut self, step: &Step<Self::Action>) -> Result<Vec<Self::Event>, Illegal> {
+        let mut events = Vec::new();
+        match (self.to_act(), step) {
+            (ToAct::Over(_), _) => return Err(Illegal::new("the game is over")),
+            (ToAct::Decide { seat, .. }, Step::Act { seat: s, action }) => {
+                if *s != seat {
+                    return Err(Illegal::new(format!(
+                        "it is seat {seat}'s decision, not seat {s}'s"
+                    )));
+                }
+                self.check(action)?;
+                self.apply_action(action, &mut events);
+            }
+            (ToAct::Decide { seat, .. }, Step::Roll { .. }) => {
+                return Err(Illegal::new(format!(
+                    "seat {seat} must decide; no die is being rolled"
+                )));
+            }
+            (ToAct::Chance(c), Step::Roll { value }) => {
+                if !c.is_outcome(*value) {
+                    let faces: Vec<String> =
+                        c.outcomes.iter().map(|o| o.value.to_string()).collect();
+                    return Err(Illegal::new(format!(
+                        "{value} is not a possible result of {} (possible: {})",
+                        c.what,
+                        faces.join(", ")
+                    )));
+                }
+                self.apply_chance(*value, &mut events);
+            }
+            (ToAct::Chance(c), Step::Act { .. }) => {
+                return Err(Illegal::new(format!("waiting for a die: {}", c.what)));
+            }
+        }
+        Ok(events)
+    }
+
+    /// shakmaty-style: consume the state, return the next one, or this one with the error.
+    fn play(mut self, step: &Step<Self::Action>) -> Result<Self, (Self, Illegal)> {
+        match self.apply(step) {
+            Ok(_) => Ok(self),
+            Err(e) => Err((self, e)),
+        }
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        match self.to_act() {
+            ToAct::Over(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+/// A finished game's value for `seat` in `[-1, 1]`: 1 for sole first place, -1 for last,
+/// shared places in between (a shared win among all seats, as in a co-operative win, is 1).
+pub fn result_value(r: &GameResult, seat: Seat) -> f64 {
+    let n = r.ranks.len();
+    if n < 2 {
+        return 0.0;
+    }
+    if r.is_shared() {
+        // Co-operative win or everyone drawn: scores decide the sign.
+        let s = r.scores.get(seat as usize).copied().unwrap_or(0);
+        return (s.signum()) as f64;
+    }
+    let rank = r.ranks.get(seat as usize).copied().unwrap_or(n as u8) as f64;
+    let best = 1.0;
+    let worst = *r.ranks.iter().max().unwrap_or(&1) as f64;
+    if worst == best {
+        return 0.0;
+    }
+    1.0 - 2.0 * (rank - best) / (worst - best)
+}

@@ -1,0 +1,438 @@
+//! A small test-only game ("Convoy") that exercises every shape of decision the five games
+//! need, so none of them needs a special case in the API:
+//! - 2 to 6 seats, competitive or co-operative (one shared result);
+//! - phased turns (move phase, objection phase, drift phase);
+//! - free parameters: a seat advances to *any* point in a range (fixed-point milli-units);
+//!   `check` accepts every legal point, `legal_actions` offers three candidates;
+//! - a decision by a seat that is not the active one (the next seat may object to a move);
+//! - a chance point whose result the rules act on by themselves (the drift moves every
+//!   convoy piece, with no seat deciding);
+//! - results as per-seat scores and ranks.
+
+use battlemat_core::conformance::{self, Conformance};
+use battlemat_core::{
+    Chance, Game, GameResult, Illegal, OptionInfo, Record, RulesetInfo, Seat, SetupError, Step,
+    ToAct, Viewer,
+};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+const UNIT: i32 = 1000; // fixed point: 1000 milli-units = 1 unit
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+struct Setup {
+    seats: u8,
+    coop: bool,
+    rounds: u8,
+    /// Co-operative goal: the sum of positions to reach.
+    goal: i32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+enum Phase {
+    Move { seat: Seat },
+    Objection { mover: Seat, from: i32 },
+    ObjectionDie { mover: Seat, from: i32 },
+    Drift,
+    Over,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+struct Convoy {
+    setup: Setup,
+    pos: Vec<i32>,
+    round: u8,
+    phase: Phase,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Action {
+    Advance { to: i32 },
+    Object,
+    Allow,
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Advance { to } => write!(f, "advance {to}"),
+            Action::Object => f.write_str("object"),
+            Action::Allow => f.write_str("allow"),
+        }
+    }
+}
+
+impl std::str::FromStr for Action {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let w: Vec<&str> = s.split_whitespace().collect();
+        match w.as_slice() {
+            ["advance", n] => Ok(Action::Advance {
+                to: n.parse().map_err(|e| format!("{e}"))?,
+            }),
+            ["object"] => Ok(Action::Object),
+            ["allow"] => Ok(Action::Allow),
+            _ => Err(format!("unknown action {s:?}")),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+enum Event {
+    Advanced { seat: Seat, from: i32, to: i32 },
+    PushedBack { seat: Seat, to: i32 },
+    Drifted { by: i32 },
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self:?}")
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct Obs {
+    pos: Vec<i32>,
+    round: u8,
+}
+
+impl fmt::Display for Obs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "round {} positions {:?}", self.round, self.pos)
+    }
+}
+
+impl Game for Convoy {
+    type Setup = Setup;
+    type Action = Action;
+    type Event = Event;
+    type Observation = Obs;
+
+    fn info() -> RulesetInfo {
+        RulesetInfo {
+            id: "convoy".into(),
+            name: "Convoy (test)".into(),
+            version: "1".into(),
+            min_seats: 2,
+            max_seats: 6,
+            options: vec![OptionInfo {
+                key: "coop".into(),
+                rule: "T-1".into(),
+                values: vec!["false".into(), "true".into()],
+                default: "false".into(),
+                help: "one shared result".into(),
+                house_rule: false,
+            }],
+            scenarios: vec![],
+        }
+    }
+
+    fn setup(_s: &str, o: &BTreeMap<String, String>) -> Result<Setup, SetupError> {
+        Ok(Setup {
+            seats: 3,
+            coop: o.get("coop").is_some_and(|v| v == "true"),
+            rounds: 3,
+            goal: 12 * UNIT,
+        })
+    }
+
+    fn new_game(s: &Setup) -> Result<Self, SetupError> {
+        if !(2..=6).contains(&s.seats) {
+            return Err(SetupError::new("seats", "2 to 6 seats"));
+        }
+        Ok(Convoy {
+            setup: s.clone(),
+            pos: vec![0; s.seats as usize],
+            round: 1,
+            phase: Phase::Move { seat: 0 },
+        })
+    }
+
+    fn seats(&self) -> u8 {
+        self.setup.seats
+    }
+
+    fn to_act(&self) -> ToAct {
+        match &self.phase {
+            Phase::Move { seat } => ToAct::Decide {
+                seat: *seat,
+                prompt: "advance".into(),
+            },
+            Phase::Objection { mover, .. } => ToAct::Decide {
+                seat: (mover + 1) % self.setup.seats,
+                prompt: "object?".into(),
+            },
+            Phase::ObjectionDie { .. } => ToAct::Chance(Chance::die("objection", 6)),
+            Phase::Drift => ToAct::Chance(Chance {
+                what: "drift (weighted)".into(),
+                outcomes: vec![
+                    battlemat_core::ChanceOutcome {
+                        value: 0,
+                        weight: 3,
+                    },
+                    battlemat_core::ChanceOutcome {
+                        value: 1,
+                        weight: 2,
+                    },
+                    battlemat_core::ChanceOutcome {
+                        value: 2,
+                        weight: 1,
+                    },
+                ],
+            }),
+            Phase::Over => ToAct::Over(self.final_result()),
+        }
+    }
+
+    fn legal_actions(&self) -> Vec<Action> {
+        match &self.phase {
+            Phase::Move { seat } => {
+                let p = self.pos[*seat as usize];
+                (1..=3)
+                    .map(|k| Action::Advance { to: p + k * UNIT })
+                    .collect()
+            }
+            Phase::Objection { .. } => vec![Action::Object, Action::Allow],
+            _ => vec![],
+        }
+    }
+
+    fn check(&self, a: &Action) -> Result<(), Illegal> {
+        match (&self.phase, a) {
+            (Phase::Move { seat }, Action::Advance { to }) => {
+                let p = self.pos[*seat as usize];
+                if *to > p && *to <= p + 3 * UNIT {
+                    Ok(())
+                } else {
+                    Err(Illegal::by("T-2", "advance 0 to 3 units forward"))
+                }
+            }
+            (Phase::Objection { .. }, Action::Object | Action::Allow) => Ok(()),
+            _ => Err(Illegal::new("not now")),
+        }
+    }
+
+    fn apply_action(&mut self, a: &Action, ev: &mut Vec<Event>) {
+        match (self.phase.clone(), a) {
+            (Phase::Move { seat }, Action::Advance { to }) => {
+                let from = self.pos[seat as usize];
+                self.pos[seat as usize] = *to;
+                ev.push(Event::Advanced {
+                    seat,
+                    from,
+                    to: *to,
+                });
+                self.phase = Phase::Objection { mover: seat, from };
+            }
+            (Phase::Objection { mover, from }, Action::Object) => {
+                self.phase = Phase::ObjectionDie { mover, from };
+            }
+            (Phase::Objection { mover, .. }, Action::Allow) => self.next_mover(mover),
+            _ => unreachable!("checked"),
+        }
+    }
+
+    fn apply_chance(&mut self, v: u32, ev: &mut Vec<Event>) {
+        match self.phase.clone() {
+            Phase::ObjectionDie { mover, from } => {
+                if v >= 4 {
+                    self.pos[mover as usize] = from;
+                    ev.push(Event::PushedBack {
+                        seat: mover,
+                        to: from,
+                    });
+                }
+                self.next_mover(mover);
+            }
+            Phase::Drift => {
+                // The rules move every piece by themselves.
+                let by = v as i32 * UNIT / 2;
+                for p in &mut self.pos {
+                    *p = (*p - by).max(0);
+                }
+                ev.push(Event::Drifted { by });
+                if self.round == self.setup.rounds {
+                    self.phase = Phase::Over;
+                } else {
+                    self.round += 1;
+                    self.phase = Phase::Move { seat: 0 };
+                }
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    fn observe(&self, _v: Viewer) -> Obs {
+        Obs {
+            pos: self.pos.clone(),
+            round: self.round,
+        }
+    }
+}
+
+impl Convoy {
+    fn next_mover(&mut self, mover: Seat) {
+        self.phase = if mover + 1 == self.setup.seats {
+            Phase::Drift
+        } else {
+            Phase::Move { seat: mover + 1 }
+        };
+    }
+    fn final_result(&self) -> GameResult {
+        if self.setup.coop {
+            let won = self.pos.iter().sum::<i32>() >= self.setup.goal;
+            let s = if won { 1 } else { -1 };
+            GameResult::from_scores(
+                vec![s; self.pos.len()],
+                if won { "goal reached" } else { "goal missed" },
+            )
+        } else {
+            GameResult::from_scores(
+                self.pos.iter().map(|&p| p as i64).collect(),
+                "furthest wins",
+            )
+        }
+    }
+}
+
+fn setup(seats: u8, coop: bool) -> Setup {
+    Setup {
+        seats,
+        coop,
+        rounds: 3,
+        goal: 4 * seats as i32 * UNIT,
+    }
+}
+
+#[test]
+fn conformance_for_two_to_six_seats_competitive_and_cooperative() {
+    let setups: Vec<Setup> = (2..=6)
+        .flat_map(|n| [setup(n, false), setup(n, true)])
+        .collect();
+    let s = conformance::run::<Convoy>(
+        &setups,
+        Conformance {
+            games: 50,
+            ..Default::default()
+        },
+    );
+    assert_eq!(s.games, 500);
+    assert!(s.chance_points > 0 && s.decisions > 0);
+}
+
+#[test]
+fn free_parameter_accepted_anywhere_legal_though_not_listed() {
+    let g = Convoy::new_game(&setup(2, false)).unwrap();
+    let a = Action::Advance { to: 1234 };
+    assert!(!g.legal_actions().contains(&a));
+    assert!(g.check(&a).is_ok());
+    let err = g.check(&Action::Advance { to: 3001 }).unwrap_err();
+    assert_eq!(err.rule.as_deref(), Some("T-2"));
+}
+
+#[test]
+fn a_seat_that_is_not_active_decides() {
+    let mut g = Convoy::new_game(&setup(3, false)).unwrap();
+    g.apply(&Step::Act {
+        seat: 0,
+        action: Action::Advance { to: 500 },
+    })
+    .unwrap();
+    assert!(matches!(g.to_act(), ToAct::Decide { seat: 1, .. }));
+    let before = g.clone();
+    assert!(
+        g.apply(&Step::Act {
+            seat: 0,
+            action: Action::Allow
+        })
+        .is_err()
+    );
+    assert_eq!(g, before);
+    g.apply(&Step::Act {
+        seat: 1,
+        action: Action::Object,
+    })
+    .unwrap();
+    assert!(matches!(g.to_act(), ToAct::Chance(_)));
+    g.apply(&Step::Roll { value: 6 }).unwrap();
+    assert_eq!(g.pos[0], 0, "objection on 4+ pushes the mover back");
+}
+
+#[test]
+fn rules_move_pieces_after_a_chance_point_and_results_rank_seats() {
+    let mut rec = Record::<Convoy>::new(setup(2, false));
+    let mut g = Convoy::new_game(&rec.setup).unwrap();
+    let steps = vec![
+        Step::Act {
+            seat: 0,
+            action: Action::Advance { to: 3000 },
+        },
+        Step::Act {
+            seat: 1,
+            action: Action::Allow,
+        },
+        Step::Act {
+            seat: 1,
+            action: Action::Advance { to: 2000 },
+        },
+        Step::Act {
+            seat: 0,
+            action: Action::Allow,
+        },
+        Step::Roll { value: 2 },
+    ];
+    for s in steps {
+        g.apply(&s).unwrap();
+        rec.steps.push(s);
+    }
+    assert_eq!(
+        g.pos,
+        vec![2000, 1000],
+        "drift 2 moves every piece back 1 unit"
+    );
+    assert!(
+        g.apply(&Step::Roll { value: 3 }).is_err(),
+        "3 is not a drift outcome"
+    );
+    // Finish: everyone advances 1, allow, no drift.
+    while g.result().is_none() {
+        let s = match g.to_act() {
+            ToAct::Decide { seat, .. } => {
+                let l = g.legal_actions();
+                let a = if l.contains(&Action::Allow) {
+                    Action::Allow
+                } else {
+                    l[0].clone()
+                };
+                Step::Act { seat, action: a }
+            }
+            _ => Step::Roll { value: 0 },
+        };
+        g.apply(&s).unwrap();
+        rec.steps.push(s);
+    }
+    let r = g.result().unwrap();
+    assert_eq!(r.scores, vec![4000, 3000]);
+    assert_eq!(r.ranks, vec![1, 2]);
+    assert_eq!(rec.replay().unwrap().0, g);
+}
+
+#[test]
+fn cooperative_result_is_shared() {
+    let mut g = Convoy::new_game(&setup(4, true)).unwrap();
+    while g.result().is_none() {
+        let s = match g.to_act() {
+            ToAct::Decide { seat, .. } => Step::Act {
+                seat,
+                action: g.legal_actions().last().unwrap().clone(),
+            },
+            _ => Step::Roll { value: 0 },
+        };
+        g.apply(&s).unwrap();
+    }
+    let r = g.result().unwrap();
+    assert!(r.is_shared());
+    assert_eq!(battlemat_core::result_value(&r, 2), 1.0);
+}
