@@ -1,1 +1,282 @@
+//! Board geometry: square and hex grids (and, from SD ERA on, the open table).
+//!
+//! A [`Grid`] is a rectangle of cells, `width` columns by `height` rows, either squares or
+//! hexes. Cells are named as players name them on a mat: a column letter and a row number
+//! (`c4`). Hexes use "odd-r" offset rows (every second row shifted half a hex right), which
+//! is how a rectangular hex mat is printed; internally they are converted to axial
+//! coordinates and handed to `hexx` for distances, neighbours and lines.
+//!
+//! Line of sight on squares is exact and integer-only: a cell blocks the line between two
+//! cell centres when the segment passes through its *interior*; grazing a corner does not
+//! block (so two diagonal neighbours always see each other). We rejected Bresenham lines
+//! for this: Bresenham picks one cell where the segment runs exactly between two, so sight
+//! would depend on the direction it is traced in. On hexes, `hexx`'s line (lerp and round)
+//! gives the cells between; its float use is plain IEEE arithmetic, no trigonometry, and so
+//! the same on every platform.
 
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// A cell: column and row, both from 0. Written `a1` for column 0, row 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub struct Cell {
+    pub col: u8,
+    pub row: u8,
+}
+
+impl Cell {
+    pub const fn new(col: u8, row: u8) -> Cell {
+        Cell { col, row }
+    }
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.col) as char, self.row as u32 + 1)
+    }
+}
+
+impl FromStr for Cell {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Cell, String> {
+        let s = s.trim();
+        let mut ch = s.chars();
+        let c = ch.next().ok_or_else(|| "empty cell name".to_string())?;
+        if !c.is_ascii_lowercase() {
+            return Err(format!(
+                "cell {s:?}: expected a column letter a-z then a row number"
+            ));
+        }
+        let row: u32 = ch
+            .as_str()
+            .parse()
+            .map_err(|_| format!("cell {s:?}: expected a row number after the column letter"))?;
+        if row == 0 || row > 99 {
+            return Err(format!("cell {s:?}: rows are numbered 1 to 99"));
+        }
+        Ok(Cell {
+            col: c as u8 - b'a',
+            row: (row - 1) as u8,
+        })
+    }
+}
+
+impl From<Cell> for String {
+    fn from(c: Cell) -> String {
+        c.to_string()
+    }
+}
+
+impl TryFrom<String> for Cell {
+    type Error = String;
+    fn try_from(s: String) -> Result<Cell, String> {
+        s.parse()
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum GridKind {
+    /// Squares; the eight cells around one are adjacent and a diagonal step costs 1.
+    #[default]
+    Square,
+    /// Hexes in odd-r offset rows; six neighbours.
+    Hex,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Grid {
+    pub kind: GridKind,
+    pub width: u8,
+    pub height: u8,
+}
+
+impl Grid {
+    pub const MAX_SIDE: u8 = 26;
+
+    pub fn contains(&self, c: Cell) -> bool {
+        c.col < self.width && c.row < self.height
+    }
+
+    /// Every cell, row by row (a fixed order).
+    pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        (0..self.height).flat_map(move |r| (0..self.width).map(move |c| Cell::new(c, r)))
+    }
+
+    pub fn index(&self, c: Cell) -> usize {
+        c.row as usize * self.width as usize + c.col as usize
+    }
+
+    fn axial(c: Cell) -> hexx::Hex {
+        let (col, row) = (c.col as i32, c.row as i32);
+        hexx::Hex::new(col - (row - (row & 1)) / 2, row)
+    }
+
+    fn from_axial(&self, h: hexx::Hex) -> Option<Cell> {
+        let row = h.y;
+        let col = h.x + (row - (row & 1)) / 2;
+        if row < 0 || col < 0 || row >= self.height as i32 || col >= self.width as i32 {
+            return None;
+        }
+        Some(Cell::new(col as u8, row as u8))
+    }
+
+    /// Steps between two cells (king moves on squares, hex steps on hexes).
+    pub fn distance(&self, a: Cell, b: Cell) -> u32 {
+        match self.kind {
+            GridKind::Square => {
+                let dx = (a.col as i32 - b.col as i32).unsigned_abs();
+                let dy = (a.row as i32 - b.row as i32).unsigned_abs();
+                dx.max(dy)
+            }
+            GridKind::Hex => Self::axial(a).unsigned_distance_to(Self::axial(b)),
+        }
+    }
+
+    /// Adjacent = in contact.
+    pub fn adjacent(&self, a: Cell, b: Cell) -> bool {
+        self.distance(a, b) == 1
+    }
+
+    /// The cells next to `c` on the board, in a fixed order.
+    pub fn neighbours(&self, c: Cell) -> Vec<Cell> {
+        match self.kind {
+            GridKind::Square => {
+                let mut v = Vec::with_capacity(8);
+                for dy in -1i32..=1 {
+                    for dx in -1i32..=1 {
+                        if dx == 0 && dy == 0 {
+                            continue;
+                        }
+                        let (x, y) = (c.col as i32 + dx, c.row as i32 + dy);
+                        if x >= 0 && y >= 0 && x < self.width as i32 && y < self.height as i32 {
+                            v.push(Cell::new(x as u8, y as u8));
+                        }
+                    }
+                }
+                v
+            }
+            GridKind::Hex => Self::axial(c)
+                .all_neighbors()
+                .into_iter()
+                .filter_map(|h| self.from_axial(h))
+                .collect(),
+        }
+    }
+
+    /// The cells strictly between `a` and `b` that the line between their centres crosses.
+    pub fn between(&self, a: Cell, b: Cell) -> Vec<Cell> {
+        match self.kind {
+            GridKind::Square => square_between(a, b),
+            GridKind::Hex => {
+                let (ha, hb) = (Self::axial(a), Self::axial(b));
+                ha.line_to(hb)
+                    .filter(|h| *h != ha && *h != hb)
+                    .filter_map(|h| self.from_axial(h))
+                    .collect()
+            }
+        }
+    }
+
+    /// Is the line from `a` to `b` clear, given which cells block?
+    pub fn clear_line(&self, a: Cell, b: Cell, blocks: impl Fn(Cell) -> bool) -> bool {
+        self.between(a, b).into_iter().all(|c| !blocks(c))
+    }
+}
+
+/// Squares whose interior the segment between the centres of `a` and `b` passes through.
+/// Doubled integer coordinates: the centre of column x is 2x+1, its edges 2x and 2x+2.
+fn square_between(a: Cell, b: Cell) -> Vec<Cell> {
+    let (px, py) = (2 * a.col as i64 + 1, 2 * a.row as i64 + 1);
+    let (qx, qy) = (2 * b.col as i64 + 1, 2 * b.row as i64 + 1);
+    let (dx, dy) = (qx - px, qy - py);
+    let mut out = Vec::new();
+    for y in a.row.min(b.row)..=a.row.max(b.row) {
+        for x in a.col.min(b.col)..=a.col.max(b.col) {
+            let c = Cell::new(x, y);
+            if c == a || c == b {
+                continue;
+            }
+            let (x0, y0) = (2 * x as i64, 2 * y as i64);
+            let mut pos = false;
+            let mut neg = false;
+            for (cx, cy) in [(x0, y0), (x0 + 2, y0), (x0, y0 + 2), (x0 + 2, y0 + 2)] {
+                let s = dx * (cy - py) - dy * (cx - px);
+                pos |= s > 0;
+                neg |= s < 0;
+            }
+            if pos && neg {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(s: &str) -> Cell {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn cell_names_round_trip() {
+        assert_eq!(c("a1"), Cell::new(0, 0));
+        assert_eq!(c("c4").to_string(), "c4");
+        assert!("4c".parse::<Cell>().is_err());
+        assert!("a0".parse::<Cell>().is_err());
+        assert!("".parse::<Cell>().is_err());
+    }
+
+    #[test]
+    fn square_distance_and_neighbours() {
+        let g = Grid {
+            kind: GridKind::Square,
+            width: 5,
+            height: 5,
+        };
+        assert_eq!(g.distance(c("a1"), c("c2")), 2);
+        assert_eq!(g.neighbours(c("a1")).len(), 3);
+        assert_eq!(g.neighbours(c("c3")).len(), 8);
+        assert!(g.adjacent(c("b2"), c("c3")));
+    }
+
+    #[test]
+    fn square_line_of_sight() {
+        // Straight line: the cells in between.
+        assert_eq!(square_between(c("a1"), c("d1")), vec![c("b1"), c("c1")]);
+        // Exact diagonal grazes corners only: passes through b2 and c3 interiors.
+        assert_eq!(square_between(c("a1"), c("d4")), vec![c("b2"), c("c3")]);
+        // Diagonal neighbours always see each other.
+        assert!(square_between(c("a1"), c("b2")).is_empty());
+        // Symmetric.
+        let mut ab = square_between(c("a1"), c("e3"));
+        let mut ba = square_between(c("e3"), c("a1"));
+        ab.sort();
+        ba.sort();
+        assert_eq!(ab, ba);
+        assert_eq!(ab, vec![c("b1"), c("b2"), c("c2"), c("d2"), c("d3")]);
+    }
+
+    #[test]
+    fn hex_geometry() {
+        let g = Grid {
+            kind: GridKind::Hex,
+            width: 6,
+            height: 6,
+        };
+        assert_eq!(g.neighbours(c("c3")).len(), 6);
+        for n in g.neighbours(c("c3")) {
+            assert_eq!(g.distance(c("c3"), n), 1);
+        }
+        // Odd-r: row 2 (index 1) is shifted right, so b2's neighbours include b1 and c1.
+        let n = g.neighbours(c("b2"));
+        assert!(n.contains(&c("b1")) && n.contains(&c("c1")));
+        assert_eq!(g.distance(c("a1"), c("a5")), 4);
+        assert_eq!(g.between(c("a1"), c("d1")), vec![c("b1"), c("c1")]);
+    }
+}
