@@ -47,7 +47,11 @@ impl Roller {
     }
 
     pub fn position(&self) -> RollerPosition {
-        RollerPosition { seed: self.seed, stream: self.stream, word_pos: self.rng.get_word_pos() }
+        RollerPosition {
+            seed: self.seed,
+            stream: self.stream,
+            word_pos: self.rng.get_word_pos(),
+        }
     }
 
     /// One die of `sides` faces: a value in `1..=sides`, every face equally likely

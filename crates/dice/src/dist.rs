@@ -1,0 +1,650 @@
+//! Exact discrete distributions over integer outcomes.
+//!
+//! See the crate documentation for why the representation is a dense `Vec<f64>` and why sums
+//! are computed by convolution. This module holds the representation, the statistics and the
+//! convolution kernel; `pool.rs` adds the dice-pool operations (keep highest/lowest, success
+//! counts).
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// The widest range of outcomes (`max - min + 1`) that [`Dist::from_weights`] accepts.
+pub const MAX_WEIGHTS_SPAN: u64 = 1 << 24;
+
+/// An exact probability distribution over `i64` outcomes, such as the total of `3d6`.
+///
+/// Probabilities are `f64`; every operation (sums, keep-highest, success counts) is computed
+/// exactly up to floating-point rounding, which for ordinary dice expressions leaves every
+/// probability within 1e-12 of the true rational value. The outcomes with non-zero probability
+/// lie in `min()..=max()`; the probabilities add up to [`Dist::total`], which is 1 up to
+/// rounding.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dist {
+    /// The smallest outcome: `p[i]` is the probability of `lo + i`.
+    lo: i64,
+    /// Dense probabilities; never empty, first and last entries are non-zero.
+    p: Vec<f64>,
+}
+
+/// The odds of an opposed roll, from the point of view of the first side: see [`Dist::versus`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Opposed {
+    /// Probability that the first side rolls strictly higher.
+    pub win: f64,
+    /// Probability that both sides roll the same total.
+    pub tie: f64,
+    /// Probability that the first side rolls strictly lower.
+    pub lose: f64,
+}
+
+/// A comparison against a target number, used for success counts (`6d6>=5`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Cmp {
+    /// `>=`
+    Ge,
+    /// `>`
+    Gt,
+    /// `<=`
+    Le,
+    /// `<`
+    Lt,
+}
+
+impl Cmp {
+    /// Whether `value` meets the comparison against `target` (`value >= target` for [`Cmp::Ge`]).
+    pub fn test(self, value: i64, target: i64) -> bool {
+        match self {
+            Cmp::Ge => value >= target,
+            Cmp::Gt => value > target,
+            Cmp::Le => value <= target,
+            Cmp::Lt => value < target,
+        }
+    }
+
+    /// The operator as written in dice notation: `">="`, `">"`, `"<="` or `"<"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Cmp::Ge => ">=",
+            Cmp::Gt => ">",
+            Cmp::Le => "<=",
+            Cmp::Lt => "<",
+        }
+    }
+}
+
+impl fmt::Display for Cmp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a distribution could not be built.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DistError {
+    /// A weight was negative, infinite or NaN.
+    BadWeight {
+        /// The outcome the weight was given for.
+        outcome: i64,
+        /// The offending weight.
+        weight: f64,
+    },
+    /// No outcome had a positive weight.
+    NoWeight,
+    /// The outcomes spread over more than [`MAX_WEIGHTS_SPAN`] integers.
+    TooWide {
+        /// Smallest outcome with a positive weight.
+        min: i64,
+        /// Largest outcome with a positive weight.
+        max: i64,
+    },
+    /// Computing the exact distribution would take too much time or memory
+    /// (see [`crate::Expr::try_dist`]).
+    TooComplex {
+        /// Rough number of floating-point operations it would take.
+        work: f64,
+        /// The limit it went over.
+        limit: f64,
+    },
+}
+
+impl fmt::Display for DistError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DistError::BadWeight { outcome, weight } => {
+                write!(
+                    f,
+                    "weight {weight} for outcome {outcome} is not a finite non-negative number"
+                )
+            }
+            DistError::NoWeight => f.write_str("no outcome has a positive weight"),
+            DistError::TooWide { min, max } => write!(
+                f,
+                "outcomes from {min} to {max} span too many integers (at most {MAX_WEIGHTS_SPAN})"
+            ),
+            DistError::TooComplex { work, limit } => write!(
+                f,
+                "exact odds would take too long to compute (about {work:.1e} operations, limit {limit:.1e})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DistError {}
+
+impl Dist {
+    /// Builds from a smallest outcome and dense probabilities, trimming zero ends.
+    /// `p` must hold at least one non-zero entry.
+    pub(crate) fn from_parts(lo: i64, mut p: Vec<f64>) -> Dist {
+        let first = p.iter().position(|&x| x != 0.0);
+        let Some(first) = first else {
+            // Every probability underflowed: cannot happen for distributions built from
+            // non-empty dice, but stay total rather than panic.
+            return Dist::constant(lo);
+        };
+        let last = p.iter().rposition(|&x| x != 0.0).unwrap_or(first);
+        p.truncate(last + 1);
+        p.drain(..first);
+        Dist {
+            lo: lo + first as i64,
+            p,
+        }
+    }
+
+    /// Always `x`.
+    pub fn constant(x: i64) -> Dist {
+        Dist {
+            lo: x,
+            p: vec![1.0],
+        }
+    }
+
+    /// One fair die: `1..=sides`, each face `1/sides`. `sides == 0` is treated as 1, as
+    /// [`crate::Roller::roll`] does. Memory is proportional to `sides`.
+    pub fn die(sides: u32) -> Dist {
+        let s = sides.max(1) as usize;
+        Dist {
+            lo: 1,
+            p: vec![1.0 / s as f64; s],
+        }
+    }
+
+    /// An exploding die: a die of `sides` faces that, each time it shows its top face, is
+    /// rolled again and the new roll added, at most `depth` extra rolls (the last allowed roll
+    /// is not exploded further). `depth == 0` is a plain die. This is icepool's
+    /// `d(sides).explode(depth=depth)`.
+    ///
+    /// A one-sided die always explodes: it is the constant `depth + 1`. Levels whose
+    /// probability underflows `f64` (beyond `(1/sides)^1074`) are left out.
+    pub fn exploding_die(sides: u32, depth: u32) -> Dist {
+        let s = sides.max(1) as usize;
+        if s == 1 {
+            return Dist::constant(i64::from(depth) + 1);
+        }
+        let levels = depth as usize + 1;
+        let mut p = Vec::new();
+        let mut q = 1.0f64;
+        for level in 0..levels {
+            q /= s as f64;
+            if q == 0.0 {
+                break;
+            }
+            let last = level + 1 == levels;
+            // Faces 1..s-1 stop here; the top face either explodes (probability moved to the
+            // next level) or, on the last level, stops too.
+            p.extend(std::iter::repeat_n(q, s - 1));
+            p.push(if last { q } else { 0.0 });
+        }
+        Dist::from_parts(1, p)
+    }
+
+    /// A distribution from `(outcome, weight)` pairs, normalised so the weights sum to 1.
+    /// Repeated outcomes add up; zero weights are allowed.
+    ///
+    /// # Errors
+    /// A negative, infinite or NaN weight; no positive weight at all; or outcomes spread
+    /// over more than [`MAX_WEIGHTS_SPAN`] integers.
+    pub fn from_weights<I>(weights: I) -> Result<Dist, DistError>
+    where
+        I: IntoIterator<Item = (i64, f64)>,
+    {
+        let weights: Vec<(i64, f64)> = weights.into_iter().collect();
+        let mut lo = i64::MAX;
+        let mut hi = i64::MIN;
+        let mut wmax = 0.0f64;
+        for &(outcome, weight) in &weights {
+            if !(weight.is_finite() && weight >= 0.0) {
+                return Err(DistError::BadWeight { outcome, weight });
+            }
+            if weight > 0.0 {
+                lo = lo.min(outcome);
+                hi = hi.max(outcome);
+                wmax = wmax.max(weight);
+            }
+        }
+        if wmax == 0.0 {
+            return Err(DistError::NoWeight);
+        }
+        let span = (i128::from(hi) - i128::from(lo) + 1) as u128;
+        if span > u128::from(MAX_WEIGHTS_SPAN) {
+            return Err(DistError::TooWide { min: lo, max: hi });
+        }
+        let mut p = vec![0.0; span as usize];
+        for &(outcome, weight) in &weights {
+            if weight > 0.0 {
+                // Scale by the largest weight first so huge weights cannot overflow the sum.
+                p[(i128::from(outcome) - i128::from(lo)) as usize] += weight / wmax;
+            }
+        }
+        let total: f64 = p.iter().sum();
+        for x in &mut p {
+            *x /= total;
+        }
+        Ok(Dist::from_parts(lo, p))
+    }
+
+    /// The distribution of `self + other` for independent `self` and `other`.
+    ///
+    /// # Panics
+    /// If an outcome of the sum overflows `i64`.
+    pub fn add(&self, other: &Dist) -> Dist {
+        convolve(self, other)
+    }
+
+    /// The distribution of `-self`.
+    ///
+    /// # Panics
+    /// If `self` can be `i64::MIN`.
+    pub fn neg(&self) -> Dist {
+        let lo = self
+            .max()
+            .checked_neg()
+            .expect("Dist::neg: outcome i64::MIN cannot be negated");
+        let mut p = self.p.clone();
+        p.reverse();
+        Dist { lo, p }
+    }
+
+    /// The distribution of `self - other` for independent `self` and `other`.
+    ///
+    /// # Panics
+    /// If an outcome overflows `i64`.
+    pub fn sub(&self, other: &Dist) -> Dist {
+        self.add(&other.neg())
+    }
+
+    /// The sum of `n` independent copies of `self` (`n == 0` is the constant 0): `3d6` is
+    /// `Dist::die(6).repeat_sum(3)`.
+    ///
+    /// # Panics
+    /// If an outcome overflows `i64`.
+    pub fn repeat_sum(&self, n: u32) -> Dist {
+        // Straight convolution, one copy at a time: with one small operand each step the
+        // total work (~n² · span · runs) is no worse than repeated squaring, whose last
+        // products pair two wide distributions, and a fair die is a single run, so each step
+        // costs only the width of the running sum.
+        if n == 0 {
+            return Dist::constant(0);
+        }
+        let mut acc = self.clone();
+        for _ in 1..n {
+            acc = acc.add(self);
+        }
+        acc
+    }
+
+    /// The smallest outcome with non-zero probability.
+    pub fn min(&self) -> i64 {
+        self.lo
+    }
+
+    /// The largest outcome with non-zero probability.
+    pub fn max(&self) -> i64 {
+        self.lo + (self.p.len() as i64 - 1)
+    }
+
+    /// The sum of all probabilities: 1 up to rounding.
+    pub fn total(&self) -> f64 {
+        self.p.iter().sum()
+    }
+
+    /// The expected value.
+    pub fn mean(&self) -> f64 {
+        let (rel, _) = self.rel_mean();
+        self.lo as f64 + rel
+    }
+
+    /// The standard deviation (population, i.e. of the distribution itself).
+    pub fn std_dev(&self) -> f64 {
+        let (m, total) = self.rel_mean();
+        let var: f64 = self
+            .p
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| {
+                let d = i as f64 - m;
+                x * d * d
+            })
+            .sum();
+        (var / total).max(0.0).sqrt()
+    }
+
+    /// Mean relative to `lo`, and the total, for numerically careful moments.
+    fn rel_mean(&self) -> (f64, f64) {
+        let total = self.total();
+        let s: f64 = self.p.iter().enumerate().map(|(i, &x)| i as f64 * x).sum();
+        (s / total, total)
+    }
+
+    /// Index of outcome `x` in `p`, if it is in range.
+    fn index(&self, x: i64) -> Option<usize> {
+        let i = i128::from(x) - i128::from(self.lo);
+        if i >= 0 && (i as u128) < self.p.len() as u128 {
+            Some(i as usize)
+        } else {
+            None
+        }
+    }
+
+    /// Probability of exactly `x`.
+    pub fn p_eq(&self, x: i64) -> f64 {
+        self.index(x).map_or(0.0, |i| self.p[i])
+    }
+
+    /// Probability of an outcome `>= x`.
+    pub fn p_ge(&self, x: i64) -> f64 {
+        if x <= self.lo {
+            self.total()
+        } else {
+            self.index(x).map_or(0.0, |i| self.p[i..].iter().sum())
+        }
+    }
+
+    /// Probability of an outcome `<= x`.
+    pub fn p_le(&self, x: i64) -> f64 {
+        if x >= self.max() {
+            self.total()
+        } else {
+            self.index(x).map_or(0.0, |i| self.p[..=i].iter().sum())
+        }
+    }
+
+    /// The outcomes with non-zero probability and their probabilities, smallest outcome
+    /// first.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (i64, f64)> + '_ {
+        let lo = self.lo;
+        self.p
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| **x != 0.0)
+            .map(move |(i, &x)| (lo + i as i64, x))
+    }
+
+    /// The odds of an opposed roll of `self` against an independent `other`:
+    /// `win = P(self > other)`, `tie = P(self == other)`, `lose = P(self < other)`.
+    pub fn versus(&self, other: &Dist) -> Opposed {
+        // below[j] = P(other < other.lo + j), above[j] = P(other > other.lo + j): prefix and
+        // suffix sums of non-negative terms, so no cancellation.
+        let n = other.p.len();
+        let mut below = vec![0.0; n + 1];
+        for j in 0..n {
+            below[j + 1] = below[j] + other.p[j];
+        }
+        let mut above = vec![0.0; n + 1];
+        for j in (0..n).rev() {
+            above[j] = above[j + 1] + other.p[j];
+        }
+        let (mut win, mut tie, mut lose) = (0.0, 0.0, 0.0);
+        for (x, px) in self.iter() {
+            let j = i128::from(x) - i128::from(other.lo);
+            if j < 0 {
+                lose += px * above[0];
+            } else if j as u128 >= n as u128 {
+                win += px * below[n];
+            } else {
+                let j = j as usize;
+                win += px * below[j];
+                tie += px * other.p[j];
+                lose += px * above[j + 1];
+            }
+        }
+        Opposed { win, tie, lose }
+    }
+
+    /// The number of runs of equal probability (zero runs excluded): the cost factor of
+    /// using `self` as the kernel of a convolution.
+    pub(crate) fn run_count(&self) -> usize {
+        runs(&self.p).len()
+    }
+}
+
+/// Maximal runs of equal non-zero probability: `(start, len, prob)`.
+fn runs(p: &[f64]) -> Vec<(usize, usize, f64)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < p.len() {
+        let q = p[i];
+        let mut j = i + 1;
+        while j < p.len() && p[j] == q {
+            j += 1;
+        }
+        if q != 0.0 {
+            out.push((i, j - i, q));
+        }
+        i = j;
+    }
+    out
+}
+
+/// Sliding-window sums of length `len` over `x` padded with zeros on both sides:
+/// `w[u] = x[u+1-len] + … + x[u]` for `u` in `0..x.len()+len-1`.
+///
+/// Van Herk / Gil-Werman: the padded input is cut into blocks of `len`; every window is the
+/// suffix sum of one block plus the prefix sum of the next. Only additions of non-negative
+/// numbers, so unlike the running-sum trick (add the new value, subtract the old) there is
+/// no cancellation and tiny tail probabilities stay accurate to a few ulps.
+fn window_sums(x: &[f64], len: usize) -> Vec<f64> {
+    debug_assert!(len >= 1);
+    let pad = len - 1;
+    let n = x.len() + 2 * pad;
+    let mut y = vec![0.0; n];
+    y[pad..pad + x.len()].copy_from_slice(x);
+    let mut prefix = vec![0.0; n];
+    let mut suffix = vec![0.0; n];
+    for ((yb, pb), sb) in y
+        .chunks(len)
+        .zip(prefix.chunks_mut(len))
+        .zip(suffix.chunks_mut(len))
+    {
+        let mut s = 0.0;
+        for (p, &v) in pb.iter_mut().zip(yb) {
+            s += v;
+            *p = s;
+        }
+        let mut s = 0.0;
+        for (q, &v) in sb.iter_mut().zip(yb).rev() {
+            s += v;
+            *q = s;
+        }
+    }
+    (0..x.len() + pad)
+        .map(|u| {
+            let last = u + pad;
+            if u % len == 0 {
+                prefix[last]
+            } else {
+                suffix[u] + prefix[last]
+            }
+        })
+        .collect()
+}
+
+/// The distribution of the sum of independent `a` and `b`.
+///
+/// The operand with fewer runs of equal probability is the kernel: each run of length `L`
+/// and probability `q` adds `q` times the length-`L` window sums of the other operand. A
+/// fair die is one run, so adding it costs O(width) rather than O(width × sides); an
+/// exploding die is two runs per level; a general distribution degrades to the ordinary
+/// O(n·m) convolution (runs of length 1, window sums are the operand itself).
+fn convolve(a: &Dist, b: &Dist) -> Dist {
+    let lo =
+        a.lo.checked_add(b.lo)
+            .expect("Dist::add: outcome overflows i64");
+    a.max()
+        .checked_add(b.max())
+        .expect("Dist::add: outcome overflows i64");
+    let ra = runs(&a.p);
+    let rb = runs(&b.p);
+    let cost_a = ra.len() * b.p.len() + a.p.len();
+    let cost_b = rb.len() * a.p.len() + b.p.len();
+    let (mut kernel, other) = if cost_a <= cost_b {
+        (ra, &b.p)
+    } else {
+        (rb, &a.p)
+    };
+    let mut out = vec![0.0; a.p.len() + b.p.len() - 1];
+    kernel.sort_by_key(|&(_, len, _)| len);
+    for group in kernel.chunk_by(|x, y| x.1 == y.1) {
+        let len = group[0].1;
+        let w: Cow<'_, [f64]> = if len == 1 {
+            Cow::Borrowed(other)
+        } else {
+            Cow::Owned(window_sums(other, len))
+        };
+        for &(start, _, q) in group {
+            for (o, &x) in out[start..start + w.len()].iter_mut().zip(w.iter()) {
+                *o += q * x;
+            }
+        }
+    }
+    Dist::from_parts(lo, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn naive_convolve(a: &Dist, b: &Dist) -> Dist {
+        let mut out = vec![0.0; a.p.len() + b.p.len() - 1];
+        for (i, &x) in a.p.iter().enumerate() {
+            for (j, &y) in b.p.iter().enumerate() {
+                out[i + j] += x * y;
+            }
+        }
+        Dist::from_parts(a.lo + b.lo, out)
+    }
+
+    fn assert_close(a: &Dist, b: &Dist, tol: f64) {
+        assert_eq!((a.min(), a.max()), (b.min(), b.max()), "{a:?} vs {b:?}");
+        for x in a.min()..=a.max() {
+            assert!(
+                (a.p_eq(x) - b.p_eq(x)).abs() < tol,
+                "at {x}: {} vs {}",
+                a.p_eq(x),
+                b.p_eq(x)
+            );
+        }
+    }
+
+    #[test]
+    fn window_sums_match_naive() {
+        let x = [0.5, 0.0, 0.25, 0.125, 0.0625, 0.03125, 0.0];
+        for len in 1..10 {
+            let w = window_sums(&x, len);
+            assert_eq!(w.len(), x.len() + len - 1);
+            for (u, &got) in w.iter().enumerate() {
+                let want: f64 = (0..x.len())
+                    .filter(|&i| i <= u && i + len > u)
+                    .map(|i| x[i])
+                    .sum();
+                assert!(
+                    (got - want).abs() < 1e-15,
+                    "len {len} u {u}: {got} vs {want}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn run_convolution_matches_naive() {
+        let dists = [
+            Dist::die(6),
+            Dist::die(1),
+            Dist::exploding_die(6, 3),
+            Dist::exploding_die(4, 0),
+            Dist::die(10).add(&Dist::die(4)),
+            Dist::from_weights([(-3, 1.0), (0, 2.0), (4, 1.0), (5, 1.0)]).unwrap(),
+            Dist::constant(7),
+        ];
+        for a in &dists {
+            for b in &dists {
+                assert_close(&a.add(b), &naive_convolve(a, b), 1e-15);
+            }
+        }
+    }
+
+    #[test]
+    fn exploding_d6_depth_1() {
+        let d = Dist::exploding_die(6, 1);
+        assert_eq!((d.min(), d.max()), (1, 12));
+        assert_eq!(d.p_eq(6), 0.0);
+        assert!((d.p_eq(5) - 1.0 / 6.0).abs() < 1e-16);
+        assert!((d.p_eq(12) - 1.0 / 36.0).abs() < 1e-16);
+        assert!((d.mean() - 49.0 / 12.0).abs() < 1e-14);
+        assert_eq!(Dist::exploding_die(6, 0), Dist::die(6));
+        assert_eq!(Dist::exploding_die(1, 4), Dist::constant(5));
+        // Absurd depths stop where the probability underflows instead of allocating forever.
+        let deep = Dist::exploding_die(2, u32::MAX);
+        assert!((deep.total() - 1.0).abs() < 1e-12);
+        assert!(deep.max() < 4000);
+    }
+
+    #[test]
+    fn from_weights_validates_and_normalises() {
+        let d = Dist::from_weights([(2, 1.0), (2, 1.0), (5, 2.0), (9, 0.0)]).unwrap();
+        assert_eq!((d.min(), d.max()), (2, 5));
+        assert_eq!(d.p_eq(2), 0.5);
+        assert!(matches!(
+            Dist::from_weights([(1, -1.0)]),
+            Err(DistError::BadWeight { .. })
+        ));
+        assert!(matches!(
+            Dist::from_weights([(1, f64::NAN)]),
+            Err(DistError::BadWeight { .. })
+        ));
+        assert_eq!(Dist::from_weights([(1, 0.0)]), Err(DistError::NoWeight));
+        assert_eq!(Dist::from_weights(Vec::new()), Err(DistError::NoWeight));
+        assert!(matches!(
+            Dist::from_weights([(i64::MIN, 1.0), (i64::MAX, 1.0)]),
+            Err(DistError::TooWide { .. })
+        ));
+        let big = Dist::from_weights([(0, f64::MAX), (1, f64::MAX)]).unwrap();
+        assert_eq!(big.p_eq(0), 0.5);
+    }
+
+    #[test]
+    fn queries_out_of_range_are_safe() {
+        let d = Dist::die(6);
+        assert_eq!(d.p_eq(i64::MIN), 0.0);
+        assert_eq!(d.p_eq(i64::MAX), 0.0);
+        assert_eq!(d.p_ge(i64::MAX), 0.0);
+        assert!((d.p_ge(i64::MIN) - 1.0).abs() < 1e-15);
+        assert_eq!(d.p_le(i64::MIN), 0.0);
+        assert!((d.p_le(i64::MAX) - 1.0).abs() < 1e-15);
+        assert!((d.p_ge(4) - 0.5).abs() < 1e-15);
+        assert!((d.p_le(4) - 4.0 / 6.0).abs() < 1e-15);
+        let far = Dist::constant(i64::MAX);
+        assert!((d.versus(&far).lose - 1.0).abs() < 1e-15);
+        assert!((far.versus(&d).win - 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn neg_and_sub() {
+        let d = Dist::die(4).sub(&Dist::constant(3));
+        assert_eq!((d.min(), d.max()), (-2, 1));
+        let n = Dist::die(6).neg();
+        assert_eq!((n.min(), n.max()), (-6, -1));
+        assert!((n.mean() + 3.5).abs() < 1e-15);
+    }
+}
