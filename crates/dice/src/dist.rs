@@ -5,7 +5,6 @@
 //! convolution kernel; `pool.rs` adds the dice-pool operations (keep highest/lowest, success
 //! counts).
 
-use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -287,11 +286,11 @@ impl Dist {
         if n == 0 {
             return Dist::constant(0);
         }
-        let mut acc = self.clone();
+        let mut acc = SumBuilder::new(self.clone());
         for _ in 1..n {
-            acc = acc.add(self);
+            acc.add(self);
         }
-        acc
+        acc.finish()
     }
 
     /// The smallest outcome with non-zero probability.
@@ -437,88 +436,169 @@ fn runs(p: &[f64]) -> Vec<(usize, usize, f64)> {
     out
 }
 
-/// Sliding-window sums of length `len` over `x` padded with zeros on both sides:
-/// `w[u] = x[u+1-len] + … + x[u]` for `u` in `0..x.len()+len-1`.
+/// Reusable buffers, so that adding a thousand dice one at a time to a wide running sum does
+/// not allocate (and page-fault in) fresh megabytes for every die.
+#[derive(Default)]
+struct Scratch {
+    padded: Vec<f64>,
+    prefix: Vec<f64>,
+    suffix: Vec<f64>,
+    out: Vec<f64>,
+}
+
+/// For each run `(start, len, q)` in `runs` (all of the same length `len`), adds
+/// `q · W[u]` to `out[start + u]`, where `W[u] = x[u+1-len] + … + x[u]` is the sliding-window
+/// sum over `x` padded with zeros, for `u` in `0..x.len()+len-1`.
 ///
 /// Van Herk / Gil-Werman: the padded input is cut into blocks of `len`; every window is the
-/// suffix sum of one block plus the prefix sum of the next. Only additions of non-negative
-/// numbers, so unlike the running-sum trick (add the new value, subtract the old) there is
-/// no cancellation and tiny tail probabilities stay accurate to a few ulps.
-fn window_sums(x: &[f64], len: usize) -> Vec<f64> {
-    debug_assert!(len >= 1);
+/// suffix sum of one block plus the prefix sum of the next (or exactly one block). Only
+/// additions of non-negative numbers, so unlike the running-sum trick (add the new value,
+/// subtract the old) there is no cancellation and tiny tail probabilities stay accurate to a
+/// few ulps.
+fn add_windows(
+    x: &[f64],
+    len: usize,
+    runs: &[(usize, usize, f64)],
+    out: &mut [f64],
+    s: &mut Scratch,
+) {
+    if len == 1 {
+        for &(start, _, q) in runs {
+            for (o, &v) in out[start..start + x.len()].iter_mut().zip(x) {
+                *o += q * v;
+            }
+        }
+        return;
+    }
     let pad = len - 1;
     let n = x.len() + 2 * pad;
-    let mut y = vec![0.0; n];
-    y[pad..pad + x.len()].copy_from_slice(x);
-    let mut prefix = vec![0.0; n];
-    let mut suffix = vec![0.0; n];
-    for ((yb, pb), sb) in y
+    s.padded.clear();
+    s.padded.resize(n, 0.0);
+    s.padded[pad..pad + x.len()].copy_from_slice(x);
+    s.prefix.clear();
+    s.prefix.resize(n, 0.0);
+    s.suffix.clear();
+    s.suffix.resize(n, 0.0);
+    let blocks = s
+        .padded
         .chunks(len)
-        .zip(prefix.chunks_mut(len))
-        .zip(suffix.chunks_mut(len))
-    {
-        let mut s = 0.0;
+        .zip(s.prefix.chunks_mut(len))
+        .zip(s.suffix.chunks_mut(len));
+    for ((yb, pb), sb) in blocks {
+        let mut acc = 0.0;
         for (p, &v) in pb.iter_mut().zip(yb) {
-            s += v;
-            *p = s;
+            acc += v;
+            *p = acc;
         }
-        let mut s = 0.0;
+        let mut acc = 0.0;
         for (q, &v) in sb.iter_mut().zip(yb).rev() {
-            s += v;
-            *q = s;
+            acc += v;
+            *q = acc;
         }
     }
-    (0..x.len() + pad)
-        .map(|u| {
-            let last = u + pad;
-            if u % len == 0 {
-                prefix[last]
-            } else {
-                suffix[u] + prefix[last]
+    let wlen = x.len() + pad;
+    let (prefix, suffix) = (&s.prefix, &s.suffix);
+    for &(start, _, q) in runs {
+        let out = &mut out[start..start + wlen];
+        let mut u = 0;
+        while u < wlen {
+            // A window starting on a block boundary is exactly that block.
+            out[u] += q * prefix[u + pad];
+            let end = (u + len).min(wlen);
+            let rest = out[u + 1..end]
+                .iter_mut()
+                .zip(&suffix[u + 1..end])
+                .zip(&prefix[u + 1 + pad..end + pad]);
+            for ((o, &sf), &pf) in rest {
+                *o += q * (sf + pf);
             }
-        })
-        .collect()
+            u = end;
+        }
+    }
+}
+
+/// A running sum of independent distributions, keeping its buffers between additions.
+pub(crate) struct SumBuilder {
+    lo: i64,
+    p: Vec<f64>,
+    scratch: Scratch,
+}
+
+impl SumBuilder {
+    pub(crate) fn new(start: Dist) -> SumBuilder {
+        SumBuilder {
+            lo: start.lo,
+            p: start.p,
+            scratch: Scratch::default(),
+        }
+    }
+
+    /// Adds an independent `d` to the running sum.
+    ///
+    /// The operand with fewer runs of equal probability is the kernel: each run of length
+    /// `L` and probability `q` adds `q` times the length-`L` window sums of the other
+    /// operand. A fair die is one run, so adding it costs O(width) rather than
+    /// O(width × sides); an exploding die is about one run per level; a general
+    /// distribution degrades to the ordinary O(n·m) convolution (runs of length 1, whose
+    /// window sums are the operand itself).
+    ///
+    /// # Panics
+    /// If an outcome overflows `i64`.
+    pub(crate) fn add(&mut self, d: &Dist) {
+        let lo = self
+            .lo
+            .checked_add(d.lo)
+            .expect("Dist::add: outcome overflows i64");
+        let hi = self.lo + (self.p.len() as i64 - 1);
+        hi.checked_add(d.max())
+            .expect("Dist::add: outcome overflows i64");
+        let d_runs = runs(&d.p);
+        let d_cost = d_runs.len() * self.p.len() + d.p.len();
+        // Counting the running sum's runs costs a pass: only worth it if `d` is irregular.
+        let own_runs = if d_runs.len() > 1 {
+            Some(runs(&self.p))
+        } else {
+            None
+        };
+        let (mut kernel, other) = match own_runs {
+            Some(r) if r.len() * d.p.len() + self.p.len() < d_cost => (r, &d.p),
+            _ => (d_runs, &self.p),
+        };
+        let mut out = std::mem::take(&mut self.scratch.out);
+        out.clear();
+        out.resize(self.p.len() + d.p.len() - 1, 0.0);
+        kernel.sort_by_key(|&(_, len, _)| len);
+        for group in kernel.chunk_by(|x, y| x.1 == y.1) {
+            add_windows(other, group[0].1, group, &mut out, &mut self.scratch);
+        }
+        self.scratch.out = std::mem::replace(&mut self.p, out);
+        self.lo = lo;
+        self.trim();
+    }
+
+    /// Drops zero (underflowed) probabilities at the ends.
+    fn trim(&mut self) {
+        let Some(first) = self.p.iter().position(|&x| x != 0.0) else {
+            return;
+        };
+        let last = self.p.iter().rposition(|&x| x != 0.0).unwrap_or(first);
+        self.p.truncate(last + 1);
+        if first > 0 {
+            self.p.drain(..first);
+            self.lo += first as i64;
+        }
+    }
+
+    pub(crate) fn finish(self) -> Dist {
+        Dist::from_parts(self.lo, self.p)
+    }
 }
 
 /// The distribution of the sum of independent `a` and `b`.
-///
-/// The operand with fewer runs of equal probability is the kernel: each run of length `L`
-/// and probability `q` adds `q` times the length-`L` window sums of the other operand. A
-/// fair die is one run, so adding it costs O(width) rather than O(width × sides); an
-/// exploding die is two runs per level; a general distribution degrades to the ordinary
-/// O(n·m) convolution (runs of length 1, window sums are the operand itself).
 fn convolve(a: &Dist, b: &Dist) -> Dist {
-    let lo =
-        a.lo.checked_add(b.lo)
-            .expect("Dist::add: outcome overflows i64");
-    a.max()
-        .checked_add(b.max())
-        .expect("Dist::add: outcome overflows i64");
-    let ra = runs(&a.p);
-    let rb = runs(&b.p);
-    let cost_a = ra.len() * b.p.len() + a.p.len();
-    let cost_b = rb.len() * a.p.len() + b.p.len();
-    let (mut kernel, other) = if cost_a <= cost_b {
-        (ra, &b.p)
-    } else {
-        (rb, &a.p)
-    };
-    let mut out = vec![0.0; a.p.len() + b.p.len() - 1];
-    kernel.sort_by_key(|&(_, len, _)| len);
-    for group in kernel.chunk_by(|x, y| x.1 == y.1) {
-        let len = group[0].1;
-        let w: Cow<'_, [f64]> = if len == 1 {
-            Cow::Borrowed(other)
-        } else {
-            Cow::Owned(window_sums(other, len))
-        };
-        for &(start, _, q) in group {
-            for (o, &x) in out[start..start + w.len()].iter_mut().zip(w.iter()) {
-                *o += q * x;
-            }
-        }
-    }
-    Dist::from_parts(lo, out)
+    let mut sum = SumBuilder::new(a.clone());
+    sum.add(b);
+    sum.finish()
 }
 
 #[cfg(test)]
@@ -551,8 +631,10 @@ mod tests {
     fn window_sums_match_naive() {
         let x = [0.5, 0.0, 0.25, 0.125, 0.0625, 0.03125, 0.0];
         for len in 1..10 {
-            let w = window_sums(&x, len);
-            assert_eq!(w.len(), x.len() + len - 1);
+            let mut w = vec![0.0; x.len() + len];
+            add_windows(&x, len, &[(1, len, 1.0)], &mut w, &mut Scratch::default());
+            assert_eq!(w[0], 0.0);
+            let w = &w[1..];
             for (u, &got) in w.iter().enumerate() {
                 let want: f64 = (0..x.len())
                     .filter(|&i| i <= u && i + len > u)

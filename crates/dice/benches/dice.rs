@@ -1,0 +1,39 @@
+//! Rolling speed and exact-odds query time.
+//!
+//! `cargo bench -p battlemat-dice -- --quick` (or `--warm-up-time 1 --measurement-time 2`).
+
+use std::hint::black_box;
+
+use battlemat_dice::{Expr, Roller};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+fn rolling(c: &mut Criterion) {
+    let mut g = c.benchmark_group("roll");
+    g.throughput(Throughput::Elements(1));
+    let mut roller = Roller::new(1, 0);
+    g.bench_function("1d6 Roller::roll", |b| b.iter(|| roller.roll(black_box(6))));
+    let expr: Expr = "4d6kh3".parse().expect("valid");
+    let mut roller = Roller::new(2, 0);
+    g.bench_function("4d6kh3 Expr::roll", |b| {
+        b.iter(|| black_box(&expr).roll(&mut roller).total)
+    });
+    g.finish();
+}
+
+fn exact_odds(c: &mut Criterion) {
+    let mut g = c.benchmark_group("odds");
+    let a: Expr = "3d6!1".parse().expect("valid");
+    let d: Expr = "4d6".parse().expect("valid");
+    g.bench_function("3d6!1 vs 4d6 (build + versus)", |b| {
+        b.iter(|| black_box(&a).dist().versus(&black_box(&d).dist()))
+    });
+    let kh: Expr = "4d6kh3".parse().expect("valid");
+    g.bench_function("4d6kh3 dist", |b| b.iter(|| black_box(&kh).dist()));
+    g.bench_function("parse 2d6+1d4-2", |b| {
+        b.iter(|| black_box("2d6+1d4-2").parse::<Expr>())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, rolling, exact_odds);
+criterion_main!(benches);
