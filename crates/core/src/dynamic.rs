@@ -47,6 +47,7 @@ pub trait DynRuleset: Send + Sync {
         options: &BTreeMap<String, String>,
     ) -> Result<Value, SetupError>;
     fn new_game(&self, setup: &Value) -> Result<Box<dyn DynState>, SetupError>;
+    fn matchup_odds(&self, params: &BTreeMap<String, String>) -> Result<Odds, String>;
     /// Replay a record; the error names the failing step.
     fn replay(&self, record: &DynRecord) -> Result<(Box<dyn DynState>, Vec<DynEvent>), String>;
 }
@@ -121,6 +122,9 @@ impl<G: Game> DynRuleset for RulesetOf<G> {
         let s: G::Setup = serde_json::from_value(setup.clone())
             .map_err(|e| SetupError::new("setup", format!("malformed setup: {e}")))?;
         Ok(Box::new(Erased(G::new_game(&s)?)))
+    }
+    fn matchup_odds(&self, params: &BTreeMap<String, String>) -> Result<Odds, String> {
+        G::matchup_odds(params)
     }
     fn replay(&self, record: &DynRecord) -> Result<(Box<dyn DynState>, Vec<DynEvent>), String> {
         let setup: G::Setup = serde_json::from_value(record.setup.clone())

@@ -336,6 +336,13 @@ pub trait Game:
         None
     }
 
+    /// Exact odds of one attack between two kinds of unit, outside any game
+    /// (`battlemat odds GAME --attacker X --defender Y ...`): parameters as `key = value`,
+    /// flags as `key = "true"`.
+    fn matchup_odds(_params: &BTreeMap<String, String>) -> Result<Odds, String> {
+        Err(format!("{} has no matchup odds", Self::info().id))
+    }
+
     /// Apply one step, validating it: the right seat, a legal action, a listed die face.
     /// On error nothing changes.
     fn apply(&mut self, step: &Step<Self::Action>) -> Result<Vec<Self::Event>, Illegal> {

@@ -1,1 +1,161 @@
+//! Star Wars Table Top Battles: the rules of the home-made skirmish game (rule text `001`),
+//! every optional rule as a named option, and our own scenarios.
+//!
+//! # Design
+//!
+//! The crate is a [`battlemat_core::Game`]: a state machine that never rolls a die itself.
+//! An attack is declared by an action, after which the state waits at one chance point per
+//! die — attack dice, thermal detonator dice, then defence dice — keeping only running
+//! totals (so that states after equal totals are equal, which lets an AI weigh every
+//! outcome exactly with a small memo table). A morale check is one chance point per
+//! remaining unit, the same way.
+//!
+//! Units are data ([`data::UnitType`] in `data/units.toml`): a handful of primitives
+//! (class, move, dice, weapon, which targets it may attack, crewing, toughness keys,
+//! force-power susceptibility) that the rules read; no rule names a unit type. Scenarios are
+//! TOML too, and a [`data::Setup`] carries the whole unit table and scenario so a record
+//! replays without the files it was made from.
+//!
+//! Rulings for the text's gaps (ties, initiative without Force Users, what "contact"
+//! means on a grid, where a flier ends up) are in `docs/rules/swtb.md`, each with the
+//! option that changes it where players could disagree.
+//!
+//! # Rejected alternative
+//!
+//! Rolling a whole attack as one chance point over the *sum* of the dice would make
+//! games shorter in steps, but a player with real dice reads faces, not sums, and the
+//! thermal detonator rule depends on individual sixes; one die per chance point keeps the
+//! record faithful to the table.
 
+pub mod data;
+pub mod odds;
+pub mod state;
+pub mod text;
+
+pub use data::{Catalog, Options, Setup};
+pub use state::{Action, Dest, Event, Swtb};
+pub use text::Observation;
+
+use battlemat_core::{
+    Game, Illegal, Odds, OptionInfo, RulesetInfo, ScenarioInfo, Seat, SetupError, ToAct, Viewer,
+};
+use state::Phase;
+use std::collections::BTreeMap;
+
+pub const RULESET_ID: &str = "swtb";
+/// Bumped whenever a rule change would make an old record replay differently.
+pub const RULESET_VERSION: &str = "1";
+
+impl Game for Swtb {
+    type Setup = Setup;
+    type Action = Action;
+    type Event = Event;
+    type Observation = Observation;
+
+    fn info() -> RulesetInfo {
+        let cat = Catalog::builtin();
+        RulesetInfo {
+            id: RULESET_ID.into(),
+            name: "Star Wars Table Top Battles".into(),
+            version: RULESET_VERSION.into(),
+            min_seats: 2,
+            max_seats: 2,
+            options: data::OPTION_TABLE
+                .iter()
+                .map(|(key, rule, values, default, help, house)| OptionInfo {
+                    key: (*key).into(),
+                    rule: (*rule).into(),
+                    values: values.iter().map(|v| (*v).into()).collect(),
+                    default: (*default).into(),
+                    help: (*help).into(),
+                    house_rule: *house,
+                })
+                .collect(),
+            scenarios: cat
+                .scenarios
+                .iter()
+                .map(|s| ScenarioInfo {
+                    id: s.id.clone(),
+                    name: s.name.clone(),
+                    seats: 2,
+                    summary: s.summary.clone(),
+                    ours: s.ours,
+                })
+                .collect(),
+        }
+    }
+
+    fn setup(scenario: &str, options: &BTreeMap<String, String>) -> Result<Setup, SetupError> {
+        let o = Options::from_pairs(options)?;
+        let setup = Catalog::builtin().setup(scenario, o)?;
+        Swtb::check_setup(&setup)?;
+        Ok(setup)
+    }
+
+    fn new_game(setup: &Setup) -> Result<Swtb, SetupError> {
+        Swtb::new(setup)
+    }
+
+    fn seats(&self) -> u8 {
+        2
+    }
+
+    fn to_act(&self) -> ToAct {
+        match &self.phase {
+            Phase::ChooseFirst { winner } => ToAct::Decide {
+                seat: *winner,
+                prompt: format!(
+                    "{}: choose who acts first (SWTB-1)",
+                    self.side_name(*winner)
+                ),
+            },
+            Phase::Turn => ToAct::Decide {
+                seat: self.active,
+                prompt: format!(
+                    "{}: move or attack with a unit, or end the turn",
+                    self.side_name(self.active)
+                ),
+            },
+            Phase::Over { .. } => ToAct::Over(self.result().unwrap_or_else(|| unreachable!())),
+            _ => match self.chance() {
+                Some(c) => ToAct::Chance(c),
+                None => unreachable!("every other phase rolls a die"),
+            },
+        }
+    }
+
+    fn legal_actions(&self) -> Vec<Action> {
+        self.legal()
+    }
+
+    fn check(&self, action: &Action) -> Result<(), Illegal> {
+        self.check_action(action)
+    }
+
+    fn apply_action(&mut self, action: &Action, events: &mut Vec<Event>) {
+        self.act(action, events)
+    }
+
+    fn apply_chance(&mut self, value: u32, events: &mut Vec<Event>) {
+        self.roll(value, events)
+    }
+
+    fn observe(&self, _viewer: Viewer) -> Observation {
+        self.observation()
+    }
+
+    fn evaluate(&self, seat: Seat) -> f64 {
+        match self.result() {
+            Some(r) => battlemat_core::result_value(&r, seat),
+            None => self.heuristic(seat),
+        }
+    }
+
+    fn odds(&self, action: &Action) -> Option<Odds> {
+        self.action_odds(action)
+    }
+
+    fn matchup_odds(params: &BTreeMap<String, String>) -> Result<Odds, String> {
+        odds::matchup(params)
+    }
+}

@@ -1,0 +1,393 @@
+//! The words of the game: actions as players type them, events as sentences, and the
+//! observation with its text picture of the mat.
+
+use crate::data::{Class, Power};
+use crate::state::{Action, AttackKind, Dest, Event, Phase, Place, Swtb, Terrain, UnitId};
+use battlemat_geom::Cell;
+use serde::Serialize;
+use std::fmt;
+
+fn unit_id(s: &str) -> Result<UnitId, String> {
+    s.strip_prefix('u')
+        .and_then(|n| n.parse().ok())
+        .ok_or_else(|| format!("expected a unit like u3, found {s:?}"))
+}
+
+impl fmt::Display for Dest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Dest::Cell(c) => write!(f, "{c}"),
+            Dest::Line => f.write_str("line"),
+        }
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::First { side } => write!(f, "first {side}"),
+            Action::Move { unit, to } => write!(f, "move u{unit} {to}"),
+            Action::Attack {
+                unit,
+                target,
+                land: None,
+            } => write!(f, "attack u{unit} u{target}"),
+            Action::Attack {
+                unit,
+                target,
+                land: Some(c),
+            } => {
+                write!(f, "attack u{unit} u{target} from {c}")
+            }
+            Action::Fire { gun, target, crew } => write!(f, "fire u{gun} u{target} crew u{crew}"),
+            Action::Choke { unit, target } => write!(f, "choke u{unit} u{target}"),
+            Action::MindTrick { unit, target } => write!(f, "trick u{unit} u{target}"),
+            Action::Revive { unit, fallen } => write!(f, "revive u{unit} u{fallen}"),
+            Action::EndTurn => f.write_str("end"),
+        }
+    }
+}
+
+const ACTION_FORMS: &str = "first SIDE | move uN CELL|line | attack uN uM [from CELL] | fire uGUN uM crew uN | choke uN uM | trick uN uM | revive uN uM | end";
+
+impl std::str::FromStr for Action {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Action, String> {
+        let w: Vec<&str> = s.split_whitespace().collect();
+        let bad = || format!("cannot read action {s:?}; actions are: {ACTION_FORMS}");
+        Ok(match w.as_slice() {
+            ["first", side] => Action::First {
+                side: side.parse().map_err(|_| bad())?,
+            },
+            ["move", u, "line"] => Action::Move {
+                unit: unit_id(u)?,
+                to: Dest::Line,
+            },
+            ["move", u, c] => Action::Move {
+                unit: unit_id(u)?,
+                to: Dest::Cell(c.parse::<Cell>()?),
+            },
+            ["attack", u, t] => Action::Attack {
+                unit: unit_id(u)?,
+                target: unit_id(t)?,
+                land: None,
+            },
+            ["attack", u, t, "from", c] => Action::Attack {
+                unit: unit_id(u)?,
+                target: unit_id(t)?,
+                land: Some(c.parse()?),
+            },
+            ["fire", g, t, "crew", c] => Action::Fire {
+                gun: unit_id(g)?,
+                target: unit_id(t)?,
+                crew: unit_id(c)?,
+            },
+            ["choke", u, t] => Action::Choke {
+                unit: unit_id(u)?,
+                target: unit_id(t)?,
+            },
+            ["trick", u, t] => Action::MindTrick {
+                unit: unit_id(u)?,
+                target: unit_id(t)?,
+            },
+            ["revive", u, t] => Action::Revive {
+                unit: unit_id(u)?,
+                fallen: unit_id(t)?,
+            },
+            ["end"] => Action::EndTurn,
+            _ => return Err(bad()),
+        })
+    }
+}
+
+impl fmt::Display for AttackKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            AttackKind::Shot => "shoots at",
+            AttackKind::Melee => "attacks",
+            AttackKind::Dogfight => "dogfights",
+            AttackKind::Intercept => "intercepts",
+            AttackKind::GroundAttack => "makes a ground attack on",
+        })
+    }
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::RoundStarted { round } => write!(f, "Round {round} begins."),
+            Event::InitiativeDie { side, face } => write!(f, "{side} roll {face} for initiative."),
+            Event::InitiativeTied => f.write_str("Initiative is tied: roll again."),
+            Event::InitiativeWon { side } => write!(f, "{side} win the initiative."),
+            Event::ActsFirst { side } => write!(f, "{side} act first."),
+            Event::TurnStarted { side } => write!(f, "{side}' turn."),
+            Event::Moved {
+                name,
+                to: Dest::Line,
+                ..
+            } => write!(f, "{name} returns to the line."),
+            Event::Moved {
+                name,
+                to: Dest::Cell(c),
+                ..
+            } => write!(f, "{name} moves to {c}."),
+            Event::ReturnedToLine { name, .. } => write!(f, "{name} returns to the line."),
+            Event::Attack {
+                name,
+                target_name,
+                kind,
+                attack_dice,
+                defence_dice,
+                ..
+            } => write!(
+                f,
+                "{name} {kind} {target_name} ({attack_dice}d6 against {defence_dice}d6)."
+            ),
+            Event::Die { roller, face } => write!(f, "  {roller} rolls {face}."),
+            Event::Compared {
+                attack,
+                defence,
+                result,
+            } => {
+                write!(f, "  Attack {attack} against defence {defence}: {result}.")
+            }
+            Event::Hit {
+                name,
+                hits,
+                toughness,
+                ..
+            } if *toughness > 1 => {
+                write!(f, "{name} is hit ({hits} of {toughness}).")
+            }
+            Event::Hit { .. } => Ok(()),
+            Event::Eliminated { name, .. } => write!(f, "{name} is eliminated."),
+            Event::Power {
+                name,
+                power,
+                target_name,
+                ..
+            } => {
+                write!(f, "{name} uses {} on {target_name}.", power_name(*power))
+            }
+            Event::PowerFailed { name } => write!(f, "{name}'s power fails."),
+            Event::Defected { name, side, .. } => write!(f, "{name} joins the {side}."),
+            Event::Revived { name, .. } => write!(f, "{name} is revived."),
+            Event::ReviveFailed { name } => write!(f, "{name} fails to revive anyone."),
+            Event::Morale {
+                side,
+                ones,
+                sixes,
+                surrendered,
+            } => write!(
+                f,
+                "{side} morale: {ones} ones, {sixes} sixes: {}.",
+                if *surrendered {
+                    "they surrender"
+                } else {
+                    "they fight on"
+                }
+            ),
+            Event::GameOver { reason } => write!(f, "Game over: {reason}."),
+        }
+    }
+}
+
+pub fn power_name(p: Power) -> &'static str {
+    match p {
+        Power::LightSaberThrow => "Light Saber Throw",
+        Power::ForceChoke => "Force Choke",
+        Power::MindTrick => "Mind Trick",
+        Power::DeflectBlasters => "Deflect Blasters",
+    }
+}
+
+/// One unit as anyone at the table sees it.
+#[derive(Clone, Debug, Serialize)]
+pub struct UnitView {
+    pub id: UnitId,
+    pub name: String,
+    pub kind: String,
+    pub side: u8,
+    pub place: Place,
+    pub hits: u8,
+    pub toughness: u8,
+    pub acted: bool,
+    pub power: Option<Power>,
+    pub power_used: bool,
+}
+
+/// What a seat or spectator sees. SWTB has no hidden information, so every viewer sees the
+/// whole table.
+#[derive(Clone, Debug, Serialize)]
+pub struct Observation {
+    pub round: u16,
+    pub max_rounds: u16,
+    pub scenario: String,
+    pub sides: Vec<String>,
+    pub active: u8,
+    pub status: String,
+    pub points_left: Vec<i64>,
+    pub units: Vec<UnitView>,
+    /// The mat, one string per row from the top (row 1 at the bottom, as a chess board).
+    pub board: Vec<String>,
+}
+
+impl Swtb {
+    pub fn observation(&self) -> Observation {
+        let units = (0..self.units.len() as u8)
+            .map(|u| {
+                let unit = self.units[u as usize];
+                UnitView {
+                    id: u,
+                    name: self.name(u).into(),
+                    kind: self.fixed.type_keys[unit.kind as usize].clone(),
+                    side: unit.side,
+                    place: unit.place,
+                    hits: unit.hits,
+                    toughness: self.toughness(u),
+                    acted: unit.acted,
+                    power: self.fixed.powers[u as usize],
+                    power_used: unit.power_used,
+                }
+            })
+            .collect();
+        let status = match &self.phase {
+            Phase::Initiative { .. } => "rolling for initiative".to_string(),
+            Phase::ChooseFirst { winner } => {
+                format!(
+                    "{} won the initiative and choose who acts first",
+                    self.side_name(*winner)
+                )
+            }
+            Phase::Turn => format!("{} to act", self.side_name(self.active)),
+            Phase::Combat(_) => "combat dice".to_string(),
+            Phase::PowerDie { .. } => "force power die".to_string(),
+            Phase::ReviveDie { .. } => "revival die".to_string(),
+            Phase::Morale { side, .. } => format!("{} roll for morale", self.side_name(*side)),
+            Phase::Over { reason, .. } => format!("game over: {reason}"),
+        };
+        Observation {
+            round: self.round,
+            max_rounds: self.fixed.setup.scenario.max_rounds,
+            scenario: self.fixed.setup.scenario.name.clone(),
+            sides: self
+                .fixed
+                .setup
+                .scenario
+                .sides
+                .iter()
+                .map(|s| s.name.clone())
+                .collect(),
+            active: self.active,
+            status,
+            points_left: vec![self.points_left(0), self.points_left(1)],
+            units,
+            board: self.board_rows(),
+        }
+    }
+
+    fn board_rows(&self) -> Vec<String> {
+        let g = self.fixed.grid;
+        let hex = g.kind == battlemat_geom::GridKind::Hex;
+        let mut rows = Vec::new();
+        let mut header = String::from("    ");
+        for c in 0..g.width {
+            header.push_str(&format!(" {}  ", (b'a' + c) as char));
+        }
+        rows.push(header.trim_end().to_string());
+        for r in (0..g.height).rev() {
+            let mut line = format!("{:>3} ", r as u32 + 1);
+            if hex && r % 2 == 1 {
+                line.push_str("  ");
+            }
+            for c in 0..g.width {
+                let cell = Cell::new(c, r);
+                let t = self.fixed.terrain[g.index(cell)];
+                let s = match self.unit_at(cell) {
+                    Some(u) => {
+                        let mark = if self.units[u as usize].side == 0 {
+                            'A'
+                        } else {
+                            'B'
+                        };
+                        format!("{mark}{u:<2}")
+                    }
+                    None => match t {
+                        Terrain::Open => " . ".into(),
+                        Terrain::Wall => "###".into(),
+                        Terrain::Hill => "^^^".into(),
+                        Terrain::Fortified => "[ ]".into(),
+                    },
+                };
+                line.push_str(&s);
+                line.push(' ');
+            }
+            rows.push(line.trim_end().to_string());
+        }
+        rows
+    }
+}
+
+impl fmt::Display for Observation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} — round {} of {} — {}",
+            self.scenario, self.round, self.max_rounds, self.status
+        )?;
+        for row in &self.board {
+            writeln!(f, "{row}")?;
+        }
+        writeln!(
+            f,
+            "  ### wall   ^^^ hill   [ ] fortified   A = {}, B = {}",
+            self.sides[0], self.sides[1]
+        )?;
+        for (s, side) in self.sides.iter().enumerate() {
+            writeln!(
+                f,
+                "{} ({}, {} points left):",
+                side,
+                if s == 0 { 'A' } else { 'B' },
+                self.points_left[s]
+            )?;
+            for u in self.units.iter().filter(|u| u.side as usize == s) {
+                let place = match u.place {
+                    Place::Field(c) => c.to_string(),
+                    Place::Line => "line".into(),
+                    Place::Fallen(c) => format!("fallen at {c}"),
+                    Place::Gone => "gone".into(),
+                };
+                let mut extra = String::new();
+                if u.toughness > 1 {
+                    extra.push_str(&format!(" hits {}/{}", u.hits, u.toughness));
+                }
+                if let Some(p) = u.power {
+                    extra.push_str(&format!(
+                        " [{}{}]",
+                        power_name(p),
+                        if u.power_used { ", used" } else { "" }
+                    ));
+                }
+                if u.acted && matches!(u.place, Place::Field(_) | Place::Line) {
+                    extra.push_str(" (acted)");
+                }
+                writeln!(
+                    f,
+                    "  u{:<3}{:<22}{:<15}{place}{extra}",
+                    u.id, u.name, u.kind
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+pub fn class_name(c: Class) -> &'static str {
+    match c {
+        Class::Figure => "figure",
+        Class::Ship => "flying unit",
+        Class::GroundVehicle => "ground vehicle",
+        Class::Gun => "fixed gun",
+    }
+}

@@ -1,0 +1,48 @@
+//! The shared conformance kit, on every scenario with the basic rules, with every optional
+//! rule on, and on a hex mat.
+use battlemat_core::Game;
+use battlemat_core::conformance::{self, Conformance};
+use battlemat_swtb::Swtb;
+use std::collections::BTreeMap;
+
+fn setups() -> Vec<battlemat_swtb::Setup> {
+    let all_on: BTreeMap<String, String> = [
+        "force_powers",
+        "tougher_vehicles",
+        "tougher_everything",
+        "fortified",
+        "artillery",
+        "thermal_detonators",
+        "morale",
+        "points",
+    ]
+    .iter()
+    .map(|k| (k.to_string(), "true".to_string()))
+    .collect();
+    let mut variants = vec![BTreeMap::new(), all_on.clone()];
+    let mut hex = all_on.clone();
+    hex.insert("grid".into(), "hex".into());
+    hex.insert("contest".into(), "highest".into());
+    hex.insert("ties".into(), "reroll".into());
+    variants.push(hex);
+    let mut out = Vec::new();
+    for s in Swtb::info().scenarios {
+        for o in &variants {
+            out.push(Swtb::setup(&s.id, o).unwrap());
+        }
+    }
+    out
+}
+
+#[test]
+fn conformance_every_scenario_and_option_set() {
+    let s = conformance::run::<Swtb>(
+        &setups(),
+        Conformance {
+            games: 120,
+            ..Default::default()
+        },
+    );
+    assert_eq!(s.games, 120 * 9);
+    eprintln!("{s:?}");
+}
