@@ -19,6 +19,21 @@ pub const MAX_WEIGHTS_SPAN: u64 = 1 << 24;
 /// probability within 1e-12 of the true rational value. The outcomes with non-zero probability
 /// lie in `min()..=max()`; the probabilities add up to [`Dist::total`], which is 1 up to
 /// rounding.
+///
+/// ```
+/// use battlemat_dice::{Cmp, Dist};
+///
+/// let d6 = Dist::die(6);
+/// let three = d6.repeat_sum(3);                          // 3d6
+/// assert!((three.mean() - 10.5).abs() < 1e-12);
+/// let best = d6.keep_highest(4, 3);                      // 4d6kh3
+/// let hits = d6.count_successes(6, Cmp::Ge, 5);          // 6d6>=5
+/// let boom = Dist::exploding_die(6, 1).repeat_sum(2);    // 2d6!1
+/// let odds = boom.versus(&three);                        // P(2d6!1 > 3d6), ties, losses
+/// assert!((odds.win + odds.tie + odds.lose - 1.0).abs() < 1e-12);
+/// assert!(best.p_ge(18) > three.p_ge(18));
+/// assert_eq!((hits.min(), hits.max()), (0, 6));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dist {
     /// The smallest outcome: `p[i]` is the probability of `lo + i`.
@@ -174,8 +189,9 @@ impl Dist {
     /// is not exploded further). `depth == 0` is a plain die. This is icepool's
     /// `d(sides).explode(depth=depth)`.
     ///
-    /// A one-sided die always explodes: it is the constant `depth + 1`. Levels whose
-    /// probability underflows `f64` (beyond `(1/sides)^1074`) are left out.
+    /// A one-sided die always explodes: it is the constant `depth + 1`. Memory is
+    /// proportional to `sides · (depth + 1)`, except that levels whose probability
+    /// underflows `f64` (beyond `(1/sides)^1074`) are left out.
     pub fn exploding_die(sides: u32, depth: u32) -> Dist {
         let s = sides.max(1) as usize;
         if s == 1 {

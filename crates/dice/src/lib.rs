@@ -81,6 +81,8 @@
 //! rolling is always cheap. Exact odds of the extreme corners (`1000d1000kh500`) would still
 //! take minutes: [`Expr::try_dist`] estimates the work first and refuses those.
 
+#![warn(missing_docs)]
+
 mod dist;
 mod expr;
 mod pool;

@@ -67,6 +67,9 @@ impl Dist {
     /// binomial with probability `P(X = o) / P(X <= o)`. Once `k` dice are placed the rest
     /// cannot change the kept sum and the state is finished. Work is about
     /// `outcomes · k³ · width / 6` plus `outcomes · k · n` for the binomials.
+    ///
+    /// # Panics
+    /// If an outcome overflows `i64`.
     pub fn keep_highest(&self, n: u32, k: u32) -> Dist {
         if k == 0 || n == 0 {
             return Dist::constant(0);
@@ -80,6 +83,9 @@ impl Dist {
     /// The sum of the `k` lowest of `n` independent rolls of `self` (`5d10kl2` is
     /// `Dist::die(10).keep_lowest(5, 2)`). `k == 0` is the constant 0; `k >= n` keeps every
     /// die. Same method as [`Dist::keep_highest`], on the negated die.
+    ///
+    /// # Panics
+    /// If an outcome overflows `i64`.
     pub fn keep_lowest(&self, n: u32, k: u32) -> Dist {
         if k == 0 || n == 0 {
             return Dist::constant(0);

@@ -24,7 +24,9 @@ pub struct Roller {
 /// Where a [`Roller`] is: enough to resume it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RollerPosition {
+    /// The seed given to [`Roller::new`].
     pub seed: u64,
+    /// The stream given to [`Roller::new`].
     pub stream: u64,
     /// ChaCha word position (32-bit words consumed so far).
     pub word_pos: u128,
@@ -46,6 +48,7 @@ impl Roller {
         r
     }
 
+    /// Where this roller is now, for [`Roller::resume`].
     pub fn position(&self) -> RollerPosition {
         RollerPosition {
             seed: self.seed,

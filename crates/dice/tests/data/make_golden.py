@@ -62,6 +62,11 @@ EXPRESSIONS = [
     ("4d6kh3>=5", kept_count(d6, 4, True, 3, lambda x: x >= 5)),
     ("5d10kl2<4", kept_count(d10, 5, False, 2, lambda x: x < 4)),
     ("6d6>=5+2d6-1", count(d6, 6, lambda x: x >= 5) + 2 @ d6 - 1),
+    # Larger ones, to pin the accumulated rounding error.
+    ("100d6", 100 @ d6),
+    ("20d6kh10", d6.pool(20).highest(10).sum()),
+    ("12d10!2kl4", d10.explode(depth=2).pool(12).lowest(4).sum()),
+    ("40d6>=6-3d20", count(d6, 40, lambda x: x >= 6) - 3 @ d20),
 ]
 
 # (first side, second side): win = P(first > second).
