@@ -1,1 +1,204 @@
+//! Players that work for every game through the Game API alone.
+//!
+//! - [`Random`]: a uniformly random legal action (the baseline, and the conformance
+//!   kit's driver).
+//! - [`Greedy`]: one-ply expectimax with exact odds. For each legal action it applies the
+//!   action and then weighs *every* outcome of the chance points that follow, using their
+//!   exact integer weights, until the next decision or the end; the value there is the game's
+//!   [`Game::evaluate`]. Chance states are memoised by hash, which keeps an attack of n dice
+//!   small when the game, like SWTB, keeps running totals instead of the faces.
+//!
+//! # Rejected alternative
+//!
+//! Sampling the dice (Monte-Carlo rollouts of each action) is simpler and works when the
+//! tree is huge, but at the scale of one attack it is both slower and noisier than exact
+//! enumeration, and two runs of the same position would choose differently. MCTS, for deep
+//! search, comes later and builds on the same API.
 
+use battlemat_core::{Game, Seat, Step, ToAct};
+use battlemat_dice::Roller;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+
+/// Which player sits in a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlayerKind {
+    Random,
+    Greedy,
+}
+
+impl fmt::Display for PlayerKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PlayerKind::Random => "random",
+            PlayerKind::Greedy => "greedy",
+        })
+    }
+}
+
+impl FromStr for PlayerKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "random" => Ok(PlayerKind::Random),
+            "greedy" => Ok(PlayerKind::Greedy),
+            _ => Err(format!("unknown player {s:?}: players are random, greedy")),
+        }
+    }
+}
+
+/// Choose an action for the deciding seat. `None` when no seat is deciding.
+pub fn choose<G: Game>(kind: PlayerKind, state: &G, roller: &mut Roller) -> Option<G::Action> {
+    match kind {
+        PlayerKind::Random => Random.choose(state, roller),
+        PlayerKind::Greedy => Greedy::default().choose(state, roller),
+    }
+}
+
+pub struct Random;
+
+impl Random {
+    pub fn choose<G: Game>(&self, state: &G, roller: &mut Roller) -> Option<G::Action> {
+        let legal = state.legal_actions();
+        let i = roller.pick(&vec![1; legal.len()])?;
+        legal.into_iter().nth(i)
+    }
+}
+
+/// One-ply expectimax over exact chance outcomes.
+pub struct Greedy {
+    /// At most this many chance states are weighed per action; past it the position is
+    /// scored by `evaluate` as it stands (an approximation that only very long dice chains
+    /// reach).
+    pub budget: usize,
+}
+
+impl Default for Greedy {
+    fn default() -> Self {
+        Greedy { budget: 20_000 }
+    }
+}
+
+/// The value of each legal action for the deciding seat, in `legal_actions` order.
+pub fn action_values<G: Game>(state: &G, budget: usize) -> Vec<(G::Action, f64)> {
+    let ToAct::Decide { seat, .. } = state.to_act() else {
+        return vec![];
+    };
+    let mut memo = HashMap::new();
+    state
+        .legal_actions()
+        .into_iter()
+        .map(|a| {
+            let mut next = state.clone();
+            let v = match next.apply(&Step::Act {
+                seat,
+                action: a.clone(),
+            }) {
+                Ok(_) => {
+                    let mut left = budget;
+                    expect(&next, seat, &mut memo, &mut left)
+                }
+                Err(_) => f64::NEG_INFINITY,
+            };
+            (a, v)
+        })
+        .collect()
+}
+
+/// The expected value for `seat` of `state`, weighing every chance outcome until a decision.
+pub fn expect<G: Game>(state: &G, seat: Seat, memo: &mut HashMap<G, f64>, left: &mut usize) -> f64 {
+    let ToAct::Chance(c) = state.to_act() else {
+        return state.evaluate(seat);
+    };
+    if let Some(v) = memo.get(state) {
+        return *v;
+    }
+    if *left == 0 {
+        return state.evaluate(seat);
+    }
+    *left -= 1;
+    // A chance point can lead back to itself (a tie rolled again). Until this state's value
+    // is known, a revisit scores it as it stands, which cuts the cycle.
+    memo.insert(state.clone(), state.evaluate(seat));
+    let total = c.total_weight() as f64;
+    let mut v = 0.0;
+    for o in &c.outcomes {
+        let mut next = state.clone();
+        if next.apply(&Step::Roll { value: o.value }).is_ok() {
+            v += o.weight as f64 / total * expect(&next, seat, memo, left);
+        }
+    }
+    memo.insert(state.clone(), v);
+    v
+}
+
+impl Greedy {
+    pub fn choose<G: Game>(&self, state: &G, roller: &mut Roller) -> Option<G::Action> {
+        let values = action_values(state, self.budget);
+        let best = values
+            .iter()
+            .map(|(_, v)| *v)
+            .fold(f64::NEG_INFINITY, f64::max);
+        // Among equally good actions, pick at random (seeded), so that ties do not always
+        // fall to the first listed action.
+        let top: Vec<&G::Action> = values
+            .iter()
+            .filter(|(_, v)| *v >= best - 1e-9)
+            .map(|(a, _)| a)
+            .collect();
+        let i = roller.pick(&vec![1; top.len()])?;
+        Some(top[i].clone())
+    }
+}
+
+/// How a game between players went.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Played {
+    pub result: battlemat_core::GameResult,
+    pub steps: usize,
+    pub decisions: usize,
+}
+
+/// Play a whole game: seats by `players` (cycled if shorter), dice from `roller`, stopping
+/// after `max_steps` (an error: every game must end).
+pub fn play<G: Game>(
+    setup: &G::Setup,
+    players: &[PlayerKind],
+    roller: &mut Roller,
+    max_steps: usize,
+) -> Result<Played, String> {
+    let mut state = G::new_game(setup).map_err(|e| e.to_string())?;
+    let mut steps = 0;
+    let mut decisions = 0;
+    loop {
+        if steps > max_steps {
+            return Err(format!("game did not end within {max_steps} steps"));
+        }
+        let step = match state.to_act() {
+            ToAct::Over(result) => {
+                return Ok(Played {
+                    result,
+                    steps,
+                    decisions,
+                });
+            }
+            ToAct::Chance(c) => Step::Roll {
+                value: c.roll(roller),
+            },
+            ToAct::Decide { seat, .. } => {
+                decisions += 1;
+                let kind = players.get(seat as usize % players.len().max(1)).copied();
+                let action = choose(kind.unwrap_or(PlayerKind::Random), &state, roller)
+                    .ok_or("a seat must decide but has no legal action")?;
+                Step::Act { seat, action }
+            }
+        };
+        state
+            .apply(&step)
+            .map_err(|e| format!("step {steps}: {e}"))?;
+        steps += 1;
+    }
+}
