@@ -1,1 +1,544 @@
-fn main() {}
+//! `battlemat`: the command line. Every command works for every game through the registry
+//! (`battlemat-rulesets`); nothing here knows a game's rules.
+//!
+//! The referee commands (`new`, `view`, `legal`, `act`, `replay`) work on a *game file*: a
+//! JSON game record (ruleset, version, setup, every step including each die) plus how dice
+//! are rolled — from a seed (the roller's position is saved, so the next die is the one the
+//! seed would give) or at a real table (`--table-dice`: the game waits at each die and `act`
+//! takes the face). Files are written whole to a temporary file and renamed, so a refused
+//! action or a crash never leaves a half-written game.
+//!
+//! `anyhow` lives here and only here: library crates return typed errors.
+
+mod game_file;
+mod play;
+mod sim;
+
+use anyhow::{Context, Result, bail};
+use battlemat_core::{Step, ToAct, Viewer};
+use battlemat_dice::{Expr, Roller};
+use clap::{Parser, Subcommand};
+use game_file::{DiceMode, GameFile};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(
+    name = "battlemat",
+    version,
+    about = "Referee, odds and AI for tabletop battle games"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the games, their scenarios and options.
+    Rulesets {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Start a game file for play by email or scripts.
+    New {
+        game: String,
+        #[arg(long)]
+        scenario: Option<String>,
+        /// A rule option, `key=value` (repeatable); see `battlemat rulesets`.
+        #[arg(long = "option", value_name = "KEY=VALUE")]
+        options: Vec<String>,
+        /// Roll dice from this seed as they come (default: a seed from the clock).
+        #[arg(long, conflicts_with = "table_dice")]
+        seed: Option<u64>,
+        /// Wait at each die for the result rolled at the table.
+        #[arg(long)]
+        table_dice: bool,
+        #[arg(short = 'o', long = "output")]
+        output: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show the table.
+    View {
+        file: PathBuf,
+        #[arg(long)]
+        seat: Option<u8>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// List what may be done now (actions, or die faces with --table-dice).
+    Legal {
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Take an action (its short text or JSON), or give a die face with --table-dice.
+    Act {
+        file: PathBuf,
+        action: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Replay a game file from its setup; with --verify, also check every seeded die.
+    Replay {
+        file: PathBuf,
+        #[arg(long)]
+        verify: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play in the terminal: humans and AIs.
+    Play {
+        game: String,
+        #[arg(long)]
+        scenario: Option<String>,
+        #[arg(long = "option", value_name = "KEY=VALUE")]
+        options: Vec<String>,
+        /// Who sits in each seat, in seat order: human, random or greedy.
+        #[arg(long, value_delimiter = ',', default_value = "human,greedy")]
+        seats: Vec<String>,
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Ask for each die instead of rolling it.
+        #[arg(long)]
+        table_dice: bool,
+        /// Save the game file here when the game ends or you quit.
+        #[arg(long)]
+        save: Option<PathBuf>,
+    },
+    /// Exact odds of one attack: `battlemat odds swtb --attacker hero --defender trooper`.
+    #[command(allow_hyphen_values = true)]
+    Odds {
+        game: String,
+        /// Game-specific parameters: `--key value` or `--flag`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        params: Vec<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// AI-vs-AI games in parallel: win rates with 95% intervals.
+    Sim {
+        game: String,
+        #[arg(long)]
+        scenario: Option<String>,
+        #[arg(long = "option", value_name = "KEY=VALUE")]
+        options: Vec<String>,
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Players in seat order (random, greedy).
+        #[arg(long, value_delimiter = ',', default_value = "greedy,greedy")]
+        players: Vec<String>,
+        /// Worker threads (default: all cores). The output does not depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Dice notation: roll it or show its exact distribution.
+    Dice {
+        #[command(subcommand)]
+        command: DiceCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum DiceCommand {
+    /// Roll an expression like 4d6kh3 or 2d6+1.
+    Roll {
+        expr: String,
+        #[arg(long)]
+        seed: Option<u64>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The exact distribution, mean and standard deviation.
+    Dist {
+        expr: String,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn main() {
+    let cli = Cli::parse();
+    if let Err(e) = run(cli) {
+        eprintln!("error: {e:#}");
+        std::process::exit(1);
+    }
+}
+
+pub fn parse_options(pairs: &[String]) -> Result<BTreeMap<String, String>> {
+    let mut out = BTreeMap::new();
+    for p in pairs {
+        let Some((k, v)) = p.split_once('=') else {
+            bail!("--option {p:?}: expected KEY=VALUE");
+        };
+        out.insert(k.trim().to_string(), v.trim().to_string());
+    }
+    Ok(out)
+}
+
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0)
+}
+
+fn print_json(v: &impl serde::Serialize) -> Result<()> {
+    println!("{}", serde_json::to_string_pretty(v)?);
+    Ok(())
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Rulesets { json } => rulesets(json),
+        Command::New {
+            game,
+            scenario,
+            options,
+            seed,
+            table_dice,
+            output,
+            json,
+        } => {
+            let dice = if table_dice {
+                DiceMode::Table
+            } else {
+                DiceMode::Seeded(Roller::new(seed.unwrap_or_else(clock_seed), 0).position())
+            };
+            let opts = parse_options(&options)?;
+            let (mut file, _) = GameFile::create(&game, scenario.as_deref(), &opts, dice)?;
+            let mut state = file.state()?;
+            let events = file.roll_pending(state.as_mut())?;
+            file.save(&output)?;
+            if json {
+                print_json(&serde_json::json!({
+                    "file": output, "dice": file.dice, "events": events,
+                    "to_act": state.to_act(),
+                }))
+            } else {
+                println!("Started {} in {}.", state.info().name, output.display());
+                if let DiceMode::Seeded(p) = &file.dice {
+                    println!("Dice: seed {}.", p.seed);
+                }
+                for e in &events {
+                    if !e.text.is_empty() {
+                        println!("{}", e.text);
+                    }
+                }
+                println!("{}", play::prompt_line(state.as_ref()));
+                Ok(())
+            }
+        }
+        Command::View { file, seat, json } => {
+            let gf = GameFile::load(&file)?;
+            let state = gf.state()?;
+            let viewer = match seat {
+                Some(s) if s >= state.seats() => {
+                    bail!("--seat {s}: the game has seats 0 to {}", state.seats() - 1)
+                }
+                Some(s) => Viewer::Seat(s),
+                None => Viewer::Spectator,
+            };
+            let (obs, text) = state.observe(viewer);
+            if json {
+                print_json(&serde_json::json!({"observation": obs, "to_act": state.to_act()}))
+            } else {
+                print!("{text}");
+                println!("{}", play::prompt_line(state.as_ref()));
+                Ok(())
+            }
+        }
+        Command::Legal { file, json } => {
+            let gf = GameFile::load(&file)?;
+            let state = gf.state()?;
+            match state.to_act() {
+                ToAct::Chance(c) => {
+                    let faces: Vec<u32> = c.outcomes.iter().map(|o| o.value).collect();
+                    if json {
+                        return print_json(&serde_json::json!({"chance": c.what, "faces": faces}));
+                    }
+                    println!(
+                        "Waiting for a die: {}. Give the face rolled: {}",
+                        c.what,
+                        faces
+                            .iter()
+                            .map(|f| f.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    );
+                }
+                ToAct::Over(r) => {
+                    if json {
+                        return print_json(&serde_json::json!({"over": r}));
+                    }
+                    println!("The game is over: {}", r.reason);
+                }
+                ToAct::Decide { seat, prompt } => {
+                    let legal = state.legal_actions();
+                    if json {
+                        let list: Vec<_> = legal
+                            .iter()
+                            .map(|a| serde_json::json!({"text": a.text, "action": a.json, "odds": state.odds(&a.json)}))
+                            .collect();
+                        return print_json(
+                            &serde_json::json!({"seat": seat, "prompt": prompt, "actions": list}),
+                        );
+                    }
+                    println!("Seat {seat}: {prompt}");
+                    for a in &legal {
+                        println!("{}{}", a.text, play::odds_suffix(state.as_ref(), &a.json));
+                    }
+                }
+            }
+            Ok(())
+        }
+        Command::Act { file, action, json } => {
+            let mut gf = GameFile::load(&file)?;
+            let mut state = gf.state()?;
+            let step = match state.to_act() {
+                ToAct::Over(r) => bail!("the game is over: {}", r.reason),
+                ToAct::Chance(c) => {
+                    let face: u32 = action.trim().parse().with_context(|| {
+                        format!(
+                            "waiting for a die ({}): give the face rolled as a number",
+                            c.what
+                        )
+                    })?;
+                    Step::Roll { value: face }
+                }
+                ToAct::Decide { seat, .. } => {
+                    let a = state.parse_action(&action).map_err(anyhow::Error::msg)?;
+                    Step::Act { seat, action: a }
+                }
+            };
+            let mut events = state
+                .apply(&step)
+                .map_err(|e| anyhow::anyhow!("illegal: {e}"))
+                .with_context(|| format!("{} is unchanged", file.display()))?;
+            gf.steps.push(step);
+            events.extend(gf.roll_pending(state.as_mut())?);
+            gf.save(&file)?;
+            if json {
+                print_json(&serde_json::json!({"events": events, "to_act": state.to_act()}))
+            } else {
+                for e in &events {
+                    if !e.text.is_empty() {
+                        println!("{}", e.text);
+                    }
+                }
+                println!("{}", play::prompt_line(state.as_ref()));
+                Ok(())
+            }
+        }
+        Command::Replay { file, verify, json } => {
+            let gf = GameFile::load(&file)?;
+            let (state, events) = gf.replay()?;
+            let mut checked = 0;
+            if verify {
+                checked = gf.verify_dice()?;
+            }
+            if json {
+                return print_json(&serde_json::json!({
+                    "steps": gf.steps.len(), "events": events, "to_act": state.to_act(),
+                    "verified_dice": checked,
+                }));
+            }
+            for e in &events {
+                if !e.text.is_empty() {
+                    println!("{}", e.text);
+                }
+            }
+            println!("Replayed {} steps: OK.", gf.steps.len());
+            if verify {
+                match gf.dice {
+                    DiceMode::Seeded(p) => println!(
+                        "Verified: all {checked} dice are the ones seed {} gives.",
+                        p.seed
+                    ),
+                    DiceMode::Table => {
+                        println!("Verified: the record replays (dice were rolled at the table).")
+                    }
+                }
+            }
+            println!("{}", play::prompt_line(state.as_ref()));
+            Ok(())
+        }
+        Command::Play {
+            game,
+            scenario,
+            options,
+            seats,
+            seed,
+            table_dice,
+            save,
+        } => play::run(play::PlayArgs {
+            game,
+            scenario,
+            options: parse_options(&options)?,
+            seats,
+            seed,
+            table_dice,
+            save,
+        }),
+        Command::Odds { game, params, json } => odds(&game, &params, json),
+        Command::Sim {
+            game,
+            scenario,
+            options,
+            games,
+            seed,
+            players,
+            threads,
+            json,
+        } => sim::run(sim::SimArgs {
+            game,
+            scenario,
+            options: parse_options(&options)?,
+            games,
+            seed,
+            players,
+            threads,
+            json,
+        }),
+        Command::Dice { command } => dice(command),
+    }
+}
+
+fn rulesets(json: bool) -> Result<()> {
+    let infos: Vec<_> = battlemat_rulesets::all()
+        .iter()
+        .map(|e| e.ruleset.info())
+        .collect();
+    if json {
+        return print_json(&infos);
+    }
+    for i in infos {
+        println!(
+            "{} — {} (version {}, {}-{} seats)",
+            i.id, i.name, i.version, i.min_seats, i.max_seats
+        );
+        println!("  scenarios:");
+        for s in &i.scenarios {
+            println!(
+                "    {:<10} {}{}",
+                s.id,
+                s.name,
+                if s.ours { " (ours)" } else { "" }
+            );
+            println!("               {}", s.summary);
+        }
+        println!("  options (--option key=value):");
+        for o in &i.options {
+            println!(
+                "    {:<20} {:<18} default {:<9} {} [{}{}]",
+                o.key,
+                o.values.join("|"),
+                o.default,
+                o.help,
+                o.rule,
+                if o.house_rule { ", house rule" } else { "" }
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `--key value` and `--flag` pairs, game-agnostic.
+fn parse_params(params: &[String]) -> Result<BTreeMap<String, String>> {
+    let mut out = BTreeMap::new();
+    let mut i = 0;
+    while i < params.len() {
+        let Some(key) = params[i].strip_prefix("--") else {
+            bail!(
+                "unexpected {:?}: parameters are --key value or --flag",
+                params[i]
+            );
+        };
+        match params.get(i + 1) {
+            Some(v) if !v.starts_with("--") => {
+                out.insert(key.to_string(), v.clone());
+                i += 2;
+            }
+            _ => {
+                out.insert(key.to_string(), "true".to_string());
+                i += 1;
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn odds(game: &str, params: &[String], json: bool) -> Result<()> {
+    let entry = battlemat_rulesets::get(game).map_err(anyhow::Error::msg)?;
+    let mut params = params.to_vec();
+    let json = json || params.iter().any(|p| p == "--json");
+    params.retain(|p| p != "--json");
+    let map = parse_params(&params)?;
+    let odds = entry
+        .ruleset
+        .matchup_odds(&map)
+        .map_err(anyhow::Error::msg)?;
+    if json {
+        return print_json(&odds);
+    }
+    for (k, v) in &odds.details {
+        println!(
+            "{k}: {}",
+            v.as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| v.to_string())
+        );
+    }
+    for (k, p) in &odds.outcomes {
+        println!("{k:<24} {:>8.4}%", 100.0 * p);
+    }
+    Ok(())
+}
+
+fn dice(cmd: DiceCommand) -> Result<()> {
+    match cmd {
+        DiceCommand::Roll { expr, seed, json } => {
+            let e: Expr = expr.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+            let seed = seed.unwrap_or_else(clock_seed);
+            let rolled = e.roll(&mut Roller::new(seed, 0));
+            if json {
+                return print_json(
+                    &serde_json::json!({"seed": seed, "rolled": rolled, "total": rolled.total}),
+                );
+            }
+            println!("{rolled}");
+            Ok(())
+        }
+        DiceCommand::Dist { expr, json } => {
+            let e: Expr = expr.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+            let d = e.try_dist().map_err(|e| anyhow::anyhow!("{expr}: {e}"))?;
+            if json {
+                let outcomes: BTreeMap<String, f64> =
+                    d.iter().map(|(x, p)| (x.to_string(), p)).collect();
+                let ordered: Vec<(i64, f64)> = d.iter().collect();
+                return print_json(&serde_json::json!({
+                    "expr": e.to_string(), "outcomes": outcomes, "distribution": ordered,
+                    "mean": d.mean(), "std_dev": d.std_dev(), "min": d.min(), "max": d.max(),
+                }));
+            }
+            println!(
+                "{e}: mean {:.6}, standard deviation {:.6}, range {}..={}",
+                d.mean(),
+                d.std_dev(),
+                d.min(),
+                d.max()
+            );
+            let peak = d.iter().map(|(_, p)| p).fold(0.0, f64::max);
+            for (x, p) in d.iter() {
+                let bar = "#".repeat(((p / peak) * 50.0).round() as usize);
+                println!("{x:>6} {:>10.6}% {bar}", 100.0 * p);
+            }
+            Ok(())
+        }
+    }
+}

@@ -1,1 +1,92 @@
+//! The registry: the only crate that knows every game.
+//!
+//! Everything above it — the command line, the simulation lab, the server — asks this
+//! crate for a game by id and gets an [`Entry`]: the erased rule set plus the typed
+//! machinery (AI players, whole-game runs) instantiated for that game's concrete type, as
+//! plain function pointers. Adding a game is one line in [`all`].
+//!
+//! # Rejected alternative
+//!
+//! An enum `AnyGame { Swtb(Swtb), SdEra(SdEra), … }` with a `match` in every method is the
+//! usual way, and avoids dynamic dispatch, but every new game then edits every match in
+//! every front end. With one generic [`entry`] function, nothing outside this file changes.
 
+use battlemat_ai::{Played, PlayerKind};
+use battlemat_core::Game;
+use battlemat_core::dynamic::{DynRuleset, DynState, Erased, RulesetOf};
+use battlemat_dice::Roller;
+use serde_json::Value;
+
+/// A game, as the front ends see it.
+pub struct Entry {
+    pub ruleset: Box<dyn DynRuleset>,
+    /// An AI's action for the deciding seat, as JSON.
+    pub choose: fn(&dyn DynState, PlayerKind, &mut Roller) -> Option<Value>,
+    /// Play a whole game between AI players from a setup (JSON).
+    pub play: fn(&Value, &[PlayerKind], &mut Roller, usize) -> Result<Played, String>,
+}
+
+fn entry<G: Game>() -> Entry {
+    fn choose<G: Game>(s: &dyn DynState, kind: PlayerKind, r: &mut Roller) -> Option<Value> {
+        let g = &s.as_any().downcast_ref::<Erased<G>>()?.0;
+        let a = battlemat_ai::choose(kind, g, r)?;
+        serde_json::to_value(a).ok()
+    }
+    fn play<G: Game>(
+        setup: &Value,
+        players: &[PlayerKind],
+        r: &mut Roller,
+        max_steps: usize,
+    ) -> Result<Played, String> {
+        let setup: G::Setup =
+            serde_json::from_value(setup.clone()).map_err(|e| format!("malformed setup: {e}"))?;
+        battlemat_ai::play::<G>(&setup, players, r, max_steps)
+    }
+    Entry {
+        ruleset: Box::new(RulesetOf::<G>::default()),
+        choose: choose::<G>,
+        play: play::<G>,
+    }
+}
+
+/// Every game, in a fixed order.
+pub fn all() -> Vec<Entry> {
+    vec![entry::<battlemat_swtb::Swtb>()]
+}
+
+/// The ids of every game.
+pub fn ids() -> Vec<String> {
+    all().iter().map(|e| e.ruleset.info().id).collect()
+}
+
+/// A game by id, or an error listing the ids there are.
+pub fn get(id: &str) -> Result<Entry, String> {
+    all()
+        .into_iter()
+        .find(|e| e.ruleset.info().id == id)
+        .ok_or_else(|| format!("no game {id:?}; games are {}", ids().join(", ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_is_found_by_id_and_plays() {
+        for id in ids() {
+            let e = get(&id).unwrap();
+            let info = e.ruleset.info();
+            let scen = &info.scenarios[0].id;
+            let setup = e.ruleset.setup(scen, &Default::default()).unwrap();
+            let p = (e.play)(
+                &setup,
+                &[PlayerKind::Random],
+                &mut Roller::new(1, 0),
+                100_000,
+            )
+            .unwrap();
+            assert_eq!(p.result.ranks.len(), info.min_seats as usize);
+        }
+        assert!(get("chess").unwrap_err().contains("swtb"));
+    }
+}

@@ -1,0 +1,165 @@
+//! The game file: a record plus how its dice are rolled.
+
+use anyhow::{Context, Result, bail};
+use battlemat_core::dynamic::{DynEvent, DynRecord, DynState};
+use battlemat_core::{Step, ToAct};
+use battlemat_dice::{Roller, RollerPosition};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+pub const FORMAT: u32 = 1;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DiceMode {
+    /// Rolled from a seed; the position is where the next die comes from.
+    Seeded(RollerPosition),
+    /// Rolled at a real table and typed in.
+    Table,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameFile {
+    pub battlemat: u32,
+    pub ruleset: String,
+    pub version: String,
+    pub dice: DiceMode,
+    pub setup: Value,
+    pub steps: Vec<Step<Value>>,
+}
+
+impl GameFile {
+    pub fn create(
+        game: &str,
+        scenario: Option<&str>,
+        options: &BTreeMap<String, String>,
+        dice: DiceMode,
+    ) -> Result<(GameFile, battlemat_rulesets::Entry)> {
+        let entry = battlemat_rulesets::get(game).map_err(anyhow::Error::msg)?;
+        let info = entry.ruleset.info();
+        let scenario = match scenario {
+            Some(s) => s.to_string(),
+            None => info
+                .scenarios
+                .first()
+                .map(|s| s.id.clone())
+                .context("the game has no scenarios")?,
+        };
+        let setup = entry
+            .ruleset
+            .setup(&scenario, options)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let gf = GameFile {
+            battlemat: FORMAT,
+            ruleset: info.id,
+            version: info.version,
+            dice,
+            setup,
+            steps: vec![],
+        };
+        Ok((gf, entry))
+    }
+
+    pub fn load(path: &Path) -> Result<GameFile> {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let gf: GameFile = serde_json::from_str(&text)
+            .with_context(|| format!("{}: not a Battlemat game file", path.display()))?;
+        if gf.battlemat != FORMAT {
+            bail!(
+                "{}: game file format {} (this program reads format {FORMAT})",
+                path.display(),
+                gf.battlemat
+            );
+        }
+        Ok(gf)
+    }
+
+    /// Write the whole file to a temporary name, then rename it over the old one.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let text = serde_json::to_string_pretty(self)?;
+        let tmp = path.with_extension("tmp-battlemat");
+        std::fs::write(&tmp, text + "\n").with_context(|| format!("writing {}", tmp.display()))?;
+        std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+        Ok(())
+    }
+
+    fn record(&self) -> DynRecord {
+        DynRecord {
+            ruleset: self.ruleset.clone(),
+            version: self.version.clone(),
+            setup: self.setup.clone(),
+            steps: self.steps.clone(),
+        }
+    }
+
+    pub fn replay(&self) -> Result<(Box<dyn DynState>, Vec<DynEvent>)> {
+        let entry = battlemat_rulesets::get(&self.ruleset).map_err(anyhow::Error::msg)?;
+        entry
+            .ruleset
+            .replay(&self.record())
+            .map_err(|e| anyhow::anyhow!("the game file does not replay: {e}"))
+    }
+
+    pub fn state(&self) -> Result<Box<dyn DynState>> {
+        Ok(self.replay()?.0)
+    }
+
+    /// With seeded dice, roll every die the game is waiting for.
+    pub fn roll_pending(&mut self, state: &mut dyn DynState) -> Result<Vec<DynEvent>> {
+        let DiceMode::Seeded(pos) = &mut self.dice else {
+            return Ok(vec![]);
+        };
+        let mut roller = Roller::resume(*pos);
+        let mut events = Vec::new();
+        while let ToAct::Chance(c) = state.to_act() {
+            let step = Step::Roll {
+                value: c.roll(&mut roller),
+            };
+            events.extend(state.apply(&step).map_err(|e| anyhow::anyhow!("{e}"))?);
+            self.steps.push(step);
+        }
+        *pos = roller.position();
+        Ok(events)
+    }
+
+    /// Check that every die in a seeded record is the one its seed gives. Returns how many.
+    pub fn verify_dice(&self) -> Result<usize> {
+        let DiceMode::Seeded(pos) = &self.dice else {
+            return Ok(0);
+        };
+        let entry = battlemat_rulesets::get(&self.ruleset).map_err(anyhow::Error::msg)?;
+        let mut state = entry
+            .ruleset
+            .new_game(&self.setup)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let mut roller = Roller::new(pos.seed, pos.stream);
+        let mut n = 0;
+        for (i, step) in self.steps.iter().enumerate() {
+            if let (ToAct::Chance(c), Step::Roll { value }) = (state.to_act(), step) {
+                let expected = c.roll(&mut roller);
+                if expected != *value {
+                    bail!(
+                        "step {i}: {} shows {value}, but seed {} gives {expected}",
+                        c.what,
+                        pos.seed
+                    );
+                }
+                n += 1;
+            }
+            state
+                .apply(step)
+                .map_err(|e| anyhow::anyhow!("step {i}: {e}"))?;
+        }
+        if roller.position() != *pos {
+            bail!(
+                "the saved dice position does not follow from seed {}: the file was edited",
+                pos.seed
+            );
+        }
+        Ok(n)
+    }
+}

@@ -1,0 +1,246 @@
+//! `battlemat play`: a game in the terminal, each seat a human or an AI.
+
+use crate::game_file::{DiceMode, GameFile};
+use anyhow::{Result, bail};
+use battlemat_ai::PlayerKind;
+use battlemat_core::dynamic::{DynAction, DynState};
+use battlemat_core::{Step, ToAct, Viewer};
+use battlemat_dice::Roller;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+pub struct PlayArgs {
+    pub game: String,
+    pub scenario: Option<String>,
+    pub options: BTreeMap<String, String>,
+    pub seats: Vec<String>,
+    pub seed: Option<u64>,
+    pub table_dice: bool,
+    pub save: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Sitter {
+    Human,
+    Ai(PlayerKind),
+}
+
+/// "Seat 1 to act: ..." or the result.
+pub fn prompt_line(state: &dyn DynState) -> String {
+    match state.to_act() {
+        ToAct::Decide { seat, prompt } => format!("Seat {seat} to act: {prompt}"),
+        ToAct::Chance(c) => format!("Waiting for a die: {}", c.what),
+        ToAct::Over(r) => format!(
+            "Game over: {} (scores {:?}, ranks {:?})",
+            r.reason, r.scores, r.ranks
+        ),
+    }
+}
+
+/// "  (defender_eliminated 41.7%, nothing 58.3%)" for actions that roll dice.
+pub fn odds_suffix(state: &dyn DynState, action: &Value) -> String {
+    match state.odds(action) {
+        Some(o) => {
+            let parts: Vec<String> = o
+                .outcomes
+                .iter()
+                .map(|(k, p)| format!("{} {:.1}%", k.replace('_', " "), 100.0 * p))
+                .collect();
+            format!("   odds: {}", parts.join(", "))
+        }
+        None => String::new(),
+    }
+}
+
+fn print_menu(state: &dyn DynState, legal: &[DynAction]) {
+    // Actions with odds one per line; the rest grouped by their first two words.
+    let mut groups: Vec<(String, Vec<(usize, String)>)> = Vec::new();
+    for (i, a) in legal.iter().enumerate() {
+        let odds = odds_suffix(state, &a.json);
+        if !odds.is_empty() {
+            println!("  {:>3}) {}{odds}", i + 1, a.text);
+            continue;
+        }
+        let words: Vec<&str> = a.text.split_whitespace().collect();
+        let (head, rest) = if words.len() > 2 {
+            (words[..2].join(" "), words[2..].join(" "))
+        } else {
+            (a.text.clone(), String::new())
+        };
+        match groups.last_mut() {
+            Some((h, items)) if *h == head && !rest.is_empty() => items.push((i, rest)),
+            _ => groups.push((head, vec![(i, rest)])),
+        }
+    }
+    for (head, items) in groups {
+        if items.len() == 1 && items[0].1.is_empty() {
+            println!("  {:>3}) {head}", items[0].0 + 1);
+            continue;
+        }
+        let list: Vec<String> = items
+            .iter()
+            .map(|(i, r)| format!("{}) {r}", i + 1))
+            .collect();
+        println!("  {head}: {}", list.join("  "));
+    }
+}
+
+pub fn run(a: PlayArgs) -> Result<()> {
+    let seed = a.seed.unwrap_or_else(crate::clock_seed);
+    let dice = if a.table_dice {
+        DiceMode::Table
+    } else {
+        DiceMode::Seeded(Roller::new(seed, 0).position())
+    };
+    let (mut gf, entry) = GameFile::create(&a.game, a.scenario.as_deref(), &a.options, dice)?;
+    let mut state = gf.state()?;
+    let seats = state.seats() as usize;
+    let mut sitters = Vec::new();
+    for s in &a.seats {
+        sitters.push(match s.as_str() {
+            "human" => Sitter::Human,
+            other => Sitter::Ai(
+                other
+                    .parse()
+                    .map_err(|e: String| anyhow::anyhow!("--seats: {e} (or human)"))?,
+            ),
+        });
+    }
+    if sitters.len() != seats {
+        bail!(
+            "--seats names {} seats; {} has {seats} (e.g. --seats human,greedy)",
+            sitters.len(),
+            a.game
+        );
+    }
+    let mut ai_roller = Roller::new(seed, 1);
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    let mut read = |prompt: &str| -> Option<String> {
+        print!("{prompt}");
+        std::io::stdout().flush().ok();
+        lines.next().and_then(|l| l.ok())
+    };
+    println!(
+        "{} — seed {seed}. Type a number or an action; 'board' to redraw, 'quit' to stop.",
+        state.info().name
+    );
+    let mut show_board = true;
+    loop {
+        let step = match state.to_act() {
+            ToAct::Over(r) => {
+                let (_, text) = state.observe(Viewer::Spectator);
+                print!("{text}");
+                println!(
+                    "Game over: {}. Scores {:?}, ranks {:?}.",
+                    r.reason, r.scores, r.ranks
+                );
+                break;
+            }
+            ToAct::Chance(c) => {
+                if matches!(gf.dice, DiceMode::Table) {
+                    let Some(line) = read(&format!("Roll {} and enter the face: ", c.what)) else {
+                        break;
+                    };
+                    match line.trim().parse::<u32>() {
+                        Ok(v) => Step::Roll { value: v },
+                        Err(_) => {
+                            println!("Enter the number the die shows.");
+                            continue;
+                        }
+                    }
+                } else {
+                    for e in gf.roll_pending(state.as_mut())? {
+                        if !e.text.is_empty() {
+                            println!("{}", e.text);
+                        }
+                    }
+                    continue;
+                }
+            }
+            ToAct::Decide { seat, prompt } => match sitters[seat as usize] {
+                Sitter::Ai(kind) => {
+                    let Some(action) = (entry.choose)(state.as_ref(), kind, &mut ai_roller) else {
+                        bail!("the AI found no action");
+                    };
+                    let text = state.action_text(&action).unwrap_or_default();
+                    println!(
+                        "Seat {seat} ({kind}): {text}{}",
+                        odds_suffix(state.as_ref(), &action)
+                    );
+                    show_board = true;
+                    Step::Act { seat, action }
+                }
+                Sitter::Human => {
+                    let legal = state.legal_actions();
+                    if show_board {
+                        let (_, text) = state.observe(Viewer::Seat(seat));
+                        print!("{text}");
+                        show_board = false;
+                    }
+                    println!("Seat {seat}: {prompt}");
+                    print_menu(state.as_ref(), &legal);
+                    let Some(line) = read("> ") else { break };
+                    let line = line.trim();
+                    match line {
+                        "" => continue,
+                        "q" | "quit" => break,
+                        "board" | "b" => {
+                            show_board = true;
+                            continue;
+                        }
+                        _ => {}
+                    }
+                    let action = if let Ok(n) = line.parse::<usize>() {
+                        match legal.get(n.wrapping_sub(1)) {
+                            Some(a) => a.json.clone(),
+                            None => {
+                                println!("No action {n}: choose 1 to {}.", legal.len());
+                                continue;
+                            }
+                        }
+                    } else {
+                        match state.parse_action(line) {
+                            Ok(a) => a,
+                            Err(e) => {
+                                println!("{e}");
+                                continue;
+                            }
+                        }
+                    };
+                    if let Err(e) = state.check(&action) {
+                        println!("Not allowed: {e}");
+                        continue;
+                    }
+                    Step::Act { seat, action }
+                }
+            },
+        };
+        match state.apply(&step) {
+            Ok(events) => {
+                gf.steps.push(step);
+                for e in events {
+                    if !e.text.is_empty() {
+                        println!("{}", e.text);
+                    }
+                }
+                if state.result().is_none() && matches!(state.to_act(), ToAct::Decide { .. }) {
+                    show_board |= !matches!(step_kind(&gf), Some(true));
+                }
+            }
+            Err(e) => println!("Not allowed: {e}"),
+        }
+    }
+    if let Some(path) = &a.save {
+        gf.save(path)?;
+        println!("Saved to {}.", path.display());
+    }
+    Ok(())
+}
+
+/// Whether the last step was a roll (then the board has not changed since it was shown).
+fn step_kind(gf: &GameFile) -> Option<bool> {
+    gf.steps.last().map(|s| matches!(s, Step::Roll { .. }))
+}
