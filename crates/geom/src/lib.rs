@@ -140,30 +140,36 @@ impl Grid {
         self.distance(a, b) == 1
     }
 
-    /// The cells next to `c` on the board, in a fixed order.
-    pub fn neighbours(&self, c: Cell) -> Vec<Cell> {
+    /// The cells next to `c` on the board, in a fixed order. No allocation.
+    pub fn neighbours(&self, c: Cell) -> Neighbours {
+        let mut out = Neighbours {
+            buf: [Cell::new(0, 0); 8],
+            len: 0,
+        };
+        let mut push = |x: i32, y: i32| {
+            if x >= 0 && y >= 0 && x < self.width as i32 && y < self.height as i32 {
+                out.buf[out.len as usize] = Cell::new(x as u8, y as u8);
+                out.len += 1;
+            }
+        };
         match self.kind {
             GridKind::Square => {
-                let mut v = Vec::with_capacity(8);
                 for dy in -1i32..=1 {
                     for dx in -1i32..=1 {
-                        if dx == 0 && dy == 0 {
-                            continue;
-                        }
-                        let (x, y) = (c.col as i32 + dx, c.row as i32 + dy);
-                        if x >= 0 && y >= 0 && x < self.width as i32 && y < self.height as i32 {
-                            v.push(Cell::new(x as u8, y as u8));
+                        if dx != 0 || dy != 0 {
+                            push(c.col as i32 + dx, c.row as i32 + dy);
                         }
                     }
                 }
-                v
             }
-            GridKind::Hex => Self::axial(c)
-                .all_neighbors()
-                .into_iter()
-                .filter_map(|h| self.from_axial(h))
-                .collect(),
+            GridKind::Hex => {
+                for h in Self::axial(c).all_neighbors() {
+                    let row = h.y;
+                    push(h.x + (row - (row & 1)) / 2, row);
+                }
+            }
         }
+        out
     }
 
     /// The cells strictly between `a` and `b` that the line between their centres crosses.
@@ -180,19 +186,62 @@ impl Grid {
         }
     }
 
-    /// Is the line from `a` to `b` clear, given which cells block?
+    /// Is the line from `a` to `b` clear, given which cells block? Stops at the first
+    /// blocking cell; no allocation on squares.
     pub fn clear_line(&self, a: Cell, b: Cell, blocks: impl Fn(Cell) -> bool) -> bool {
-        self.between(a, b).into_iter().all(|c| !blocks(c))
+        match self.kind {
+            GridKind::Square => square_crossed(a, b, |c| !blocks(c)),
+            GridKind::Hex => self.between(a, b).into_iter().all(|c| !blocks(c)),
+        }
+    }
+}
+
+/// Up to eight neighbouring cells, on the stack.
+#[derive(Clone, Copy, Debug)]
+pub struct Neighbours {
+    buf: [Cell; 8],
+    len: u8,
+}
+
+impl IntoIterator for Neighbours {
+    type Item = Cell;
+    type IntoIter = std::iter::Take<std::array::IntoIter<Cell, 8>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.buf.into_iter().take(self.len as usize)
+    }
+}
+
+impl Neighbours {
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn contains(&self, c: &Cell) -> bool {
+        self.buf[..self.len as usize].contains(c)
     }
 }
 
 /// Squares whose interior the segment between the centres of `a` and `b` passes through.
-/// Doubled integer coordinates: the centre of column x is 2x+1, its edges 2x and 2x+2.
 fn square_between(a: Cell, b: Cell) -> Vec<Cell> {
+    let mut out = Vec::new();
+    square_crossed(a, b, |c| {
+        out.push(c);
+        true
+    });
+    out
+}
+
+/// Calls `visit` on each square strictly between `a` and `b` whose interior the segment
+/// between their centres crosses, row by row, until `visit` returns false; returns whether
+/// every visit returned true. Doubled integer coordinates: the centre of column x is 2x+1,
+/// its edges 2x and 2x+2; a square is crossed when its corners lie strictly on both sides
+/// of the line (a corner exactly on the line is a graze, not a crossing).
+fn square_crossed(a: Cell, b: Cell, mut visit: impl FnMut(Cell) -> bool) -> bool {
     let (px, py) = (2 * a.col as i64 + 1, 2 * a.row as i64 + 1);
     let (qx, qy) = (2 * b.col as i64 + 1, 2 * b.row as i64 + 1);
     let (dx, dy) = (qx - px, qy - py);
-    let mut out = Vec::new();
     for y in a.row.min(b.row)..=a.row.max(b.row) {
         for x in a.col.min(b.col)..=a.col.max(b.col) {
             let c = Cell::new(x, y);
@@ -207,12 +256,12 @@ fn square_between(a: Cell, b: Cell) -> Vec<Cell> {
                 pos |= s > 0;
                 neg |= s < 0;
             }
-            if pos && neg {
-                out.push(c);
+            if pos && neg && !visit(c) {
+                return false;
             }
         }
     }
-    out
+    true
 }
 
 #[cfg(test)]

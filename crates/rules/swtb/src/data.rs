@@ -386,10 +386,13 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 }
 
 impl Catalog {
-    /// The built-in data.
-    pub fn builtin() -> Catalog {
-        Catalog::from_sources(UNITS_TOML, &SCENARIOS)
-            .unwrap_or_else(|e| panic!("built-in SWTB data is broken: {e}"))
+    /// The built-in data, parsed once per process.
+    pub fn builtin() -> &'static Catalog {
+        static BUILTIN: std::sync::OnceLock<Catalog> = std::sync::OnceLock::new();
+        BUILTIN.get_or_init(|| {
+            Catalog::from_sources(UNITS_TOML, &SCENARIOS)
+                .unwrap_or_else(|e| panic!("built-in SWTB data is broken: {e}"))
+        })
     }
 
     /// Parse a unit table and scenario files (name, text), checking every scenario.

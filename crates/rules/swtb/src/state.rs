@@ -123,6 +123,24 @@ pub enum Terrain {
     Fortified,
 }
 
+/// Why an attack is not allowed, before it is put in words ([`Swtb::explain`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Why {
+    SameSide,
+    TargetOut,
+    NoWeapon,
+    UseFire,
+    Acted,
+    OffField,
+    NoFliers,
+    OnlyFliers,
+    NotInContact,
+    SaberReach,
+    ThrowReach,
+    ThrowBlocked,
+    NoLine(Cell, Cell),
+}
+
 /// What does not change during a game, derived once from the setup.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Fixed {
@@ -835,34 +853,39 @@ impl Swtb {
         let side = self.units[u as usize].side;
         let mut dist = vec![u8::MAX; occ.len()];
         dist[g.index(start)] = 0;
-        let mut frontier = vec![start];
-        let mut out = Vec::new();
-        for d in 1..=steps {
-            let mut next = Vec::new();
-            for c in frontier {
-                for n in g.neighbours(c) {
-                    let i = g.index(n);
-                    if dist[i] != u8::MAX || self.fixed.terrain[i] == Terrain::Wall {
-                        continue;
-                    }
-                    let passable = match occ[i] {
-                        None => true,
-                        Some(o) => self.units[o as usize].side == side || self.ty(o).flies(),
-                    };
-                    if !passable {
-                        continue;
-                    }
-                    dist[i] = d;
-                    next.push(n);
-                    if occ[i].is_none() {
-                        out.push(n);
-                    }
+        // Breadth-first from the start; a queue of cells in order of distance.
+        let mut queue = Vec::with_capacity(occ.len());
+        queue.push(start);
+        let mut head = 0;
+        while head < queue.len() {
+            let c = queue[head];
+            head += 1;
+            let d = dist[g.index(c)];
+            if d >= steps {
+                continue;
+            }
+            for n in g.neighbours(c) {
+                let i = g.index(n);
+                if dist[i] != u8::MAX || self.fixed.terrain[i] == Terrain::Wall {
+                    continue;
+                }
+                let passable = match occ[i] {
+                    None => true,
+                    Some(o) => self.units[o as usize].side == side || self.ty(o).flies(),
+                };
+                if passable {
+                    dist[i] = d + 1;
+                    queue.push(n);
                 }
             }
-            frontier = next;
         }
-        out.sort();
-        out
+        // Destinations in board order (row by row): reached, and empty.
+        g.cells()
+            .filter(|c| {
+                let i = g.index(*c);
+                dist[i] != u8::MAX && dist[i] > 0 && occ[i].is_none()
+            })
+            .collect()
     }
 
     /// SWTB-4: blasters cannot shoot through figures, walls, hills or vehicles. Fliers on the
@@ -895,39 +918,37 @@ impl Swtb {
         occ: &[Option<UnitId>],
     ) -> Result<AttackKind, Illegal> {
         self.can_start(u)?;
+        self.unit(target)?;
+        self.attack_rule(u, target, occ)
+            .map_err(|why| self.explain(why, u, target))
+    }
+
+    /// The attack rules without building messages (legal-action generation asks this for
+    /// every pair of units). `u` and `target` must exist and `u` must be the active side's.
+    fn attack_rule(
+        &self,
+        u: UnitId,
+        target: UnitId,
+        occ: &[Option<UnitId>],
+    ) -> Result<AttackKind, Why> {
         let unit = self.units[u as usize];
         let t = self.ty(u);
-        let tgt = *self.unit(target)?;
+        let tgt = self.units[target as usize];
         if tgt.side == unit.side {
-            return Err(Illegal::new(format!(
-                "{} is on your side",
-                self.name(target)
-            )));
+            return Err(Why::SameSide);
         }
         if !self.alive(target) {
-            return Err(Illegal::new(format!(
-                "{} is out of the game",
-                self.name(target)
-            )));
+            return Err(Why::TargetOut);
         }
         if t.weapon == Weapon::None {
-            return Err(Illegal::by(
-                "SWTB-U2",
-                format!("{} may not attack, only defend", self.name(u)),
-            ));
+            return Err(Why::NoWeapon);
         }
         if t.crewed {
-            return Err(Illegal::by(
-                "SWTB-O8",
-                "a fixed gun fires with `fire`, naming its crew",
-            ));
+            return Err(Why::UseFire);
         }
         let after_move = unit.acted && unit.may_attack;
         if unit.acted && !unit.may_attack {
-            return Err(Illegal::by(
-                "SWTB-2",
-                format!("{} has already acted this turn", self.name(u)),
-            ));
+            return Err(Why::Acted);
         }
         let tgt_flies = self.ty(target).flies();
         if t.flies() {
@@ -939,68 +960,38 @@ impl Swtb {
             });
         }
         let (Some(from), Place::Field(to)) = (self.cell_of(u), tgt.place) else {
-            return Err(Illegal::by(
-                "SWTB-F3",
-                format!(
-                    "{} is off the battlefield; only fliers can reach it (dogfight)",
-                    self.name(target)
-                ),
-            ));
+            return Err(Why::OffField);
         };
         if tgt_flies && !t.attacks_fliers {
-            return Err(Illegal::by(
-                "SWTB-6",
-                format!("{} may not attack flying units", t.name),
-            ));
+            return Err(Why::NoFliers);
         }
         if !tgt_flies && !t.attacks_ground {
-            return Err(Illegal::by(
-                "SWTB-O8",
-                format!("{} fires only at flying units", t.name),
-            ));
+            return Err(Why::OnlyFliers);
         }
         let dist = self.fixed.grid.distance(from, to);
         if after_move {
             // SWTB-2: moving into contact with an enemy allows an attack, on a unit in contact.
-            if dist != 1 {
-                return Err(Illegal::by(
-                    "SWTB-2",
-                    format!(
-                        "{} moved this turn and may only attack a unit in contact",
-                        self.name(u)
-                    ),
-                ));
-            }
-            return Ok(AttackKind::Melee);
+            return if dist == 1 {
+                Ok(AttackKind::Melee)
+            } else {
+                Err(Why::NotInContact)
+            };
         }
         match t.weapon {
             Weapon::LightSaber => {
-                let reach = if self.has_power(u, Power::LightSaberThrow) {
-                    2
-                } else {
-                    1
-                };
-                if dist > reach {
-                    return Err(if reach == 2 {
-                        Illegal::by(
-                            "SWTB-O1",
-                            "a thrown light saber reaches one space away at most",
-                        )
-                    } else {
-                        Illegal::by("SWTB-5", "light sabers only attack figures in contact")
-                    });
+                let throw = self.has_power(u, Power::LightSaberThrow);
+                match (dist, throw) {
+                    (1, _) => Ok(AttackKind::Melee),
+                    // SWTB-O1: a thrown light saber reaches one space away.
+                    (2, true) if self.clear_line(from, to, occ) => Ok(AttackKind::Melee),
+                    (2, true) => Err(Why::ThrowBlocked),
+                    (_, true) => Err(Why::ThrowReach),
+                    (_, false) => Err(Why::SaberReach),
                 }
-                if dist == 2 && !self.clear_line(from, to, occ) {
-                    return Err(Illegal::by("SWTB-O1", "the throw is blocked"));
-                }
-                Ok(AttackKind::Melee)
             }
             _ => {
                 if dist > 1 && !self.clear_line(from, to, occ) {
-                    return Err(Illegal::by(
-                        "SWTB-4",
-                        format!("no clear line from {from} to {to}"),
-                    ));
+                    return Err(Why::NoLine(from, to));
                 }
                 Ok(if dist == 1 {
                     AttackKind::Melee
@@ -1008,6 +999,36 @@ impl Swtb {
                     AttackKind::Shot
                 })
             }
+        }
+    }
+
+    fn explain(&self, why: Why, u: UnitId, target: UnitId) -> Illegal {
+        let (n, tn, ty) = (self.name(u), self.name(target), &self.ty(u).name);
+        match why {
+            Why::SameSide => Illegal::new(format!("{tn} is on your side")),
+            Why::TargetOut => Illegal::new(format!("{tn} is out of the game")),
+            Why::NoWeapon => Illegal::by("SWTB-U2", format!("{n} may not attack, only defend")),
+            Why::UseFire => {
+                Illegal::by("SWTB-O8", "a fixed gun fires with `fire`, naming its crew")
+            }
+            Why::Acted => Illegal::by("SWTB-2", format!("{n} has already acted this turn")),
+            Why::OffField => Illegal::by(
+                "SWTB-F3",
+                format!("{tn} is off the battlefield; only fliers can reach it (dogfight)"),
+            ),
+            Why::NoFliers => Illegal::by("SWTB-6", format!("{ty} may not attack flying units")),
+            Why::OnlyFliers => Illegal::by("SWTB-O8", format!("{ty} fires only at flying units")),
+            Why::NotInContact => Illegal::by(
+                "SWTB-2",
+                format!("{n} moved this turn and may only attack a unit in contact"),
+            ),
+            Why::SaberReach => Illegal::by("SWTB-5", "light sabers only attack figures in contact"),
+            Why::ThrowReach => Illegal::by(
+                "SWTB-O1",
+                "a thrown light saber reaches one space away at most",
+            ),
+            Why::ThrowBlocked => Illegal::by("SWTB-O1", "the throw is blocked"),
+            Why::NoLine(a, b) => Illegal::by("SWTB-4", format!("no clear line from {a} to {b}")),
         }
     }
 
@@ -1374,7 +1395,7 @@ impl Swtb {
                 continue;
             }
             for &e in &enemies {
-                match self.attack_kind(u, e, &occ) {
+                match self.attack_rule(u, e, &occ) {
                     Ok(AttackKind::GroundAttack) => {
                         if let Some(&c) = self.landing_cells(e, &occ).first() {
                             out.push(Action::Attack {

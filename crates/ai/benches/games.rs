@@ -1,0 +1,81 @@
+//! Complete games per second on one core, SWTB's default scenario ("outpost").
+//!
+//! - `random_game`: a whole game between two random players, dice from a seeded roller
+//!   (legal-action generation, checking, applying, rolling). Target: median under 1 ms.
+//! - `replay_game`: the same games replayed from their records — the peer in the same run:
+//!   the cost of the rules alone, without choosing actions.
+//! - `greedy_decision`: one greedy choice (exact expectimax over every legal action) in the
+//!   opening position.
+use battlemat_ai::{Greedy, PlayerKind, play};
+use battlemat_core::{Game, Record, Step, ToAct};
+use battlemat_dice::Roller;
+use battlemat_swtb::Swtb;
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::collections::BTreeMap;
+use std::hint::black_box;
+
+fn record_of(setup: &battlemat_swtb::Setup, seed: u64) -> Record<Swtb> {
+    let mut g = Swtb::new_game(setup).unwrap();
+    let mut r = Roller::new(seed, 0);
+    let mut rec = Record::new(setup.clone());
+    loop {
+        let step = match g.to_act() {
+            ToAct::Over(_) => return rec,
+            ToAct::Chance(c) => Step::Roll {
+                value: c.roll(&mut r),
+            },
+            ToAct::Decide { seat, .. } => {
+                let l = g.legal_actions();
+                let i = r.pick(&vec![1; l.len()]).unwrap();
+                Step::Act {
+                    seat,
+                    action: l[i].clone(),
+                }
+            }
+        };
+        g.apply(&step).unwrap();
+        rec.steps.push(step);
+    }
+}
+
+fn games(c: &mut Criterion) {
+    let setup = Swtb::setup("outpost", &BTreeMap::new()).unwrap();
+    let mut seed = 0u64;
+    c.bench_function("swtb/random_game", |b| {
+        b.iter(|| {
+            seed += 1;
+            let mut r = Roller::new(seed, 0);
+            black_box(play::<Swtb>(&setup, &[PlayerKind::Random], &mut r, 1_000_000).unwrap())
+        })
+    });
+    let records: Vec<Record<Swtb>> = (0..64).map(|s| record_of(&setup, s)).collect();
+    let mut i = 0;
+    c.bench_function("swtb/replay_game", |b| {
+        b.iter(|| {
+            i = (i + 1) % records.len();
+            black_box(records[i].replay().unwrap())
+        })
+    });
+    // The opening decision of the first side to act.
+    let mut g2 = Swtb::new_game(&setup).unwrap();
+    let mut r = Roller::new(9, 0);
+    while !matches!(g2.phase, battlemat_swtb::state::Phase::Turn) {
+        let step = match g2.to_act() {
+            ToAct::Chance(c) => Step::Roll {
+                value: c.roll(&mut r),
+            },
+            ToAct::Decide { seat, .. } => Step::Act {
+                seat,
+                action: battlemat_swtb::Action::First { side: seat },
+            },
+            ToAct::Over(_) => unreachable!(),
+        };
+        g2.apply(&step).unwrap();
+    }
+    c.bench_function("swtb/greedy_decision", |b| {
+        b.iter(|| black_box(Greedy::default().choose(&g2, &mut Roller::new(1, 0))))
+    });
+}
+
+criterion_group!(benches, games);
+criterion_main!(benches);
