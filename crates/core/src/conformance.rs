@@ -32,7 +32,7 @@ impl Default for Conformance {
             games: 1000,
             max_steps: 20_000,
             deep_every: 7,
-            seed: 0xBA77_1E,
+            seed: 0x00BA_771E,
         }
     }
 }
@@ -92,7 +92,7 @@ fn play_one<G: Game>(
             "{at}: game longer than {} steps",
             cfg.max_steps
         );
-        let deep = n % cfg.deep_every.max(1) == 0;
+        let deep = n.is_multiple_of(cfg.deep_every.max(1));
         if deep {
             deep_checks(&state, &at);
         }

@@ -14,6 +14,9 @@ pub struct Record<G: Game> {
     pub steps: Vec<Step<G::Action>>,
 }
 
+/// A replayed game: the final state and the events of each step.
+pub type Replayed<G> = (G, Vec<Vec<<G as Game>::Event>>);
+
 /// A record that does not replay: which step failed and why.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ReplayError {
@@ -46,7 +49,7 @@ impl<G: Game> Record<G> {
     }
 
     /// Replay every step from the setup. Returns the final state and each step's events.
-    pub fn replay(&self) -> Result<(G, Vec<Vec<G::Event>>), ReplayError> {
+    pub fn replay(&self) -> Result<Replayed<G>, ReplayError> {
         let info = G::info();
         if self.ruleset != info.id || self.version != info.version {
             return Err(ReplayError::WrongRuleset {

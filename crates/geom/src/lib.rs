@@ -114,7 +114,7 @@ impl Grid {
         hexx::Hex::new(col - (row - (row & 1)) / 2, row)
     }
 
-    fn from_axial(&self, h: hexx::Hex) -> Option<Cell> {
+    fn cell_of_axial(&self, h: hexx::Hex) -> Option<Cell> {
         let row = h.y;
         let col = h.x + (row - (row & 1)) / 2;
         if row < 0 || col < 0 || row >= self.height as i32 || col >= self.width as i32 {
@@ -180,7 +180,7 @@ impl Grid {
                 let (ha, hb) = (Self::axial(a), Self::axial(b));
                 ha.line_to(hb)
                     .filter(|h| *h != ha && *h != hb)
-                    .filter_map(|h| self.from_axial(h))
+                    .filter_map(|h| self.cell_of_axial(h))
                     .collect()
             }
         }

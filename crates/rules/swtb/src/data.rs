@@ -200,96 +200,107 @@ pub struct Options {
     pub ties: Ties,
 }
 
-/// (key, rule id, values, default, help, house rule?)
-pub const OPTION_TABLE: [(&str, &str, &[&str], &str, &str, bool); 11] = [
-    (
-        "grid",
-        "SWTB-GRID",
-        &["square", "hex"],
-        "square",
-        "square or hex mat",
-        true,
-    ),
-    (
-        "force_powers",
-        "SWTB-O1",
-        &["false", "true"],
-        "false",
-        "each Force User has its scenario's power (light saber throw, force choke, mind trick, deflect blasters)",
-        false,
-    ),
-    (
-        "tougher_vehicles",
-        "SWTB-O5",
-        &["false", "true"],
-        "false",
-        "ground vehicles must be defeated twice",
-        false,
-    ),
-    (
-        "tougher_everything",
-        "SWTB-O6",
-        &["false", "true"],
-        "false",
-        "units take as many hits as their combat dice",
-        false,
-    ),
-    (
-        "fortified",
-        "SWTB-O7",
-        &["false", "true"],
-        "false",
-        "units defending in fortified cells add 1d6",
-        false,
-    ),
-    (
-        "artillery",
-        "SWTB-O8",
-        &["false", "true"],
-        "false",
-        "fixed guns (2d6 attack, 1d6 defence, need a trooper)",
-        false,
-    ),
-    (
-        "thermal_detonators",
-        "SWTB-O9",
-        &["false", "true"],
-        "false",
-        "a trooper or hero adds 1d6 for each 6 it rolls in an attack",
-        false,
-    ),
-    (
-        "morale",
-        "SWTB-O10",
-        &["false", "true"],
-        "false",
-        "losing a Force User or half the army forces a surrender roll",
-        false,
-    ),
-    (
-        "points",
-        "SWTB-P",
-        &["false", "true"],
-        "false",
-        "armies must fit the scenario's points (off: use every figure)",
-        false,
-    ),
-    (
-        "contest",
-        "SWTB-3",
-        &["total", "highest"],
-        "total",
-        "compare dice totals, or each side's highest die",
-        true,
-    ),
-    (
-        "ties",
-        "SWTB-3",
-        &["defender", "reroll"],
-        "defender",
-        "a tie goes to the defender, or both roll again",
-        true,
-    ),
+/// One row of the options table.
+pub struct OptionRow {
+    pub key: &'static str,
+    pub rule: &'static str,
+    pub values: &'static [&'static str],
+    pub default: &'static str,
+    pub help: &'static str,
+    /// Ours (filling a gap in the text), not one of the text's optional rules.
+    pub house_rule: bool,
+}
+
+/// Every option: the text's optional rules (SWTB-O1..O10, SWTB-P) and our house rules.
+pub const OPTION_TABLE: [OptionRow; 11] = [
+    OptionRow {
+        key: "grid",
+        rule: "SWTB-GRID",
+        values: &["square", "hex"],
+        default: "square",
+        help: "square or hex mat",
+        house_rule: true,
+    },
+    OptionRow {
+        key: "force_powers",
+        rule: "SWTB-O1",
+        values: &["false", "true"],
+        default: "false",
+        help: "each Force User has its scenario's power (light saber throw, force choke, mind trick, deflect blasters)",
+        house_rule: false,
+    },
+    OptionRow {
+        key: "tougher_vehicles",
+        rule: "SWTB-O5",
+        values: &["false", "true"],
+        default: "false",
+        help: "ground vehicles must be defeated twice",
+        house_rule: false,
+    },
+    OptionRow {
+        key: "tougher_everything",
+        rule: "SWTB-O6",
+        values: &["false", "true"],
+        default: "false",
+        help: "units take as many hits as their combat dice",
+        house_rule: false,
+    },
+    OptionRow {
+        key: "fortified",
+        rule: "SWTB-O7",
+        values: &["false", "true"],
+        default: "false",
+        help: "units defending in fortified cells add 1d6",
+        house_rule: false,
+    },
+    OptionRow {
+        key: "artillery",
+        rule: "SWTB-O8",
+        values: &["false", "true"],
+        default: "false",
+        help: "fixed guns (2d6 attack, 1d6 defence, need a trooper)",
+        house_rule: false,
+    },
+    OptionRow {
+        key: "thermal_detonators",
+        rule: "SWTB-O9",
+        values: &["false", "true"],
+        default: "false",
+        help: "a trooper or hero adds 1d6 for each 6 it rolls in an attack",
+        house_rule: false,
+    },
+    OptionRow {
+        key: "morale",
+        rule: "SWTB-O10",
+        values: &["false", "true"],
+        default: "false",
+        help: "losing a Force User or half the army forces a surrender roll",
+        house_rule: false,
+    },
+    OptionRow {
+        key: "points",
+        rule: "SWTB-P",
+        values: &["false", "true"],
+        default: "false",
+        help: "armies must fit the scenario's points (off: use every figure)",
+        house_rule: false,
+    },
+    OptionRow {
+        key: "contest",
+        rule: "SWTB-3",
+        values: &["total", "highest"],
+        default: "total",
+        help: "compare dice totals, or each side's highest die",
+        house_rule: true,
+    },
+    OptionRow {
+        key: "ties",
+        rule: "SWTB-3",
+        values: &["defender", "reroll"],
+        default: "defender",
+        help: "a tie goes to the defender, or both roll again",
+        house_rule: true,
+    },
 ];
 
 impl Options {
@@ -297,17 +308,17 @@ impl Options {
     pub fn from_pairs(pairs: &BTreeMap<String, String>) -> Result<Options, SetupError> {
         let mut o = Options::default();
         for (k, v) in pairs {
-            let Some(row) = OPTION_TABLE.iter().find(|r| r.0 == k) else {
-                let keys: Vec<&str> = OPTION_TABLE.iter().map(|r| r.0).collect();
+            let Some(row) = OPTION_TABLE.iter().find(|r| r.key == k) else {
+                let keys: Vec<&str> = OPTION_TABLE.iter().map(|r| r.key).collect();
                 return Err(SetupError::new(
                     format!("option {k}"),
                     format!("no such option; options are {}", keys.join(", ")),
                 ));
             };
-            if !row.2.contains(&v.as_str()) {
+            if !row.values.contains(&v.as_str()) {
                 return Err(SetupError::new(
                     format!("option {k}"),
-                    format!("{v:?} is not one of {}", row.2.join(", ")),
+                    format!("{v:?} is not one of {}", row.values.join(", ")),
                 ));
             }
             let b = v == "true";

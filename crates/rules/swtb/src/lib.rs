@@ -62,13 +62,13 @@ impl Game for Swtb {
             max_seats: 2,
             options: data::OPTION_TABLE
                 .iter()
-                .map(|(key, rule, values, default, help, house)| OptionInfo {
-                    key: (*key).into(),
-                    rule: (*rule).into(),
-                    values: values.iter().map(|v| (*v).into()).collect(),
-                    default: (*default).into(),
-                    help: (*help).into(),
-                    house_rule: *house,
+                .map(|r| OptionInfo {
+                    key: r.key.into(),
+                    rule: r.rule.into(),
+                    values: r.values.iter().map(|v| (*v).into()).collect(),
+                    default: r.default.into(),
+                    help: r.help.into(),
+                    house_rule: r.house_rule,
                 })
                 .collect(),
             scenarios: cat

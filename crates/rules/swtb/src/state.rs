@@ -1105,14 +1105,15 @@ impl Swtb {
     ) -> Result<AttackKind, Illegal> {
         let kind = self.attack_kind(u, target, occ)?;
         match (kind, land) {
-            (AttackKind::GroundAttack, Some(c)) => {
-                if !self.landing_cells(target, occ).contains(&c) {
-                    return Err(Illegal::by(
-                        "SWTB-F1",
-                        format!("{c} is not an empty cell beside {}", self.name(target)),
-                    ));
-                }
+            (AttackKind::GroundAttack, Some(c))
+                if !self.landing_cells(target, occ).contains(&c) =>
+            {
+                return Err(Illegal::by(
+                    "SWTB-F1",
+                    format!("{c} is not an empty cell beside {}", self.name(target)),
+                ));
             }
+            (AttackKind::GroundAttack, Some(_)) => {}
             (AttackKind::GroundAttack, None) => {
                 return Err(Illegal::by(
                     "SWTB-F1",
@@ -1471,15 +1472,18 @@ impl Swtb {
                                 && matches!(self.units[e as usize].place, Place::Field(ec) if g.adjacent(c, ec))
                         });
                     self.units[unit as usize].may_attack = contact;
-                    if let Some(Goal::Reach { side, cells }) = &self.fixed.setup.scenario.goal {
-                        if *side == self.active && cells.contains(&c) && !self.ty(unit).flies() {
-                            let reason = format!(
-                                "{} reached the objective with {}",
-                                self.side_name(*side),
-                                self.name(unit)
-                            );
-                            self.game_over(Some(*side), reason, ev);
-                        }
+                    // Scenario goal: reaching the objective wins at once.
+                    if let Some(Goal::Reach { side, cells }) = &self.fixed.setup.scenario.goal
+                        && *side == self.active
+                        && cells.contains(&c)
+                        && !self.ty(unit).flies()
+                    {
+                        let reason = format!(
+                            "{} reached the objective with {}",
+                            self.side_name(*side),
+                            self.name(unit)
+                        );
+                        self.game_over(Some(*side), reason, ev);
                     }
                 }
             }
