@@ -31,27 +31,67 @@ pub struct GameFile {
     pub steps: Vec<Step<Value>>,
 }
 
+/// Where a game's scenario comes from: built in (by id; none = the first), or a file.
+pub enum ScenarioSource {
+    Builtin(Option<String>),
+    File(std::path::PathBuf),
+}
+
+impl ScenarioSource {
+    pub fn from_args(scenario: Option<String>, file: Option<std::path::PathBuf>) -> Result<Self> {
+        Ok(match file {
+            Some(f) => ScenarioSource::File(f),
+            None => ScenarioSource::Builtin(scenario),
+        })
+    }
+
+    /// The setup, as JSON, and a name for the scenario.
+    pub fn setup(
+        &self,
+        entry: &battlemat_rulesets::Entry,
+        options: &BTreeMap<String, String>,
+    ) -> Result<(Value, String)> {
+        let info = entry.ruleset.info();
+        match self {
+            ScenarioSource::Builtin(s) => {
+                let id = match s {
+                    Some(s) => s.clone(),
+                    None => info
+                        .scenarios
+                        .first()
+                        .map(|s| s.id.clone())
+                        .context("the game has no scenarios")?,
+                };
+                let setup = entry
+                    .ruleset
+                    .setup(&id, options)
+                    .map_err(|e| anyhow::anyhow!("{e}"))?;
+                Ok((setup, id))
+            }
+            ScenarioSource::File(path) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("reading {}", path.display()))?;
+                let name = path.display().to_string();
+                let setup = entry
+                    .ruleset
+                    .setup_from_file(&name, &text, options)
+                    .map_err(|e| anyhow::anyhow!("{e}"))?;
+                Ok((setup, name))
+            }
+        }
+    }
+}
+
 impl GameFile {
     pub fn create(
         game: &str,
-        scenario: Option<&str>,
+        scenario: &ScenarioSource,
         options: &BTreeMap<String, String>,
         dice: DiceMode,
     ) -> Result<(GameFile, battlemat_rulesets::Entry)> {
         let entry = battlemat_rulesets::get(game).map_err(anyhow::Error::msg)?;
         let info = entry.ruleset.info();
-        let scenario = match scenario {
-            Some(s) => s.to_string(),
-            None => info
-                .scenarios
-                .first()
-                .map(|s| s.id.clone())
-                .context("the game has no scenarios")?,
-        };
-        let setup = entry
-            .ruleset
-            .setup(&scenario, options)
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let (setup, _) = scenario.setup(&entry, options)?;
         let gf = GameFile {
             battlemat: FORMAT,
             ruleset: info.id,

@@ -18,7 +18,7 @@ use anyhow::{Context, Result, bail};
 use battlemat_core::{Step, ToAct, Viewer};
 use battlemat_dice::{Expr, Roller};
 use clap::{Parser, Subcommand};
-use game_file::{DiceMode, GameFile};
+use game_file::{DiceMode, GameFile, ScenarioSource};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -45,6 +45,9 @@ enum Command {
         game: String,
         #[arg(long)]
         scenario: Option<String>,
+        /// Your own scenario (map and armies) in the game's TOML format.
+        #[arg(long, conflicts_with = "scenario")]
+        scenario_file: Option<PathBuf>,
         /// A rule option, `key=value` (repeatable); see `battlemat rulesets`.
         #[arg(long = "option", value_name = "KEY=VALUE")]
         options: Vec<String>,
@@ -93,6 +96,8 @@ enum Command {
         game: String,
         #[arg(long)]
         scenario: Option<String>,
+        #[arg(long, conflicts_with = "scenario")]
+        scenario_file: Option<PathBuf>,
         #[arg(long = "option", value_name = "KEY=VALUE")]
         options: Vec<String>,
         /// Who sits in each seat, in seat order: human, random or greedy.
@@ -122,6 +127,8 @@ enum Command {
         game: String,
         #[arg(long)]
         scenario: Option<String>,
+        #[arg(long, conflicts_with = "scenario")]
+        scenario_file: Option<PathBuf>,
         #[arg(long = "option", value_name = "KEY=VALUE")]
         options: Vec<String>,
         #[arg(long, default_value_t = 100)]
@@ -199,6 +206,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::New {
             game,
             scenario,
+            scenario_file,
             options,
             seed,
             table_dice,
@@ -211,7 +219,8 @@ fn run(cli: Cli) -> Result<()> {
                 DiceMode::Seeded(Roller::new(seed.unwrap_or_else(clock_seed), 0).position())
             };
             let opts = parse_options(&options)?;
-            let (mut file, _) = GameFile::create(&game, scenario.as_deref(), &opts, dice)?;
+            let source = ScenarioSource::from_args(scenario, scenario_file)?;
+            let (mut file, _) = GameFile::create(&game, &source, &opts, dice)?;
             let mut state = file.state()?;
             let events = file.roll_pending(state.as_mut())?;
             file.save(&output)?;
@@ -371,6 +380,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Play {
             game,
             scenario,
+            scenario_file,
             options,
             seats,
             seed,
@@ -378,7 +388,7 @@ fn run(cli: Cli) -> Result<()> {
             save,
         } => play::run(play::PlayArgs {
             game,
-            scenario,
+            scenario: ScenarioSource::from_args(scenario, scenario_file)?,
             options: parse_options(&options)?,
             seats,
             seed,
@@ -389,6 +399,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Sim {
             game,
             scenario,
+            scenario_file,
             options,
             games,
             seed,
@@ -397,7 +408,7 @@ fn run(cli: Cli) -> Result<()> {
             json,
         } => sim::run(sim::SimArgs {
             game,
-            scenario,
+            scenario: ScenarioSource::from_args(scenario, scenario_file)?,
             options: parse_options(&options)?,
             games,
             seed,

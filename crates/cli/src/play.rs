@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 pub struct PlayArgs {
     pub game: String,
-    pub scenario: Option<String>,
+    pub scenario: crate::game_file::ScenarioSource,
     pub options: BTreeMap<String, String>,
     pub seats: Vec<String>,
     pub seed: Option<u64>,
@@ -94,7 +94,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
     } else {
         DiceMode::Seeded(Roller::new(seed, 0).position())
     };
-    let (mut gf, entry) = GameFile::create(&a.game, a.scenario.as_deref(), &a.options, dice)?;
+    let (mut gf, entry) = GameFile::create(&a.game, &a.scenario, &a.options, dice)?;
     let mut state = gf.state()?;
     let seats = state.seats() as usize;
     let mut sitters = Vec::new();

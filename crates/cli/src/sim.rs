@@ -13,7 +13,7 @@ use std::time::Instant;
 
 pub struct SimArgs {
     pub game: String,
-    pub scenario: Option<String>,
+    pub scenario: crate::game_file::ScenarioSource,
     pub options: BTreeMap<String, String>,
     pub games: u64,
     pub seed: u64,
@@ -63,14 +63,7 @@ pub fn wilson(k: u64, n: u64) -> [f64; 2] {
 pub fn run(a: SimArgs) -> Result<()> {
     let entry = battlemat_rulesets::get(&a.game).map_err(anyhow::Error::msg)?;
     let info = entry.ruleset.info();
-    let scenario = a
-        .scenario
-        .clone()
-        .unwrap_or_else(|| info.scenarios[0].id.clone());
-    let setup = entry
-        .ruleset
-        .setup(&scenario, &a.options)
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let (setup, scenario) = a.scenario.setup(&entry, &a.options)?;
     let players: Vec<PlayerKind> = a
         .players
         .iter()

@@ -46,6 +46,12 @@ pub trait DynRuleset: Send + Sync {
         scenario: &str,
         options: &BTreeMap<String, String>,
     ) -> Result<Value, SetupError>;
+    fn setup_from_file(
+        &self,
+        name: &str,
+        text: &str,
+        options: &BTreeMap<String, String>,
+    ) -> Result<Value, SetupError>;
     fn new_game(&self, setup: &Value) -> Result<Box<dyn DynState>, SetupError>;
     fn matchup_odds(&self, params: &BTreeMap<String, String>) -> Result<Odds, String>;
     /// Replay a record; the error names the failing step.
@@ -116,6 +122,15 @@ impl<G: Game> DynRuleset for RulesetOf<G> {
         options: &BTreeMap<String, String>,
     ) -> Result<Value, SetupError> {
         let s = G::setup(scenario, options)?;
+        serde_json::to_value(&s).map_err(|e| SetupError::new("setup", e.to_string()))
+    }
+    fn setup_from_file(
+        &self,
+        name: &str,
+        text: &str,
+        options: &BTreeMap<String, String>,
+    ) -> Result<Value, SetupError> {
+        let s = G::setup_from_file(name, text, options)?;
         serde_json::to_value(&s).map_err(|e| SetupError::new("setup", e.to_string()))
     }
     fn new_game(&self, setup: &Value) -> Result<Box<dyn DynState>, SetupError> {

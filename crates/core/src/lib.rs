@@ -301,6 +301,19 @@ pub trait Game:
     fn setup(scenario: &str, options: &BTreeMap<String, String>)
     -> Result<Self::Setup, SetupError>;
 
+    /// A setup from a scenario file in the game's own data format (a user's own armies or
+    /// map), with `key=value` options. Errors point into the file (`name:line:column`).
+    fn setup_from_file(
+        name: &str,
+        _text: &str,
+        _options: &BTreeMap<String, String>,
+    ) -> Result<Self::Setup, SetupError> {
+        Err(SetupError::new(
+            name,
+            format!("{} does not read scenario files", Self::info().id),
+        ))
+    }
+
     /// Check a setup once and make the playable state.
     fn new_game(setup: &Self::Setup) -> Result<Self, SetupError>;
 

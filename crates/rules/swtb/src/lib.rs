@@ -92,6 +92,26 @@ impl Game for Swtb {
         Ok(setup)
     }
 
+    /// A scenario TOML file of the same shape as `data/scenarios/*.toml` (your own map and
+    /// armies), played with the built-in unit table.
+    fn setup_from_file(
+        name: &str,
+        text: &str,
+        options: &BTreeMap<String, String>,
+    ) -> Result<Setup, SetupError> {
+        let o = Options::from_pairs(options)?;
+        let scenario: data::Scenario =
+            toml::from_str(text).map_err(|e| data::toml_error(name, text, &e))?;
+        let setup = Setup {
+            unit_types: Catalog::builtin().unit_types.clone(),
+            scenario,
+            options: o,
+        };
+        Swtb::check_setup(&setup)
+            .map_err(|e| SetupError::new(format!("{name}: {}", e.at), e.message))?;
+        Ok(setup)
+    }
+
     fn new_game(setup: &Setup) -> Result<Swtb, SetupError> {
         Swtb::new(setup)
     }
