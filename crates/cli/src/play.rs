@@ -59,8 +59,8 @@ fn print_menu(state: &dyn DynState, legal: &[DynAction]) {
     let mut groups: Vec<(String, Vec<(usize, String)>)> = Vec::new();
     for (i, a) in legal.iter().enumerate() {
         let odds = odds_suffix(state, &a.json);
-        if !odds.is_empty() {
-            println!("  {:>3}) {}{odds}", i + 1, a.text);
+        if !odds.is_empty() || a.label != a.text && !a.text.starts_with("move") {
+            println!("  {:>3}) {:<22} {}{odds}", i + 1, a.text, a.label);
             continue;
         }
         let words: Vec<&str> = a.text.split_whitespace().collect();
@@ -165,7 +165,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
                     let Some(action) = (entry.choose)(state.as_ref(), kind, &mut ai_roller) else {
                         bail!("the AI found no action");
                     };
-                    let text = state.action_text(&action).unwrap_or_default();
+                    let text = state.describe(&action);
                     println!(
                         "Seat {seat} ({kind}): {text}{}",
                         odds_suffix(state.as_ref(), &action)

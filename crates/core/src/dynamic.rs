@@ -20,6 +20,8 @@ use std::marker::PhantomData;
 pub struct DynAction {
     pub text: String,
     pub json: Value,
+    /// In the game's words, for menus.
+    pub label: String,
 }
 
 /// An event: its sentence and its JSON.
@@ -67,6 +69,8 @@ pub trait DynState: Send + Sync {
     /// Read an action typed by a player: JSON (`{"move": ...}`) or the short text form.
     fn parse_action(&self, input: &str) -> Result<Value, String>;
     fn action_text(&self, action: &Value) -> Result<String, String>;
+    /// The action in the game's words (falls back to its text).
+    fn describe(&self, action: &Value) -> String;
     fn check(&self, action: &Value) -> Result<(), Illegal>;
     fn apply(&mut self, step: &Step<Value>) -> Result<Vec<DynEvent>, Illegal>;
     fn observe(&self, viewer: Viewer) -> (Value, String);
@@ -185,6 +189,7 @@ impl<G: Game> DynState for Erased<G> {
             .map(|a| DynAction {
                 text: a.to_string(),
                 json: serde_json::to_value(&a).unwrap_or(Value::Null),
+                label: self.0.describe(&a),
             })
             .collect()
     }
@@ -201,6 +206,12 @@ impl<G: Game> DynState for Erased<G> {
         Ok(action_from_json::<G>(action)
             .map_err(|e| e.to_string())?
             .to_string())
+    }
+    fn describe(&self, action: &Value) -> String {
+        match action_from_json::<G>(action) {
+            Ok(a) => self.0.describe(&a),
+            Err(_) => action.to_string(),
+        }
     }
     fn check(&self, action: &Value) -> Result<(), Illegal> {
         self.0.check(&action_from_json::<G>(action)?)

@@ -344,6 +344,12 @@ pub trait Game:
         }
     }
 
+    /// The action in the game's words for menus ("Han shoots at Stormtrooper 2"); the
+    /// default is its short text.
+    fn describe(&self, action: &Self::Action) -> String {
+        action.to_string()
+    }
+
     /// Exact odds of what `action` will do, if it leads to dice.
     fn odds(&self, _action: &Self::Action) -> Option<Odds> {
         None

@@ -171,6 +171,10 @@ impl Game for Swtb {
         }
     }
 
+    fn describe(&self, action: &Action) -> String {
+        self.describe_action(action)
+    }
+
     fn odds(&self, action: &Action) -> Option<Odds> {
         self.action_odds(action)
     }

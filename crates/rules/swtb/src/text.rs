@@ -116,11 +116,11 @@ impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Event::RoundStarted { round } => write!(f, "Round {round} begins."),
-            Event::InitiativeDie { side, face } => write!(f, "{side} roll {face} for initiative."),
+            Event::InitiativeDie { side, face } => write!(f, "Initiative die for {side}: {face}."),
             Event::InitiativeTied => f.write_str("Initiative is tied: roll again."),
-            Event::InitiativeWon { side } => write!(f, "{side} win the initiative."),
-            Event::ActsFirst { side } => write!(f, "{side} act first."),
-            Event::TurnStarted { side } => write!(f, "{side}' turn."),
+            Event::InitiativeWon { side } => write!(f, "Initiative goes to {side}."),
+            Event::ActsFirst { side } => write!(f, "First to act: {side}."),
+            Event::TurnStarted { side } => write!(f, "Turn: {side}."),
             Event::Moved {
                 name,
                 to: Dest::Line,
@@ -198,6 +198,50 @@ pub fn power_name(p: Power) -> &'static str {
         Power::ForceChoke => "Force Choke",
         Power::MindTrick => "Mind Trick",
         Power::DeflectBlasters => "Deflect Blasters",
+    }
+}
+
+impl Swtb {
+    /// An action in words: "Han shoots at Stormtrooper 2".
+    pub fn describe_action(&self, a: &Action) -> String {
+        let n = |u: UnitId| {
+            self.fixed
+                .names
+                .get(u as usize)
+                .map_or_else(|| format!("u{u}"), |s| s.clone())
+        };
+        let occ = self.occupancy();
+        match *a {
+            Action::First { side } if (side as usize) < 2 => {
+                format!("{} to act first", self.side_name(side))
+            }
+            Action::First { side } => format!("side {side} acts first"),
+            Action::Move {
+                unit,
+                to: Dest::Line,
+            } => format!("{} returns to the line", n(unit)),
+            Action::Move {
+                unit,
+                to: Dest::Cell(c),
+            } => format!("{} moves to {c}", n(unit)),
+            Action::Attack { unit, target, land } => {
+                let verb = match self.attack_kind(unit, target, &occ) {
+                    Ok(k) => k.to_string(),
+                    Err(_) => "attacks".into(),
+                };
+                let from = land.map(|c| format!(" from {c}")).unwrap_or_default();
+                format!("{} {verb} {}{from}", n(unit), n(target))
+            }
+            Action::Fire { gun, target, crew } => {
+                format!("{} fires at {} (crew {})", n(gun), n(target), n(crew))
+            }
+            Action::Choke { unit, target } => format!("{} chokes {}", n(unit), n(target)),
+            Action::MindTrick { unit, target } => {
+                format!("{} uses a mind trick on {}", n(unit), n(target))
+            }
+            Action::Revive { unit, fallen } => format!("{} tries to revive {}", n(unit), n(fallen)),
+            Action::EndTurn => "end the turn".into(),
+        }
     }
 }
 
