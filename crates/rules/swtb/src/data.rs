@@ -215,7 +215,7 @@ pub struct OptionRow {
 pub const OPTION_TABLE: [OptionRow; 11] = [
     OptionRow {
         key: "grid",
-        rule: "SWTB-GRID",
+        rule: "SWTB-2",
         values: &["square", "hex"],
         default: "square",
         help: "square or hex mat",

@@ -1054,6 +1054,8 @@ impl Swtb {
                         Err(Illegal::new(format!("{c} is off the board")))
                     } else if occ[self.fixed.grid.index(c)].is_some() {
                         Err(Illegal::new(format!("{c} is taken")))
+                    } else if self.terrain(c) == Terrain::Wall {
+                        Err(Illegal::by("SWTB-F2", format!("{c} is a wall")))
                     } else {
                         Ok(())
                     }
@@ -1085,14 +1087,19 @@ impl Swtb {
         Ok(())
     }
 
-    fn landing_cells(&self, target: UnitId, occ: &[Option<UnitId>]) -> Vec<Cell> {
+    /// Where flier `u` may end up to ground-attack `target` (SWTB-F1): a cell beside the
+    /// target that is empty (or where the flier already is), and not a wall.
+    fn landing_cells(&self, u: UnitId, target: UnitId, occ: &[Option<UnitId>]) -> Vec<Cell> {
         let Some(c) = self.cell_of(target) else {
             return vec![];
         };
         let g = &self.fixed.grid;
         g.neighbours(c)
             .into_iter()
-            .filter(|n| occ[g.index(*n)].is_none() && self.terrain(*n) != Terrain::Wall)
+            .filter(|n| {
+                let i = g.index(*n);
+                occ[i].is_none_or(|o| o == u) && self.fixed.terrain[i] != Terrain::Wall
+            })
             .collect()
     }
 
@@ -1106,7 +1113,7 @@ impl Swtb {
         let kind = self.attack_kind(u, target, occ)?;
         match (kind, land) {
             (AttackKind::GroundAttack, Some(c))
-                if !self.landing_cells(target, occ).contains(&c) =>
+                if !self.landing_cells(u, target, occ).contains(&c) =>
             {
                 return Err(Illegal::by(
                     "SWTB-F1",
@@ -1359,7 +1366,8 @@ impl Swtb {
                         });
                     }
                     for c in g.cells() {
-                        if occ[g.index(c)].is_none() && unit.place != Place::Field(c) {
+                        let i = g.index(c);
+                        if occ[i].is_none() && self.fixed.terrain[i] != Terrain::Wall {
                             out.push(Action::Move {
                                 unit: u,
                                 to: Dest::Cell(c),
@@ -1398,7 +1406,7 @@ impl Swtb {
             for &e in &enemies {
                 match self.attack_rule(u, e, &occ) {
                     Ok(AttackKind::GroundAttack) => {
-                        if let Some(&c) = self.landing_cells(e, &occ).first() {
+                        if let Some(&c) = self.landing_cells(u, e, &occ).first() {
                             out.push(Action::Attack {
                                 unit: u,
                                 target: e,
@@ -1932,11 +1940,8 @@ impl Swtb {
         for side in 0..2u8 {
             if self.morale_due & (1 << side) != 0 {
                 self.morale_due &= !(1 << side);
-                let left = self
-                    .ids()
-                    .filter(|&u| self.units[u as usize].side == side && self.alive(u))
-                    .count()
-                    .min(255) as u8;
+                // "roll 1d6 for every figure/vehicle remaining": fixed guns are neither.
+                let left = self.army_count(side);
                 self.phase = Phase::Morale {
                     side,
                     left,

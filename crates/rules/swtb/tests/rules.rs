@@ -1817,7 +1817,7 @@ fn scenario_round_limit_more_points_wins() {
     assert!(g.result().expect("over").is_shared());
 }
 
-// ===== bugs found (ignored until src is fixed) ============================================
+// ===== bugs found by these tests, since fixed =============================================
 
 // SWTB-F1 / SWTB-F5: "if they attack a ground unit move them adjacent to the ground unit".
 // A flier that already hovers beside its target should be able to attack it from where it
@@ -1825,7 +1825,6 @@ fn scenario_round_limit_more_points_wins() {
 // occupied by the flier itself, so here — the target in a corner with its other two
 // neighbours taken — the fighter cannot make the ground attack at all.
 #[test]
-#[ignore = "bug: a flier already beside its ground target cannot land on its own cell (landing_cells counts its own cell as taken)"]
 fn swtb_f1_bug_flier_already_adjacent_can_ground_attack_from_its_cell() {
     let mut g = game(
         "",
@@ -1856,7 +1855,6 @@ fn swtb_f1_bug_flier_already_adjacent_can_ground_attack_from_its_cell() {
 // Every option names its rule id (`OptionInfo.rule`); those ids should be ids of the
 // SWTB list in rule-ids.md. The `grid` option names "SWTB-GRID", which is not in that list.
 #[test]
-#[ignore = "bug: option `grid` names rule id SWTB-GRID, which is not in the SWTB list of rule-ids.md"]
 fn option_rule_ids_are_registered_ids() {
     let ids = [
         "SWTB-1", "SWTB-2", "SWTB-3", "SWTB-4", "SWTB-5", "SWTB-6", "SWTB-F1", "SWTB-F2",
