@@ -72,6 +72,15 @@ fn games(c: &mut Criterion) {
         };
         g2.apply(&step).unwrap();
     }
+    // The exact odds shown before an attack (building both distributions).
+    let attack = g2
+        .legal_actions()
+        .into_iter()
+        .find(|a| matches!(a, battlemat_swtb::Action::Attack { .. }))
+        .expect("an attack in the opening position");
+    c.bench_function("swtb/odds_query", |b| {
+        b.iter(|| black_box(g2.odds(&attack)))
+    });
     c.bench_function("swtb/greedy_decision", |b| {
         b.iter(|| black_box(Greedy::default().choose(&g2, &mut Roller::new(1, 0))))
     });

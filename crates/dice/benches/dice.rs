@@ -6,12 +6,18 @@ use std::hint::black_box;
 
 use battlemat_dice::{Expr, Roller};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rand_core::{Rng, SeedableRng};
 
 fn rolling(c: &mut Criterion) {
     let mut g = c.benchmark_group("roll");
     g.throughput(Throughput::Elements(1));
     let mut roller = Roller::new(1, 0);
     g.bench_function("1d6 Roller::roll", |b| b.iter(|| roller.roll(black_box(6))));
+    // The peer, same run: one raw ChaCha8 word, the floor under any die.
+    let mut raw = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    g.bench_function("peer: raw ChaCha8 next_u32", |b| {
+        b.iter(|| black_box(raw.next_u32()))
+    });
     let expr: Expr = "4d6kh3".parse().expect("valid");
     let mut roller = Roller::new(2, 0);
     g.bench_function("4d6kh3 Expr::roll", |b| {
