@@ -1,0 +1,1346 @@
+//! End-to-end tests of the `battlemat` binary: every command as a user or a script runs it.
+//!
+//! Assertions are on exit codes, JSON structure, file bytes, rule ids and the CLI's own
+//! fixed phrases, not on the wording of the game's event sentences (which the rules crates
+//! are free to improve).
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use tempfile::TempDir;
+
+// ---------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------
+
+fn bm() -> Command {
+    let mut c = Command::cargo_bin("battlemat").expect("the battlemat binary is built");
+    c.timeout(Duration::from_secs(60));
+    // Keep panic output (if any) short and stable; we only look for "panicked".
+    c.env_remove("RUST_BACKTRACE");
+    c
+}
+
+fn no_panic(out: &std::process::Output) {
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!all.contains("panicked"), "the binary panicked:\n{all}");
+}
+
+/// Run, expect success, return stdout.
+fn ok<I, S>(args: I) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let out = bm().args(args).output().unwrap();
+    no_panic(&out);
+    assert!(
+        out.status.success(),
+        "expected success, got {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Run, expect a non-zero exit with a one-line-ish message on stderr; return stderr.
+fn fails<I, S>(args: I) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let out = bm().args(args).output().unwrap();
+    no_panic(&out);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        !out.status.success(),
+        "expected failure, got success\nstdout:\n{}\nstderr:\n{stderr}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        !stderr.trim().is_empty(),
+        "a failure must say why on stderr"
+    );
+    stderr
+}
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}):\n{text}"))
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// A fresh seeded outpost game (seed 7) in a temporary directory.
+fn seeded_game(dir: &TempDir, name: &str) -> PathBuf {
+    let f = dir.path().join(name);
+    ok([
+        "new",
+        "swtb",
+        "--scenario",
+        "outpost",
+        "--seed",
+        "7",
+        "-o",
+        p(&f),
+    ]);
+    f
+}
+
+fn table_game(dir: &TempDir, name: &str) -> PathBuf {
+    let f = dir.path().join(name);
+    ok([
+        "new",
+        "swtb",
+        "--scenario",
+        "outpost",
+        "--table-dice",
+        "-o",
+        p(&f),
+    ]);
+    f
+}
+
+fn read_json(path: &Path) -> Value {
+    json(&std::fs::read_to_string(path).unwrap())
+}
+
+fn roll_values(game: &Value) -> Vec<u64> {
+    game["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s.get("roll"))
+        .map(|r| r["value"].as_u64().unwrap())
+        .collect()
+}
+
+fn dir_listing(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Run `args`, expect failure, and check that `file` is byte-for-byte unchanged and no stray
+/// file appeared next to it. Returns stderr.
+fn refused_and_unchanged(file: &Path, args: &[&str]) -> String {
+    let before = std::fs::read(file).unwrap();
+    let dir = file.parent().unwrap();
+    let listing = dir_listing(dir);
+    let stderr = fails(args);
+    assert_eq!(
+        std::fs::read(file).unwrap(),
+        before,
+        "{args:?} changed {}",
+        file.display()
+    );
+    assert_eq!(dir_listing(dir), listing, "{args:?} left files behind");
+    stderr
+}
+
+// ---------------------------------------------------------------------------------------
+// rulesets
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn rulesets_lists_swtb_with_scenarios_and_options() {
+    let text = ok(["rulesets"]);
+    assert!(text.contains("swtb"), "{text}");
+    for s in ["outpost", "bunker", "skies"] {
+        assert!(text.contains(s), "scenario {s} missing:\n{text}");
+    }
+    assert!(text.contains("--option key=value"), "{text}");
+    assert!(text.contains("fortified"), "{text}");
+}
+
+#[test]
+fn rulesets_json_is_valid_and_complete() {
+    let v = json(&ok(["rulesets", "--json"]));
+    let games = v.as_array().expect("a list of games");
+    let swtb = games
+        .iter()
+        .find(|g| g["id"] == "swtb")
+        .expect("swtb is listed");
+    assert_eq!(swtb["min_seats"], 2);
+    assert_eq!(swtb["max_seats"], 2);
+    let scenarios: Vec<&str> = swtb["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(scenarios, ["outpost", "bunker", "skies"]);
+    let options = swtb["options"].as_array().unwrap();
+    let keys: Vec<&str> = options.iter().map(|o| o["key"].as_str().unwrap()).collect();
+    for k in [
+        "grid",
+        "fortified",
+        "thermal_detonators",
+        "morale",
+        "contest",
+        "ties",
+    ] {
+        assert!(keys.contains(&k), "option {k} missing from {keys:?}");
+    }
+    for o in options {
+        let values: Vec<&str> = o["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap())
+            .collect();
+        let default = o["default"].as_str().unwrap();
+        assert!(
+            values.contains(&default),
+            "option {}: default {default} not among {values:?}",
+            o["key"]
+        );
+        assert!(o["rule"].as_str().unwrap().starts_with("SWTB-"), "{o}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The referee on a seeded game file
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn new_view_legal_act_replay_seeded() {
+    let dir = TempDir::new().unwrap();
+    let f = seeded_game(&dir, "game.json");
+
+    // The file: format 1, swtb, seeded 7, the two initiative dice already rolled.
+    let g = read_json(&f);
+    assert_eq!(g["battlemat"], 1);
+    assert_eq!(g["ruleset"], "swtb");
+    assert_eq!(g["dice"]["seeded"]["seed"], 7);
+    assert!(!roll_values(&g).is_empty(), "initiative rolled: {g}");
+
+    // view: the board and who is to act.
+    let view = ok(["view", p(&f)]);
+    assert!(view.contains("Seat 0 to act"), "{view}");
+    assert!(view.contains("SWTB-1"), "{view}");
+    let seat_view = ok(["view", p(&f), "--seat", "0"]);
+    assert!(seat_view.contains("Seat 0 to act"), "{seat_view}");
+    let vj = json(&ok(["view", p(&f), "--json"]));
+    assert!(vj["observation"].is_object(), "{vj}");
+    assert_eq!(vj["to_act"]["decide"]["seat"], 0);
+    let err = fails(["view", p(&f), "--seat", "2"]);
+    assert!(err.contains("seats 0 to 1"), "{err}");
+
+    // legal: the initiative winner chooses who goes first.
+    let legal = ok(["legal", p(&f)]);
+    assert!(
+        legal.contains("first 0") && legal.contains("first 1"),
+        "{legal}"
+    );
+    let lj = json(&ok(["legal", p(&f), "--json"]));
+    assert_eq!(lj["seat"], 0);
+    let texts: Vec<&str> = lj["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, ["first 0", "first 1"]);
+
+    // act by text.
+    let out = ok(["act", p(&f), "first 0"]);
+    assert!(out.contains("Seat 0 to act"), "{out}");
+    let g = read_json(&f);
+    let last = g["steps"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last["act"]["seat"], 0, "{last}");
+    assert_eq!(last["act"]["action"]["first"]["side"], 0, "{last}");
+
+    // legal now has moves and attacks, the attacks with odds: Han (2d6) on a trooper (1d6)
+    // is 181/216 = 83.8%.
+    let legal = ok(["legal", p(&f)]);
+    assert!(legal.contains("move u0"), "{legal}");
+    assert!(legal.contains("end"), "{legal}");
+    let han = legal
+        .lines()
+        .find(|l| l.starts_with("attack u1 "))
+        .expect("Han can shoot");
+    assert!(han.contains("83.8%"), "{han}");
+    let lj = json(&ok(["legal", p(&f), "--json"]));
+    for a in lj["actions"].as_array().unwrap() {
+        if let Some(o) = a["odds"]["outcomes"].as_object() {
+            let sum: f64 = o.values().map(|x| x.as_f64().unwrap()).sum();
+            assert!((sum - 1.0).abs() < 1e-9, "{a}");
+        }
+    }
+
+    // act with a JSON action (a move), with --json output.
+    let out = json(&ok([
+        "act",
+        p(&f),
+        r#"{"move":{"unit":0,"to":{"cell":"a2"}}}"#,
+        "--json",
+    ]));
+    assert!(out["events"].is_array(), "{out}");
+    assert_eq!(out["to_act"]["decide"]["seat"], 0, "{out}");
+
+    // An attack rolls its dice from the seed at once.
+    let dice_before = roll_values(&read_json(&f)).len();
+    ok(["act", p(&f), "attack u1 u10"]);
+    let dice_after = roll_values(&read_json(&f)).len();
+    assert_eq!(dice_after, dice_before + 3, "2d6 against 1d6");
+    ok(["act", p(&f), "end"]);
+    let lj = json(&ok(["legal", p(&f), "--json"]));
+    assert_eq!(lj["seat"], 1, "the Empire's turn");
+
+    // replay --verify: every die is the seed's.
+    let out = ok(["replay", p(&f), "--verify"]);
+    assert!(out.to_lowercase().contains("verified"), "{out}");
+    assert!(out.contains("seed 7"), "{out}");
+    let rj = json(&ok(["replay", p(&f), "--verify", "--json"]));
+    assert_eq!(rj["verified_dice"].as_u64().unwrap() as usize, dice_after);
+    assert_eq!(
+        rj["steps"].as_u64().unwrap() as usize,
+        read_json(&f)["steps"].as_array().unwrap().len()
+    );
+}
+
+#[test]
+fn new_json_reports_file_dice_and_to_act() {
+    let dir = TempDir::new().unwrap();
+    let f = dir.path().join("g.json");
+    let v = json(&ok(["new", "swtb", "--seed", "7", "-o", p(&f), "--json"]));
+    assert_eq!(v["dice"]["seeded"]["seed"], 7);
+    assert!(v["events"].as_array().unwrap().len() >= 2, "{v}");
+    assert_eq!(v["to_act"]["decide"]["seat"], 0);
+    // Without --scenario, the first scenario (outpost) is used.
+    assert_eq!(read_json(&f)["setup"]["scenario"]["id"], "outpost");
+}
+
+#[test]
+fn same_seed_same_file_and_same_play() {
+    let dir = TempDir::new().unwrap();
+    let a = seeded_game(&dir, "a.json");
+    let b = seeded_game(&dir, "b.json");
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    for action in ["first 0", "attack u1 u10", "end", "end"] {
+        ok(["act", p(&a), action]);
+        ok(["act", p(&b), action]);
+        assert_eq!(
+            std::fs::read(&a).unwrap(),
+            std::fs::read(&b).unwrap(),
+            "after {action}"
+        );
+    }
+    // Another seed is another game.
+    let c = dir.path().join("c.json");
+    ok([
+        "new",
+        "swtb",
+        "--scenario",
+        "outpost",
+        "--seed",
+        "8",
+        "-o",
+        p(&c),
+    ]);
+    assert_ne!(read_json(&a)["dice"], read_json(&c)["dice"]);
+}
+
+#[test]
+fn text_and_json_actions_are_the_same_step() {
+    let dir = TempDir::new().unwrap();
+    let a = seeded_game(&dir, "a.json");
+    ok(["act", p(&a), "first 0"]);
+    let b = dir.path().join("b.json");
+    std::fs::copy(&a, &b).unwrap();
+    let lj = json(&ok(["legal", p(&a), "--json"]));
+    // Every listed action's text and JSON must name the same step; check a move and an attack.
+    let actions = lj["actions"].as_array().unwrap();
+    let mv = actions
+        .iter()
+        .find(|x| x["text"].as_str().unwrap().starts_with("move"))
+        .unwrap();
+    ok(["act", p(&a), mv["text"].as_str().unwrap()]);
+    ok(["act", p(&b), &mv["action"].to_string()]);
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    let lj = json(&ok(["legal", p(&a), "--json"]));
+    let atk = lj["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["text"].as_str().unwrap().starts_with("attack"))
+        .unwrap()
+        .clone();
+    ok(["act", p(&a), atk["text"].as_str().unwrap()]);
+    ok(["act", p(&b), &atk["action"].to_string()]);
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+}
+
+// ---------------------------------------------------------------------------------------
+// Tampering with a seeded record
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn edited_die_fails_verify_naming_the_step() {
+    let dir = TempDir::new().unwrap();
+    let f = seeded_game(&dir, "game.json");
+    ok(["act", p(&f), "first 0"]);
+    ok(["replay", p(&f), "--verify"]);
+
+    let mut g = read_json(&f);
+    // Change the second initiative die without changing who won it, so the record still
+    // replays and only the dice check can tell.
+    let steps = g["steps"].as_array_mut().unwrap();
+    let r0 = steps[0]["roll"]["value"].as_u64().unwrap();
+    let r1 = steps[1]["roll"]["value"].as_u64().unwrap();
+    assert_ne!(r0, r1, "seed 7 has no initiative tie");
+    let new = (1..=6)
+        .find(|&v| v != r1 && v != r0 && v.cmp(&r0) == r1.cmp(&r0))
+        .expect("another face with the same winner");
+    steps[1]["roll"]["value"] = new.into();
+    std::fs::write(&f, serde_json::to_string_pretty(&g).unwrap()).unwrap();
+
+    // It replays (the record is consistent) ...
+    ok(["replay", p(&f)]);
+    // ... but the dice are not the seed's.
+    let err = fails(["replay", p(&f), "--verify"]);
+    assert!(err.contains("step 1"), "names the step: {err}");
+    assert!(err.contains(&format!("shows {new}")), "{err}");
+    assert!(err.contains(&format!("gives {r1}")), "{err}");
+    assert!(err.contains("seed 7"), "{err}");
+    assert!(err.starts_with("error:"), "{err}");
+    let err = fails(["replay", p(&f), "--verify", "--json"]);
+    assert!(err.contains("step 1"), "{err}");
+}
+
+#[test]
+fn edited_seed_or_dice_position_fails_verify() {
+    let dir = TempDir::new().unwrap();
+    let f = seeded_game(&dir, "game.json");
+
+    let mut g = read_json(&f);
+    g["dice"]["seeded"]["word_pos"] =
+        (g["dice"]["seeded"]["word_pos"].as_u64().unwrap() + 3).into();
+    std::fs::write(&f, serde_json::to_string(&g).unwrap()).unwrap();
+    let err = fails(["replay", p(&f), "--verify"]);
+    assert!(err.contains("edited"), "{err}");
+
+    let mut g = read_json(&seeded_game(&dir, "game2.json"));
+    g["dice"]["seeded"]["seed"] = 8.into();
+    let f2 = dir.path().join("game2.json");
+    std::fs::write(&f2, serde_json::to_string(&g).unwrap()).unwrap();
+    let err = fails(["replay", p(&f2), "--verify"]);
+    assert!(err.contains("step 0") && err.contains("seed 8"), "{err}");
+}
+
+#[test]
+fn impossible_die_face_in_file_is_reported() {
+    let dir = TempDir::new().unwrap();
+    let f = seeded_game(&dir, "game.json");
+    let mut g = read_json(&f);
+    g["steps"][0]["roll"]["value"] = 9.into();
+    std::fs::write(&f, serde_json::to_string(&g).unwrap()).unwrap();
+    for cmd in [
+        vec!["replay", p(&f)],
+        vec!["view", p(&f)],
+        vec!["legal", p(&f)],
+    ] {
+        let err = fails(&cmd);
+        assert!(err.contains("does not replay"), "{err}");
+        assert!(err.contains("step 0"), "{err}");
+    }
+    refused_and_unchanged(&f, &["act", p(&f), "first 0"]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Table dice
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn table_dice_initiative_by_hand() {
+    let dir = TempDir::new().unwrap();
+    let f = table_game(&dir, "table.json");
+    let g = read_json(&f);
+    assert_eq!(g["dice"], "table");
+    assert_eq!(g["steps"], serde_json::json!([]));
+
+    // Waiting for the first initiative die: faces 1-6.
+    let legal = ok(["legal", p(&f)]);
+    assert!(legal.contains("Waiting for a die"), "{legal}");
+    assert!(legal.contains("1 2 3 4 5 6"), "{legal}");
+    let lj = json(&ok(["legal", p(&f), "--json"]));
+    assert_eq!(lj["faces"], serde_json::json!([1, 2, 3, 4, 5, 6]));
+    assert!(lj["chance"].is_string(), "{lj}");
+    let view = ok(["view", p(&f)]);
+    assert!(view.contains("Waiting for a die"), "{view}");
+
+    // Impossible faces and non-numbers are refused, the file untouched.
+    let err = refused_and_unchanged(&f, &["act", p(&f), "7"]);
+    assert!(
+        err.contains('7') && err.contains("1, 2, 3, 4, 5, 6"),
+        "{err}"
+    );
+    refused_and_unchanged(&f, &["act", p(&f), "0"]);
+    let err = refused_and_unchanged(&f, &["act", p(&f), "six"]);
+    assert!(err.contains("waiting for a die"), "{err}");
+    let err = refused_and_unchanged(&f, &["act", p(&f), "first 0"]);
+    assert!(err.contains("waiting for a die"), "{err}");
+    refused_and_unchanged(&f, &["act", p(&f), "-1"]);
+
+    // Rebels 4, Empire 2: the Rebels (seat 0) choose who acts first.
+    ok(["act", p(&f), "4"]);
+    let lj = json(&ok(["legal", p(&f), "--json"]));
+    assert!(lj["chance"].is_string(), "the Empire's die is next: {lj}");
+    ok(["act", p(&f), "2"]);
+    let lj = json(&ok(["legal", p(&f), "--json"]));
+    assert_eq!(lj["seat"], 0, "{lj}");
+    ok(["act", p(&f), "first 1"]);
+    let lj = json(&ok(["legal", p(&f), "--json"]));
+    assert_eq!(lj["seat"], 1, "the Empire acts first: {lj}");
+
+    let g = read_json(&f);
+    assert_eq!(roll_values(&g), [4, 2]);
+    assert_eq!(g["steps"].as_array().unwrap().len(), 3);
+    let out = ok(["replay", p(&f), "--verify"]);
+    assert!(out.contains("rolled at the table"), "{out}");
+    let rj = json(&ok(["replay", p(&f), "--verify", "--json"]));
+    assert_eq!(rj["verified_dice"], 0);
+}
+
+#[test]
+fn table_dice_tie_rolls_again_and_attacks_wait_for_each_die() {
+    let dir = TempDir::new().unwrap();
+    let f = table_game(&dir, "table.json");
+    ok(["act", p(&f), "3"]);
+    ok(["act", p(&f), "3"]);
+    let lj = json(&ok(["legal", p(&f), "--json"]));
+    assert!(lj["chance"].is_string(), "a tie is rolled again: {lj}");
+    ok(["act", p(&f), "5"]);
+    ok(["act", p(&f), "1"]);
+    ok(["act", p(&f), "first 0"]);
+    // Han shoots: 2 attack dice and 1 defence die, each given by hand.
+    ok(["act", p(&f), "attack u1 u10"]);
+    for face in ["6", "6", "6"] {
+        let lj = json(&ok(["legal", p(&f), "--json"]));
+        assert!(lj["chance"].is_string(), "{lj}");
+        ok(["act", p(&f), face]);
+    }
+    // 12 against 6: Stormtrooper 2 (u10) falls, and it is still the Rebels' turn.
+    let lj = json(&ok(["legal", p(&f), "--json"]));
+    assert_eq!(lj["seat"], 0, "{lj}");
+    let vj = json(&ok(["view", p(&f), "--json"]));
+    let u10 = vj["observation"]["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["id"] == 10)
+        .unwrap()
+        .clone();
+    assert!(u10["place"].get("field").is_none(), "eliminated: {u10}");
+    assert_eq!(roll_values(&read_json(&f)), [3, 3, 5, 1, 6, 6, 6]);
+    ok(["replay", p(&f), "--verify"]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Bad input: non-zero exit, a clear message, the file untouched
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn bad_actions_leave_the_file_alone() {
+    let dir = TempDir::new().unwrap();
+    let f = seeded_game(&dir, "game.json");
+
+    // Unknown word: the message lists the action forms.
+    let err = refused_and_unchanged(&f, &["act", p(&f), "dance"]);
+    assert!(err.contains("dance") && err.contains("first SIDE"), "{err}");
+    refused_and_unchanged(&f, &["act", p(&f), ""]);
+
+    ok(["act", p(&f), "first 0"]);
+
+    // Illegal by the rules: the rule is named.
+    let err = refused_and_unchanged(&f, &["act", p(&f), "first 0"]);
+    assert!(err.contains("SWTB-1"), "{err}");
+    // Trooper 1 (d1) has no clear line to Stormtrooper 1 (c8).
+    let err = refused_and_unchanged(&f, &["act", p(&f), "attack u2 u9"]);
+    assert!(err.contains("SWTB-4"), "{err}");
+    assert!(err.contains("unchanged"), "{err}");
+    // Light sabers only in contact.
+    let err = refused_and_unchanged(&f, &["act", p(&f), "attack u0 u9"]);
+    assert!(err.contains("SWTB-5"), "{err}");
+    // A unit acts once a turn.
+    ok(["act", p(&f), "move u0 a2"]);
+    let err = refused_and_unchanged(&f, &["act", p(&f), "move u0 a3"]);
+    assert!(err.contains("SWTB-2"), "{err}");
+    // Not your unit / no such unit.
+    let err = refused_and_unchanged(&f, &["act", p(&f), "move u7 h7"]);
+    assert!(err.contains("illegal"), "{err}");
+    let err = refused_and_unchanged(
+        &f,
+        &["act", p(&f), r#"{"move":{"unit":99,"to":{"cell":"a2"}}}"#],
+    );
+    assert!(err.contains("u99"), "{err}");
+
+    // Malformed JSON actions.
+    let err = refused_and_unchanged(&f, &["act", p(&f), r#"{"move":{"unit":1,"#]);
+    assert!(err.contains("JSON"), "{err}");
+    let err = refused_and_unchanged(&f, &["act", p(&f), r#"{"fly":1}"#]);
+    assert!(err.contains("fly"), "{err}");
+    refused_and_unchanged(&f, &["act", p(&f), "[]"]);
+    refused_and_unchanged(&f, &["act", p(&f), "{}"]);
+    refused_and_unchanged(&f, &["act", p(&f), "null"]);
+
+    // A die face is not an action with seeded dice.
+    refused_and_unchanged(&f, &["act", p(&f), "4"]);
+
+    // Still a good game.
+    ok(["replay", p(&f), "--verify"]);
+}
+
+#[test]
+fn broken_game_files_are_refused_clearly() {
+    let dir = TempDir::new().unwrap();
+    let good = seeded_game(&dir, "good.json");
+    let text = std::fs::read_to_string(&good).unwrap();
+
+    let trunc = dir.path().join("truncated.json");
+    std::fs::write(&trunc, &text[..text.len() / 2]).unwrap();
+    let garbage = dir.path().join("garbage.json");
+    std::fs::write(&garbage, "hello, world\n").unwrap();
+    let empty = dir.path().join("empty.json");
+    std::fs::write(&empty, "").unwrap();
+    let binary = dir.path().join("binary.json");
+    std::fs::write(&binary, [0xff, 0xfe, 0x00, 0x7b]).unwrap();
+    let not_game = dir.path().join("other.json");
+    std::fs::write(&not_game, r#"{"name": "a different program's file"}"#).unwrap();
+    let mut g = json(&text);
+    g["battlemat"] = 99.into();
+    let future = dir.path().join("future.json");
+    std::fs::write(&future, g.to_string()).unwrap();
+    let mut g = json(&text);
+    g["ruleset"] = "chess".into();
+    let chess = dir.path().join("chess.json");
+    std::fs::write(&chess, g.to_string()).unwrap();
+
+    for (f, says) in [
+        (&trunc, "not a Battlemat game file"),
+        (&garbage, "not a Battlemat game file"),
+        (&empty, "not a Battlemat game file"),
+        (&binary, "UTF-8"),
+        (&not_game, "not a Battlemat game file"),
+        (&future, "format 99"),
+        (&chess, "no game \"chess\""),
+    ] {
+        let name = f.file_name().unwrap().to_str().unwrap();
+        for args in [
+            vec!["view", p(f)],
+            vec!["legal", p(f)],
+            vec!["replay", p(f), "--verify"],
+        ] {
+            let err = fails(&args);
+            assert!(err.contains(says), "{args:?}: {err}");
+            if f != &chess {
+                assert!(err.contains(name), "{args:?} names the file: {err}");
+            }
+        }
+        refused_and_unchanged(f, &["act", p(f), "first 0"]);
+    }
+
+    let missing = dir.path().join("missing.json");
+    for args in [
+        vec!["view", p(&missing)],
+        vec!["legal", p(&missing)],
+        vec!["act", p(&missing), "first 0"],
+        vec!["replay", p(&missing)],
+    ] {
+        let err = fails(&args);
+        assert!(err.contains("missing.json"), "{err}");
+    }
+    assert!(!missing.exists(), "act must not create a missing game file");
+}
+
+#[test]
+fn bad_new_arguments_are_refused_and_create_nothing() {
+    let dir = TempDir::new().unwrap();
+    let f = dir.path().join("new.json");
+    let cases: [(&[&str], &str); 7] = [
+        (&["new", "chess", "-o"], "no game \"chess\""),
+        (&["new", "swtb", "--scenario", "moon", "-o"], "moon"),
+        (&["new", "swtb", "--option", "color=red", "-o"], "color"),
+        (&["new", "swtb", "--option", "grid=round", "-o"], "round"),
+        (&["new", "swtb", "--option", "fortified=yes", "-o"], "yes"),
+        (&["new", "swtb", "--option", "grid", "-o"], "KEY=VALUE"),
+        (
+            &["new", "swtb", "--seed", "1", "--table-dice", "-o"],
+            "--table-dice",
+        ),
+    ];
+    for (args, says) in cases {
+        let mut args = args.to_vec();
+        args.push(p(&f));
+        let err = fails(&args);
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!f.exists(), "{args:?} created the file");
+        assert!(dir_listing(dir.path()).is_empty(), "{args:?} left files");
+    }
+    // Errors that name the choices.
+    let err = fails(["new", "swtb", "--scenario", "moon", "-o", p(&f)]);
+    assert!(err.contains("outpost"), "{err}");
+    let err = fails(["new", "swtb", "--option", "grid=round", "-o", p(&f)]);
+    assert!(err.contains("square") && err.contains("hex"), "{err}");
+    // A bad `new` over an existing game leaves it alone.
+    let existing = seeded_game(&dir, "existing.json");
+    for bad in [
+        vec!["new", "swtb", "--scenario", "moon", "-o", p(&existing)],
+        vec!["new", "swtb", "--option", "color=red", "-o", p(&existing)],
+        vec!["new", "swtb", "--option", "noequals", "-o", p(&existing)],
+        vec!["new", "nogame", "-o", p(&existing)],
+    ] {
+        refused_and_unchanged(&existing, &bad);
+    }
+}
+
+#[test]
+fn options_are_recorded_in_the_setup() {
+    let dir = TempDir::new().unwrap();
+    let f = dir.path().join("hex.json");
+    ok([
+        "new",
+        "swtb",
+        "--scenario",
+        "bunker",
+        "--seed",
+        "1",
+        "--option",
+        "grid=hex",
+        "--option",
+        "fortified=true",
+        "-o",
+        p(&f),
+    ]);
+    let g = read_json(&f);
+    assert_eq!(g["setup"]["options"]["grid"], "hex");
+    assert_eq!(g["setup"]["options"]["fortified"], true);
+    assert_eq!(g["setup"]["scenario"]["id"], "bunker");
+    ok(["replay", p(&f), "--verify"]);
+}
+
+#[test]
+fn bad_arguments_to_other_commands() {
+    let err = fails(["sim", "chess", "--games", "1"]);
+    assert!(err.contains("chess"), "{err}");
+    let err = fails(["sim", "swtb", "--games", "1", "--option", "grid"]);
+    assert!(err.contains("KEY=VALUE"), "{err}");
+    let err = fails(["sim", "swtb", "--games", "0"]);
+    assert!(err.contains("--games"), "{err}");
+    let err = fails(["sim", "swtb", "--games", "1", "--players", "foo,random"]);
+    assert!(err.contains("foo"), "{err}");
+    let err = fails([
+        "sim",
+        "swtb",
+        "--games",
+        "1",
+        "--players",
+        "random,random,random",
+    ]);
+    assert!(err.contains("--players"), "{err}");
+    let err = fails(["play", "swtb", "--seats", "human"]);
+    assert!(err.contains("--seats"), "{err}");
+    let err = fails(["play", "swtb", "--seats", "robot,random"]);
+    assert!(err.contains("robot"), "{err}");
+    let err = fails([
+        "play",
+        "swtb",
+        "--scenario",
+        "moon",
+        "--seats",
+        "random,random",
+    ]);
+    assert!(err.contains("moon"), "{err}");
+    let err = fails([
+        "play",
+        "swtb",
+        "--option",
+        "x=1",
+        "--seats",
+        "random,random",
+    ]);
+    assert!(err.contains("option x"), "{err}");
+    let err = fails([
+        "odds",
+        "chess",
+        "--attacker",
+        "hero",
+        "--defender",
+        "trooper",
+    ]);
+    assert!(err.contains("chess"), "{err}");
+    let err = fails(["odds", "swtb", "hero", "trooper"]);
+    assert!(err.contains("--key value"), "{err}");
+    let err = fails(["odds", "swtb", "--attacker", "hero"]);
+    assert!(err.contains("--defender"), "{err}");
+    let err = fails(["nonsense"]);
+    assert!(err.contains("nonsense"), "{err}");
+    fails(["act"]);
+}
+
+// ---------------------------------------------------------------------------------------
+// odds
+// ---------------------------------------------------------------------------------------
+
+/// P(attacker's total > defender's total), by enumerating every roll, as an exact fraction
+/// (wins, out of). With `thermal`, each 6 the attacker rolls brings one more d6 (which does
+/// not itself bring another).
+fn brute_force(attack: u32, defence: u32, thermal: bool) -> (u64, u64) {
+    // One die as equally likely cases: 36 with thermal (a 6 splits into 6+1 .. 6+6, each
+    // 1/36; the other faces 6 cases each), else 6.
+    fn one(thermal: bool) -> Vec<u32> {
+        let mut v = Vec::new();
+        for f in 1..=6u32 {
+            if thermal {
+                for e in 1..=6u32 {
+                    v.push(if f == 6 { 6 + e } else { f });
+                }
+            } else {
+                v.push(f);
+            }
+        }
+        v
+    }
+    fn totals(n: u32, thermal: bool) -> Vec<u32> {
+        let die = one(thermal);
+        let mut acc = vec![0u32];
+        for _ in 0..n {
+            acc = acc
+                .iter()
+                .flat_map(|t| die.iter().map(move |f| t + f))
+                .collect();
+        }
+        acc
+    }
+    let a = totals(attack, thermal);
+    let d = totals(defence, false);
+    let wins = a
+        .iter()
+        .map(|x| d.iter().filter(|y| x > y).count() as u64)
+        .sum();
+    (wins, (a.len() * d.len()) as u64)
+}
+
+fn brute_force_win(attack: u32, defence: u32, thermal: bool) -> f64 {
+    let (w, n) = brute_force(attack, defence, thermal);
+    w as f64 / n as f64
+}
+
+fn odds_json(args: &[&str]) -> Value {
+    let mut all = vec!["odds", "swtb"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    let v = json(&ok(&all));
+    let sum: f64 = v["outcomes"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|x| x.as_f64().unwrap())
+        .sum();
+    assert!((sum - 1.0).abs() < 1e-12, "{args:?}: outcomes sum to {sum}");
+    v
+}
+
+fn attacker_wins(v: &Value) -> f64 {
+    v["outcomes"]["attacker_wins"].as_f64().unwrap()
+}
+
+#[test]
+fn odds_hero_against_trooper_is_exact() {
+    let v = odds_json(&["--attacker", "hero", "--defender", "trooper"]);
+    let (wins, of) = brute_force(2, 1, false);
+    assert_eq!((wins, of), (181, 216));
+    let brute = brute_force_win(2, 1, false);
+    assert!((attacker_wins(&v) - brute).abs() < 1e-12, "{v}");
+    assert_eq!(v["details"]["attack_dice"], 2);
+    assert_eq!(v["details"]["defence_dice"], 1);
+
+    // Text output agrees.
+    let text = ok([
+        "odds",
+        "swtb",
+        "--attacker",
+        "hero",
+        "--defender",
+        "trooper",
+    ]);
+    assert!(text.contains("83.7963%"), "{text}");
+    // --json may come first.
+    let first = json(&ok([
+        "odds",
+        "swtb",
+        "--json",
+        "--attacker",
+        "hero",
+        "--defender",
+        "trooper",
+    ]));
+    assert_eq!(first, v);
+}
+
+#[test]
+fn odds_fortified_and_thermal_detonators() {
+    let plain = odds_json(&["--attacker", "hero", "--defender", "trooper"]);
+
+    // Fortified: the trooper defends with 2d6.
+    let fort = odds_json(&["--attacker", "hero", "--defender", "trooper", "--fortified"]);
+    assert_eq!(fort["details"]["defence_dice"], 2);
+    assert!(attacker_wins(&fort) < attacker_wins(&plain));
+    assert!((attacker_wins(&fort) - brute_force_win(2, 2, false)).abs() < 1e-12);
+
+    // Thermal detonators cannot change hero (2d6) against trooper (1d6): any 6 the hero
+    // rolls already makes 7 or more, which beats every 1d6. So they are checked where a 6
+    // matters, and the hero-vs-trooper value is checked to stay the same.
+    let th = odds_json(&[
+        "--attacker",
+        "hero",
+        "--defender",
+        "trooper",
+        "--thermal-detonators",
+    ]);
+    assert_eq!(th["details"]["thermal_detonators"], true);
+    assert!((attacker_wins(&th) - attacker_wins(&plain)).abs() < 1e-12);
+    let (w_th, n_th) = brute_force(2, 1, true);
+    assert_eq!(w_th * 216, 181 * n_th);
+
+    let th_fort = odds_json(&[
+        "--attacker",
+        "hero",
+        "--defender",
+        "trooper",
+        "--fortified",
+        "--thermal-detonators",
+    ]);
+    assert!(attacker_wins(&th_fort) > attacker_wins(&fort));
+    assert!((attacker_wins(&th_fort) - brute_force_win(2, 2, true)).abs() < 1e-12);
+
+    let tt = odds_json(&["--attacker", "trooper", "--defender", "trooper"]);
+    let tt_th = odds_json(&[
+        "--attacker",
+        "trooper",
+        "--defender",
+        "trooper",
+        "--thermal-detonators",
+    ]);
+    assert!((attacker_wins(&tt) - 15.0 / 36.0).abs() < 1e-12);
+    assert!((attacker_wins(&tt_th) - 16.0 / 36.0).abs() < 1e-12);
+    assert!((attacker_wins(&tt_th) - brute_force_win(1, 1, true)).abs() < 1e-12);
+    // The underscore spelling works too.
+    let tt_th2 = odds_json(&[
+        "--attacker",
+        "trooper",
+        "--defender",
+        "trooper",
+        "--thermal_detonators",
+    ]);
+    assert_eq!(tt_th, tt_th2);
+
+    // Only troopers and heroes carry detonators: a Force User gains nothing.
+    let fu = odds_json(&["--attacker", "force_user", "--defender", "hero"]);
+    let fu_th = odds_json(&[
+        "--attacker",
+        "force_user",
+        "--defender",
+        "hero",
+        "--thermal-detonators",
+    ]);
+    assert_eq!(fu_th["details"]["thermal_detonators"], false);
+    assert_eq!(fu["outcomes"], fu_th["outcomes"]);
+}
+
+#[test]
+fn odds_unknown_unit_or_option_is_an_error() {
+    let err = fails([
+        "odds",
+        "swtb",
+        "--attacker",
+        "wookiee",
+        "--defender",
+        "trooper",
+    ]);
+    assert!(err.contains("wookiee") && err.contains("trooper"), "{err}");
+    let err = fails([
+        "odds",
+        "swtb",
+        "--attacker",
+        "hero",
+        "--defender",
+        "ewok",
+        "--json",
+    ]);
+    assert!(err.contains("ewok"), "{err}");
+    let err = fails([
+        "odds",
+        "swtb",
+        "--attacker",
+        "hero",
+        "--defender",
+        "trooper",
+        "--bogus",
+    ]);
+    assert!(err.contains("bogus"), "{err}");
+}
+
+// ---------------------------------------------------------------------------------------
+// sim
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn sim_is_the_same_whatever_the_threads() {
+    let run = |threads: &str| {
+        let out = bm()
+            .args([
+                "sim",
+                "swtb",
+                "--games",
+                "40",
+                "--seed",
+                "3",
+                "--players",
+                "random,random",
+                "--json",
+                "--threads",
+                threads,
+            ])
+            .output()
+            .unwrap();
+        no_panic(&out);
+        assert!(out.status.success(), "{out:?}");
+        out.stdout
+    };
+    let one = run("1");
+    let two = run("2");
+    assert_eq!(
+        String::from_utf8_lossy(&one),
+        String::from_utf8_lossy(&two),
+        "sim output depends on the thread count"
+    );
+    let v = json(std::str::from_utf8(&one).unwrap());
+    assert_eq!(v["games"], 40);
+    assert_eq!(v["seed"], 3);
+    assert_eq!(v["scenario"], "outpost");
+    let seats = v["seats"].as_array().unwrap();
+    assert_eq!(seats.len(), 2);
+    let mut total = v["draws"].as_u64().unwrap();
+    for s in seats {
+        assert_eq!(s["player"], "random");
+        let wins = s["wins"].as_u64().unwrap();
+        total += wins;
+        let rate = s["win_rate"].as_f64().unwrap();
+        assert!((rate - wins as f64 / 40.0).abs() < 1e-12, "{s}");
+        let lo = s["ci95"][0].as_f64().unwrap();
+        let hi = s["ci95"][1].as_f64().unwrap();
+        assert!(
+            (0.0..=1.0).contains(&lo) && (0.0..=1.0).contains(&hi),
+            "{s}"
+        );
+        assert!(lo <= rate && rate <= hi, "{s}");
+    }
+    assert_eq!(total, 40, "wins + draws = games");
+    assert!(v["mean_steps"].as_f64().unwrap() > 0.0);
+
+    // Another seed gives other games (the same games would be a seeding bug).
+    let other = json(&ok([
+        "sim",
+        "swtb",
+        "--games",
+        "40",
+        "--seed",
+        "4",
+        "--players",
+        "random,random",
+        "--json",
+        "--threads",
+        "2",
+    ]));
+    assert_eq!(other["seed"], 4);
+    assert_ne!(other["mean_steps"], v["mean_steps"]);
+}
+
+#[test]
+fn sim_text_report() {
+    bm().args([
+        "sim",
+        "swtb",
+        "--games",
+        "4",
+        "--seed",
+        "1",
+        "--players",
+        "random,random",
+        "--threads",
+        "1",
+    ])
+    .assert()
+    .success()
+    .stdout(predicate::str::contains("4 games, seed 1"))
+    .stdout(predicate::str::contains("95% CI"))
+    .stdout(predicate::str::contains("draws"))
+    .stderr(predicate::str::contains("panicked").not());
+}
+
+// ---------------------------------------------------------------------------------------
+// dice
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn dice_roll_is_deterministic_with_a_seed() {
+    let a = ok(["dice", "roll", "4d6kh3", "--seed", "1"]);
+    let b = ok(["dice", "roll", "4d6kh3", "--seed", "1"]);
+    assert_eq!(a, b);
+    assert!(a.starts_with("4d6kh3"), "{a}");
+    let v = json(&ok(["dice", "roll", "4d6kh3", "--seed", "1", "--json"]));
+    assert_eq!(v["seed"], 1);
+    let total = v["total"].as_i64().unwrap();
+    assert!((3..=18).contains(&total));
+    assert!(a.trim_end().ends_with(&format!("= {total}")), "{a}");
+    let dice = v["rolled"]["terms"][0]["dice"].as_array().unwrap();
+    assert_eq!(dice.len(), 4);
+    let kept: Vec<i64> = dice
+        .iter()
+        .filter(|d| d["kept"] == true)
+        .map(|d| d["total"].as_i64().unwrap())
+        .collect();
+    assert_eq!(kept.len(), 3);
+    assert_eq!(kept.iter().sum::<i64>(), total);
+    let dropped = dice.iter().find(|d| d["kept"] == false).unwrap()["total"]
+        .as_i64()
+        .unwrap();
+    assert!(
+        kept.iter().all(|&k| k >= dropped),
+        "keeps the highest three"
+    );
+}
+
+#[test]
+fn dice_dist_is_exact() {
+    let v = json(&ok(["dice", "dist", "3d6", "--json"]));
+    assert!((v["mean"].as_f64().unwrap() - 10.5).abs() < 1e-12);
+    assert!((v["std_dev"].as_f64().unwrap() - 8.75f64.sqrt()).abs() < 1e-12);
+    assert_eq!(v["min"], 3);
+    assert_eq!(v["max"], 18);
+    let dist = v["distribution"].as_array().unwrap();
+    assert_eq!(dist.len(), 16);
+    let sum: f64 = dist.iter().map(|e| e[1].as_f64().unwrap()).sum();
+    assert!((sum - 1.0).abs() < 1e-12);
+    // P(10) = 27/216.
+    let p10 = dist.iter().find(|e| e[0] == 10).unwrap()[1]
+        .as_f64()
+        .unwrap();
+    assert!((p10 - 27.0 / 216.0).abs() < 1e-12);
+    let text = ok(["dice", "dist", "2d6"]);
+    assert!(text.contains("mean 7.000000"), "{text}");
+}
+
+#[test]
+fn dice_errors_name_the_column() {
+    for cmd in ["dist", "roll"] {
+        let err = fails(["dice", cmd, "2d"]);
+        assert!(err.contains("column 3"), "{err}");
+        assert!(err.contains("\"2d\""), "{err}");
+    }
+    let err = fails(["dice", "dist", "3d6+"]);
+    assert!(err.contains("column"), "{err}");
+    let err = fails(["dice", "roll", "1000000000d6", "--seed", "1"]);
+    assert!(err.contains("too many dice"), "{err}");
+    let err = fails(["dice", "dist", "1d0"]);
+    assert!(err.contains("column"), "{err}");
+}
+
+// ---------------------------------------------------------------------------------------
+// play
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn play_ai_against_ai_to_the_end() {
+    let dir = TempDir::new().unwrap();
+    let save = dir.path().join("played.json");
+    let out = bm()
+        .args([
+            "play",
+            "swtb",
+            "--seats",
+            "random,random",
+            "--seed",
+            "5",
+            "--save",
+            p(&save),
+        ])
+        .write_stdin("")
+        .output()
+        .unwrap();
+    no_panic(&out);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Game over"), "{text}");
+    assert!(text.contains("seed 5"), "{text}");
+
+    // Without --save and run twice: the same game.
+    let again = bm()
+        .args(["play", "swtb", "--seats", "random,random", "--seed", "5"])
+        .write_stdin("")
+        .output()
+        .unwrap();
+    let again = String::from_utf8(again.stdout).unwrap();
+    assert_eq!(
+        again,
+        text.replace(&format!("Saved to {}.\n", save.display()), "")
+    );
+
+    // The saved game is over, verifies, and refuses more actions.
+    let rj = json(&ok(["replay", p(&save), "--verify", "--json"]));
+    assert!(rj["to_act"]["over"].is_object(), "{rj}");
+    assert!(rj["verified_dice"].as_u64().unwrap() > 2);
+    let legal = ok(["legal", p(&save)]);
+    assert!(legal.contains("over"), "{legal}");
+    let lj = json(&ok(["legal", p(&save), "--json"]));
+    assert!(lj["over"].is_object(), "{lj}");
+    let err = refused_and_unchanged(&save, &["act", p(&save), "end"]);
+    assert!(err.contains("over"), "{err}");
+}
+
+#[test]
+fn play_human_then_quit_and_save() {
+    let dir = TempDir::new().unwrap();
+    let save = dir.path().join("saved.json");
+    let out = bm()
+        .args(["play", "swtb", "--seats", "human,random", "--seed", "5"])
+        .write_stdin("1\n1\nquit\n")
+        .output()
+        .unwrap();
+    no_panic(&out);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Seat 0:"), "{text}");
+    assert!(text.contains("1) "), "a numbered menu: {text}");
+
+    let out = bm()
+        .args([
+            "play",
+            "swtb",
+            "--seats",
+            "human,random",
+            "--seed",
+            "5",
+            "--save",
+            p(&save),
+        ])
+        .write_stdin("1\n1\nquit\n")
+        .output()
+        .unwrap();
+    no_panic(&out);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Saved to"), "{text}");
+    let g = read_json(&save);
+    let human_acts = g["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["act"]["seat"] == 0)
+        .count();
+    assert_eq!(human_acts, 2, "two choices by the human: {g}");
+    let out = ok(["replay", p(&save), "--verify"]);
+    assert!(out.to_lowercase().contains("verified"), "{out}");
+    assert!(out.contains("seed 5"), "{out}");
+    // And the saved game can be carried on with `act`.
+    ok(["legal", p(&save)]);
+}
+
+#[test]
+fn play_human_bad_input_is_reprompted() {
+    let out = bm()
+        .args(["play", "swtb", "--seats", "human,random", "--seed", "5"])
+        .write_stdin("999\nfly away\nfirst 7\nboard\n\nquit\n")
+        .output()
+        .unwrap();
+    no_panic(&out);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("No action 999"), "{text}");
+}
+
+#[test]
+fn play_with_stdin_closed_on_a_human_seat_stops() {
+    let dir = TempDir::new().unwrap();
+    let save = dir.path().join("eof.json");
+    bm().args([
+        "play",
+        "swtb",
+        "--seats",
+        "human,greedy",
+        "--seed",
+        "2",
+        "--save",
+        p(&save),
+    ])
+    .write_stdin("")
+    .assert()
+    .success()
+    .stderr(predicate::str::contains("panicked").not());
+    ok(["replay", p(&save), "--verify"]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Found bugs (ignored until fixed)
+// ---------------------------------------------------------------------------------------
+
+/// `battlemat dice dist 100d100 | head -1` (or `legal FILE | head`): when stdout is closed
+/// early, `println!` panics ("failed printing to stdout: Broken pipe") and the process exits
+/// 101 with a panic message instead of stopping quietly.
+#[test]
+#[ignore = "bug: println! panics with 'failed printing to stdout: Broken pipe' when stdout is closed early (e.g. `| head`)"]
+fn closed_stdout_does_not_panic() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::{Command as StdCommand, Stdio};
+    let bin = assert_cmd::cargo::cargo_bin("battlemat");
+    let mut child = StdCommand::new(bin)
+        .args(["dice", "dist", "100d100"]) // ~300 KB of output, more than a pipe holds
+        .env_remove("RUST_BACKTRACE")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // The reader (and the pipe) are dropped here, like `head -1` exiting.
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert!(first.contains("100d100"), "{first}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_ne!(status.code(), Some(101), "{stderr}");
+}
+
+/// `GameFile::save` writes `<path>.tmp-battlemat` and renames it; when the rename fails
+/// (here: the output is an existing directory) the temporary file is left behind.
+#[test]
+#[ignore = "bug: a failed save leaves '<output>.tmp-battlemat' behind (GameFile::save does not remove the temp file when rename fails)"]
+fn failed_save_leaves_no_temporary_file() {
+    let dir = TempDir::new().unwrap();
+    let out_dir = dir.path().join("games");
+    std::fs::create_dir(&out_dir).unwrap();
+    let err = fails(["new", "swtb", "--seed", "1", "-o", p(&out_dir)]);
+    assert!(err.contains("games"), "{err}");
+    assert_eq!(dir_listing(dir.path()), ["games"], "stray files left");
+}
