@@ -121,10 +121,18 @@ impl GameFile {
     /// Write the whole file to a temporary name, then rename it over the old one.
     pub fn save(&self, path: &Path) -> Result<()> {
         let text = serde_json::to_string_pretty(self)?;
-        let tmp = path.with_extension("tmp-battlemat");
-        std::fs::write(&tmp, text + "\n").with_context(|| format!("writing {}", tmp.display()))?;
-        std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
-        Ok(())
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp-battlemat");
+        let tmp = std::path::PathBuf::from(tmp);
+        let written = std::fs::write(&tmp, text + "\n")
+            .with_context(|| format!("writing {}", tmp.display()))
+            .and_then(|_| {
+                std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+            });
+        if written.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        written
     }
 
     fn record(&self) -> DynRecord {

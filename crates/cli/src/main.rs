@@ -170,6 +170,13 @@ enum DiceCommand {
 }
 
 fn main() {
+    // Output piped into `head` that closes early: end quietly, as Unix tools do, instead of
+    // panicking on a broken pipe.
+    #[cfg(unix)]
+    // SAFETY: restoring the default disposition of SIGPIPE before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     if let Err(e) = run(cli) {
         eprintln!("error: {e:#}");

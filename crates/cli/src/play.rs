@@ -110,7 +110,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
     }
     if sitters.len() != seats {
         bail!(
-            "--seats names {} seats; {} has {seats} (e.g. --seats human,greedy)",
+            "--seats names {} player(s); {} has {seats} seats (e.g. --seats human,greedy)",
             sitters.len(),
             a.game
         );

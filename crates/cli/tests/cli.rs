@@ -1295,14 +1295,13 @@ fn play_with_stdin_closed_on_a_human_seat_stops() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Found bugs (ignored until fixed)
+// Bugs these tests found, since fixed
 // ---------------------------------------------------------------------------------------
 
 /// `battlemat dice dist 100d100 | head -1` (or `legal FILE | head`): when stdout is closed
 /// early, `println!` panics ("failed printing to stdout: Broken pipe") and the process exits
 /// 101 with a panic message instead of stopping quietly.
 #[test]
-#[ignore = "bug: println! panics with 'failed printing to stdout: Broken pipe' when stdout is closed early (e.g. `| head`)"]
 fn closed_stdout_does_not_panic() {
     use std::io::{BufRead, BufReader, Read};
     use std::process::{Command as StdCommand, Stdio};
@@ -1335,7 +1334,6 @@ fn closed_stdout_does_not_panic() {
 /// `GameFile::save` writes `<path>.tmp-battlemat` and renames it; when the rename fails
 /// (here: the output is an existing directory) the temporary file is left behind.
 #[test]
-#[ignore = "bug: a failed save leaves '<output>.tmp-battlemat' behind (GameFile::save does not remove the temp file when rename fails)"]
 fn failed_save_leaves_no_temporary_file() {
     let dir = TempDir::new().unwrap();
     let out_dir = dir.path().join("games");

@@ -1074,6 +1074,9 @@ impl Swtb {
                 format!("{} is fixed in place", t.name),
             ));
         }
+        if self.fixed.grid.contains(c) && occ[self.fixed.grid.index(c)].is_some() {
+            return Err(Illegal::by("SWTB-2", format!("{c} is taken")));
+        }
         if !self.reachable(u, occ).contains(&c) {
             return Err(Illegal::by(
                 "SWTB-U1",
