@@ -955,7 +955,7 @@ fn swtb_u1_moves_are_limited_by_the_move_stat() {
     begin(&mut g, 0);
     let e = refused(&mut g, "move u0 d6", "SWTB-U1");
     assert!(e.reason.contains("move of 1"), "{e}");
-    refused(&mut g, "move u3 a1", "SWTB-U1"); // taken by the hero
+    refused(&mut g, "move u3 a1", "SWTB-2"); // taken by the hero: "a1 is taken"
     act(&mut g, "move u0 e5"); // diagonal step
     act(&mut g, "move u1 a3"); // through its friend at a2
     refused(&mut g, "move u2 g2", "SWTB-U1"); // 6 steps
