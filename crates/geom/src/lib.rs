@@ -242,13 +242,27 @@ fn square_crossed(a: Cell, b: Cell, mut visit: impl FnMut(Cell) -> bool) -> bool
     let (px, py) = (2 * a.col as i64 + 1, 2 * a.row as i64 + 1);
     let (qx, qy) = (2 * b.col as i64 + 1, 2 * b.row as i64 + 1);
     let (dx, dy) = (qx - px, qy - py);
+    let (col_lo, col_hi) = (a.col.min(b.col) as i64, a.col.max(b.col) as i64);
     for y in a.row.min(b.row)..=a.row.max(b.row) {
-        for x in a.col.min(b.col)..=a.col.max(b.col) {
-            let c = Cell::new(x, y);
+        // Only the columns the line can touch within this row's band need the exact test:
+        // x at the band's edges (doubled coordinates), widened by one cell for rounding.
+        let (lo, hi) = if dy == 0 {
+            (col_lo, col_hi)
+        } else {
+            // Floor division with a positive denominator, integers only.
+            let (n, d) = if dy > 0 { (dx, dy) } else { (-dx, -dy) };
+            let x_at = |yy: i64| px + (n * (yy - py)).div_euclid(d);
+            let (x0, x1) = (x_at(2 * y as i64), x_at(2 * y as i64 + 2));
+            let lo = x0.min(x1).div_euclid(2) - 1;
+            let hi = x0.max(x1).div_euclid(2) + 1;
+            (lo.max(col_lo), hi.min(col_hi))
+        };
+        for x in lo..=hi {
+            let c = Cell::new(x as u8, y);
             if c == a || c == b {
                 continue;
             }
-            let (x0, y0) = (2 * x as i64, 2 * y as i64);
+            let (x0, y0) = (2 * x, 2 * y as i64);
             let mut pos = false;
             let mut neg = false;
             for (cx, cy) in [(x0, y0), (x0 + 2, y0), (x0, y0 + 2), (x0 + 2, y0 + 2)] {
@@ -309,6 +323,35 @@ mod tests {
         ba.sort();
         assert_eq!(ab, ba);
         assert_eq!(ab, vec![c("b1"), c("b2"), c("c2"), c("d2"), c("d3")]);
+    }
+
+    /// The banded search finds exactly the cells the plain test of every cell in the box finds.
+    #[test]
+    fn square_line_matches_brute_force_everywhere() {
+        let brute = |a: Cell, b: Cell| {
+            let (px, py) = (2 * a.col as i64 + 1, 2 * a.row as i64 + 1);
+            let (dx, dy) = (2 * b.col as i64 + 1 - px, 2 * b.row as i64 + 1 - py);
+            let mut v = Vec::new();
+            for y in a.row.min(b.row)..=a.row.max(b.row) {
+                for x in a.col.min(b.col)..=a.col.max(b.col) {
+                    let c = Cell::new(x, y);
+                    let (x0, y0) = (2 * x as i64, 2 * y as i64);
+                    let s: Vec<i64> = [(x0, y0), (x0 + 2, y0), (x0, y0 + 2), (x0 + 2, y0 + 2)]
+                        .iter()
+                        .map(|(cx, cy)| dx * (cy - py) - dy * (cx - px))
+                        .collect();
+                    if c != a && c != b && s.iter().any(|&v| v > 0) && s.iter().any(|&v| v < 0) {
+                        v.push(c);
+                    }
+                }
+            }
+            v
+        };
+        for a in (0..12).flat_map(|x| (0..9).map(move |y| Cell::new(x, y))) {
+            for b in (0..12).flat_map(|x| (0..9).map(move |y| Cell::new(x, y))) {
+                assert_eq!(square_between(a, b), brute(a, b), "{a} to {b}");
+            }
+        }
     }
 
     #[test]
