@@ -2,12 +2,12 @@
 
 use anyhow::{Context, Result, bail};
 use battlemat_core::dynamic::{DynEvent, DynRecord, DynState};
-use battlemat_core::{Step, ToAct};
+use battlemat_core::{DataFile, Step, ToAct};
 use battlemat_dice::{Roller, RollerPosition};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub const FORMAT: u32 = 1;
 
@@ -31,17 +31,26 @@ pub struct GameFile {
     pub steps: Vec<Step<Value>>,
 }
 
-/// Where a game's scenario comes from: built in (by id; none = the first), or a file.
+/// Where a game's scenario comes from: built in (by id; none = the first), one scenario
+/// file of the user's, or a data folder shaped like a game's `data/` (with `--scenario` to
+/// pick among its scenarios).
 pub enum ScenarioSource {
     Builtin(Option<String>),
-    File(std::path::PathBuf),
+    File(PathBuf),
+    Data(PathBuf, Option<String>),
 }
 
 impl ScenarioSource {
-    pub fn from_args(scenario: Option<String>, file: Option<std::path::PathBuf>) -> Result<Self> {
-        Ok(match file {
-            Some(f) => ScenarioSource::File(f),
-            None => ScenarioSource::Builtin(scenario),
+    pub fn from_args(
+        scenario: Option<String>,
+        file: Option<PathBuf>,
+        data: Option<PathBuf>,
+    ) -> Result<Self> {
+        Ok(match (file, data) {
+            (Some(_), Some(_)) => bail!("give --scenario-file or --data, not both"),
+            (Some(f), None) => ScenarioSource::File(f),
+            (None, Some(d)) => ScenarioSource::Data(d, scenario),
+            (None, None) => ScenarioSource::Builtin(scenario),
         })
     }
 
@@ -52,6 +61,12 @@ impl ScenarioSource {
         options: &BTreeMap<String, String>,
     ) -> Result<(Value, String)> {
         let info = entry.ruleset.info();
+        let from_data = |scenario: Option<&str>, files: Vec<DataFile>| -> Result<Value> {
+            entry
+                .ruleset
+                .setup_from_data(scenario, &files, options)
+                .map_err(|e| anyhow::anyhow!("{e}"))
+        };
         match self {
             ScenarioSource::Builtin(s) => {
                 let id = match s {
@@ -72,14 +87,48 @@ impl ScenarioSource {
                 let text = std::fs::read_to_string(path)
                     .with_context(|| format!("reading {}", path.display()))?;
                 let name = path.display().to_string();
-                let setup = entry
-                    .ruleset
-                    .setup_from_file(&name, &text, options)
-                    .map_err(|e| anyhow::anyhow!("{e}"))?;
+                let setup = from_data(
+                    None,
+                    vec![DataFile {
+                        name: name.clone(),
+                        text,
+                    }],
+                )?;
+                Ok((setup, name))
+            }
+            ScenarioSource::Data(dir, scenario) => {
+                let mut files = Vec::new();
+                read_toml_files(dir, &mut files)
+                    .with_context(|| format!("reading data folder {}", dir.display()))?;
+                let setup = from_data(scenario.as_deref(), files)?;
+                let name = scenario
+                    .clone()
+                    .unwrap_or_else(|| dir.display().to_string());
                 Ok((setup, name))
             }
         }
     }
+}
+
+/// Every `*.toml` under `dir`, in name order, named by path.
+fn read_toml_files(dir: &Path, out: &mut Vec<DataFile>) -> Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()?;
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            read_toml_files(&p, out)?;
+        } else if p.extension().is_some_and(|e| e == "toml") {
+            let text =
+                std::fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
+            out.push(DataFile {
+                name: p.display().to_string(),
+                text,
+            });
+        }
+    }
+    Ok(())
 }
 
 impl GameFile {

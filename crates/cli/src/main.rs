@@ -48,6 +48,10 @@ enum Command {
         /// Your own scenario (map and armies) in the game's TOML format.
         #[arg(long, conflicts_with = "scenario")]
         scenario_file: Option<PathBuf>,
+        /// A data folder shaped like the game's built-in data (units.toml, scenarios/*.toml)
+        /// used instead of it; --scenario picks one of its scenarios.
+        #[arg(long)]
+        data: Option<PathBuf>,
         /// A rule option, `key=value` (repeatable); see `battlemat rulesets`.
         #[arg(long = "option", value_name = "KEY=VALUE")]
         options: Vec<String>,
@@ -98,6 +102,8 @@ enum Command {
         scenario: Option<String>,
         #[arg(long, conflicts_with = "scenario")]
         scenario_file: Option<PathBuf>,
+        #[arg(long)]
+        data: Option<PathBuf>,
         #[arg(long = "option", value_name = "KEY=VALUE")]
         options: Vec<String>,
         /// Who sits in each seat, in seat order: human, random or greedy.
@@ -129,6 +135,8 @@ enum Command {
         scenario: Option<String>,
         #[arg(long, conflicts_with = "scenario")]
         scenario_file: Option<PathBuf>,
+        #[arg(long)]
+        data: Option<PathBuf>,
         #[arg(long = "option", value_name = "KEY=VALUE")]
         options: Vec<String>,
         #[arg(long, default_value_t = 100)]
@@ -164,6 +172,13 @@ enum DiceCommand {
     /// The exact distribution, mean and standard deviation.
     Dist {
         expr: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// An opposed roll: exact chances that A beats, ties or loses to B.
+    Versus {
+        a: String,
+        b: String,
         #[arg(long)]
         json: bool,
     },
@@ -214,6 +229,7 @@ fn run(cli: Cli) -> Result<()> {
             game,
             scenario,
             scenario_file,
+            data,
             options,
             seed,
             table_dice,
@@ -226,7 +242,7 @@ fn run(cli: Cli) -> Result<()> {
                 DiceMode::Seeded(Roller::new(seed.unwrap_or_else(clock_seed), 0).position())
             };
             let opts = parse_options(&options)?;
-            let source = ScenarioSource::from_args(scenario, scenario_file)?;
+            let source = ScenarioSource::from_args(scenario, scenario_file, data)?;
             let (mut file, _) = GameFile::create(&game, &source, &opts, dice)?;
             let mut state = file.state()?;
             let events = file.roll_pending(state.as_mut())?;
@@ -388,6 +404,7 @@ fn run(cli: Cli) -> Result<()> {
             game,
             scenario,
             scenario_file,
+            data,
             options,
             seats,
             seed,
@@ -395,7 +412,7 @@ fn run(cli: Cli) -> Result<()> {
             save,
         } => play::run(play::PlayArgs {
             game,
-            scenario: ScenarioSource::from_args(scenario, scenario_file)?,
+            scenario: ScenarioSource::from_args(scenario, scenario_file, data)?,
             options: parse_options(&options)?,
             seats,
             seed,
@@ -407,6 +424,7 @@ fn run(cli: Cli) -> Result<()> {
             game,
             scenario,
             scenario_file,
+            data,
             options,
             games,
             seed,
@@ -415,7 +433,7 @@ fn run(cli: Cli) -> Result<()> {
             json,
         } => sim::run(sim::SimArgs {
             game,
-            scenario: ScenarioSource::from_args(scenario, scenario_file)?,
+            scenario: ScenarioSource::from_args(scenario, scenario_file, data)?,
             options: parse_options(&options)?,
             games,
             seed,
@@ -530,6 +548,24 @@ fn dice(cmd: DiceCommand) -> Result<()> {
                 );
             }
             println!("{rolled}");
+            Ok(())
+        }
+        DiceCommand::Versus { a, b, json } => {
+            let parse = |s: &str| -> Result<battlemat_dice::Dist> {
+                let e: Expr = s.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+                e.try_dist().map_err(|e| anyhow::anyhow!("{s}: {e}"))
+            };
+            let o = parse(&a)?.versus(&parse(&b)?);
+            if json {
+                return print_json(&serde_json::json!({
+                    "a": a, "b": b,
+                    "outcomes": {"a_wins": o.win, "tie": o.tie, "b_wins": o.lose},
+                }));
+            }
+            println!("{a} against {b}:");
+            println!("  {a} higher   {:>10.6}%", 100.0 * o.win);
+            println!("  tie          {:>10.6}%", 100.0 * o.tie);
+            println!("  {b} higher   {:>10.6}%", 100.0 * o.lose);
             Ok(())
         }
         DiceCommand::Dist { expr, json } => {

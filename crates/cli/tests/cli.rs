@@ -1342,3 +1342,132 @@ fn failed_save_leaves_no_temporary_file() {
     assert!(err.contains("games"), "{err}");
     assert_eq!(dir_listing(dir.path()), ["games"], "stray files left");
 }
+
+/// `dice versus`: exact opposed odds. 3d6 against 2d6 by brute force over all 7776 rolls.
+#[test]
+fn dice_versus_is_exact() {
+    let out = Command::cargo_bin("battlemat")
+        .unwrap()
+        .args(["dice", "versus", "3d6", "2d6", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (mut win, mut tie, mut n) = (0u32, 0u32, 0u32);
+    for a in 0..216u32 {
+        for b in 0..36u32 {
+            let sa = a % 6 + (a / 6) % 6 + a / 36 + 3;
+            let sb = b % 6 + b / 6 + 2;
+            n += 1;
+            win += u32::from(sa > sb);
+            tie += u32::from(sa == sb);
+        }
+    }
+    let get = |k: &str| v["outcomes"][k].as_f64().unwrap();
+    assert!((get("a_wins") - win as f64 / n as f64).abs() < 1e-12);
+    assert!((get("tie") - tie as f64 / n as f64).abs() < 1e-12);
+    assert!((get("a_wins") + get("tie") + get("b_wins") - 1.0).abs() < 1e-12);
+    let bad = Command::cargo_bin("battlemat")
+        .unwrap()
+        .args(["dice", "versus", "3d", "2d6"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+}
+
+/// Your own scenario file and a whole data folder; a broken data file is reported as
+/// file:line:column and nothing is written.
+#[test]
+fn scenario_file_and_data_folder() {
+    let dir = TempDir::new().unwrap();
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/swtb/data");
+    let scen = std::fs::read_to_string(data.join("scenarios/outpost.toml")).unwrap();
+    let mine = dir.path().join("mine.toml");
+    std::fs::write(&mine, scen.replace("max_rounds = 10", "max_rounds = 3")).unwrap();
+    let out = dir.path().join("g.json");
+    let run = |args: &[&str]| {
+        Command::cargo_bin("battlemat")
+            .unwrap()
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let ok = run(&[
+        "new",
+        "swtb",
+        "--scenario-file",
+        mine.to_str().unwrap(),
+        "--seed",
+        "1",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(v["setup"]["scenario"]["max_rounds"], 3);
+
+    // A data folder with a changed unit table is used instead of the built-in one.
+    let folder = dir.path().join("data");
+    std::fs::create_dir_all(folder.join("scenarios")).unwrap();
+    let units = std::fs::read_to_string(data.join("units.toml")).unwrap();
+    std::fs::write(
+        folder.join("units.toml"),
+        units.replacen("cost = 1\n", "cost = 2\n", 1),
+    )
+    .unwrap();
+    let out2 = dir.path().join("g2.json");
+    let ok = run(&[
+        "new",
+        "swtb",
+        "--data",
+        folder.to_str().unwrap(),
+        "--scenario",
+        "outpost",
+        "--seed",
+        "1",
+        "-o",
+        out2.to_str().unwrap(),
+    ]);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&out2).unwrap()).unwrap();
+    assert_eq!(v["setup"]["unit_types"]["trooper"]["cost"], 2);
+
+    // Broken TOML: file:line:column, non-zero exit, no file written.
+    std::fs::write(
+        folder.join("units.toml"),
+        units.replacen("dice = 1\n", "dice = \"one\"\n", 1),
+    )
+    .unwrap();
+    let out3 = dir.path().join("g3.json");
+    let bad = run(&[
+        "new",
+        "swtb",
+        "--data",
+        folder.to_str().unwrap(),
+        "-o",
+        out3.to_str().unwrap(),
+    ]);
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    let line = units.lines().position(|l| l == "dice = 1").unwrap() + 1;
+    assert!(err.contains(&format!("units.toml:{line}:8")), "{err}");
+    assert!(!out3.exists());
+    let bad = run(&[
+        "new",
+        "swtb",
+        "--scenario-file",
+        "/nonexistent/x.toml",
+        "-o",
+        out3.to_str().unwrap(),
+    ]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("/nonexistent/x.toml"));
+}

@@ -6,7 +6,8 @@
 //! with [`DynState::as_any`].
 
 use crate::{
-    Game, GameResult, Illegal, Odds, Record, RulesetInfo, Seat, SetupError, Step, ToAct, Viewer,
+    DataFile, Game, GameResult, Illegal, Odds, Record, RulesetInfo, Seat, SetupError, Step, ToAct,
+    Viewer,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -48,10 +49,10 @@ pub trait DynRuleset: Send + Sync {
         scenario: &str,
         options: &BTreeMap<String, String>,
     ) -> Result<Value, SetupError>;
-    fn setup_from_file(
+    fn setup_from_data(
         &self,
-        name: &str,
-        text: &str,
+        scenario: Option<&str>,
+        files: &[DataFile],
         options: &BTreeMap<String, String>,
     ) -> Result<Value, SetupError>;
     fn new_game(&self, setup: &Value) -> Result<Box<dyn DynState>, SetupError>;
@@ -128,13 +129,13 @@ impl<G: Game> DynRuleset for RulesetOf<G> {
         let s = G::setup(scenario, options)?;
         serde_json::to_value(&s).map_err(|e| SetupError::new("setup", e.to_string()))
     }
-    fn setup_from_file(
+    fn setup_from_data(
         &self,
-        name: &str,
-        text: &str,
+        scenario: Option<&str>,
+        files: &[DataFile],
         options: &BTreeMap<String, String>,
     ) -> Result<Value, SetupError> {
-        let s = G::setup_from_file(name, text, options)?;
+        let s = G::setup_from_data(scenario, files, options)?;
         serde_json::to_value(&s).map_err(|e| SetupError::new("setup", e.to_string()))
     }
     fn new_game(&self, setup: &Value) -> Result<Box<dyn DynState>, SetupError> {

@@ -220,6 +220,14 @@ impl SetupError {
     }
 }
 
+/// A data file handed to a game by its name (a path, for messages) and its text. Rules
+/// crates never open files themselves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DataFile {
+    pub name: String,
+    pub text: String,
+}
+
 /// Static facts about a rule set.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RulesetInfo {
@@ -301,16 +309,19 @@ pub trait Game:
     fn setup(scenario: &str, options: &BTreeMap<String, String>)
     -> Result<Self::Setup, SetupError>;
 
-    /// A setup from a scenario file in the game's own data format (a user's own armies or
-    /// map), with `key=value` options. Errors point into the file (`name:line:column`).
-    fn setup_from_file(
-        name: &str,
-        _text: &str,
+    /// A setup from data files in the game's own format — a user's own scenario (map and
+    /// armies), unit table, or a whole data folder — with `key=value` options. `scenario`
+    /// picks one when the files hold several. Errors point into the files
+    /// (`name:line:column`).
+    fn setup_from_data(
+        _scenario: Option<&str>,
+        files: &[DataFile],
         _options: &BTreeMap<String, String>,
     ) -> Result<Self::Setup, SetupError> {
+        let at = files.first().map_or("data", |f| f.name.as_str());
         Err(SetupError::new(
-            name,
-            format!("{} does not read scenario files", Self::info().id),
+            at,
+            format!("{} does not read data files", Self::info().id),
         ))
     }
 

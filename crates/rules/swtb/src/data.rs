@@ -408,8 +408,17 @@ impl Catalog {
 
     /// Parse a unit table and scenario files (name, text), checking every scenario.
     pub fn from_sources(units: &str, scenarios: &[(&str, &str)]) -> Result<Catalog, SetupError> {
+        Catalog::from_named_sources("units.toml", units, scenarios)
+    }
+
+    /// As [`Catalog::from_sources`], naming the unit table's file in errors.
+    pub fn from_named_sources(
+        units_name: &str,
+        units: &str,
+        scenarios: &[(&str, &str)],
+    ) -> Result<Catalog, SetupError> {
         let unit_types: BTreeMap<String, UnitType> =
-            toml::from_str(units).map_err(|e| toml_error("units.toml", units, &e))?;
+            toml::from_str(units).map_err(|e| toml_error(units_name, units, &e))?;
         let mut out = Vec::new();
         for (file, text) in scenarios {
             let s: Scenario = toml::from_str(text).map_err(|e| toml_error(file, text, &e))?;

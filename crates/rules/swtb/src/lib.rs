@@ -37,7 +37,8 @@ pub use state::{Action, Dest, Event, Swtb};
 pub use text::Observation;
 
 use battlemat_core::{
-    Game, Illegal, Odds, OptionInfo, RulesetInfo, ScenarioInfo, Seat, SetupError, ToAct, Viewer,
+    DataFile, Game, Illegal, Odds, OptionInfo, RulesetInfo, ScenarioInfo, Seat, SetupError, ToAct,
+    Viewer,
 };
 use state::Phase;
 use std::collections::BTreeMap;
@@ -92,23 +93,61 @@ impl Game for Swtb {
         Ok(setup)
     }
 
-    /// A scenario TOML file of the same shape as `data/scenarios/*.toml` (your own map and
-    /// armies), played with the built-in unit table.
-    fn setup_from_file(
-        name: &str,
-        text: &str,
+    /// Data files shaped like this crate's `data/`: a `units.toml` (else the built-in unit
+    /// table) and any number of scenario files (`data/scenarios/*.toml`'s shape).
+    fn setup_from_data(
+        scenario: Option<&str>,
+        files: &[DataFile],
         options: &BTreeMap<String, String>,
     ) -> Result<Setup, SetupError> {
         let o = Options::from_pairs(options)?;
-        let scenario: data::Scenario =
-            toml::from_str(text).map_err(|e| data::toml_error(name, text, &e))?;
+        let is_units = |f: &&DataFile| f.name == "units.toml" || f.name.ends_with("/units.toml");
+        let (units_name, units_text) = match files.iter().find(is_units) {
+            Some(f) => (f.name.as_str(), f.text.as_str()),
+            None => ("units.toml (built in)", data::UNITS_TOML),
+        };
+        let scenario_files: Vec<(&str, &str)> = files
+            .iter()
+            .filter(|f| !is_units(f))
+            .map(|f| (f.name.as_str(), f.text.as_str()))
+            .collect();
+        let cat = Catalog::from_named_sources(units_name, units_text, &scenario_files)?;
+        let builtin = &Catalog::builtin().scenarios;
+        let chosen = match scenario {
+            Some(id) => cat
+                .scenarios
+                .iter()
+                .chain(builtin)
+                .find(|s| s.id == id)
+                .ok_or_else(|| {
+                    let ids: Vec<&str> = cat
+                        .scenarios
+                        .iter()
+                        .chain(builtin)
+                        .map(|s| s.id.as_str())
+                        .collect();
+                    SetupError::new(
+                        format!("scenario {id}"),
+                        format!("no such scenario; scenarios are {}", ids.join(", ")),
+                    )
+                })?,
+            None => match cat.scenarios.as_slice() {
+                [one] => one,
+                [] => &builtin[0],
+                _ => {
+                    return Err(SetupError::new(
+                        "scenario",
+                        "the data holds several scenarios: name one with --scenario",
+                    ));
+                }
+            },
+        };
         let setup = Setup {
-            unit_types: Catalog::builtin().unit_types.clone(),
-            scenario,
+            unit_types: cat.unit_types.clone(),
+            scenario: chosen.clone(),
             options: o,
         };
-        Swtb::check_setup(&setup)
-            .map_err(|e| SetupError::new(format!("{name}: {}", e.at), e.message))?;
+        Swtb::check_setup(&setup)?;
         Ok(setup)
     }
 
