@@ -131,16 +131,28 @@ fn read_toml_files(dir: &Path, out: &mut Vec<DataFile>) -> Result<()> {
     Ok(())
 }
 
+/// A scenario from somewhere, and the options to play it with.
+pub struct SetupChoice {
+    pub source: ScenarioSource,
+    pub options: BTreeMap<String, String>,
+}
+
+impl SetupChoice {
+    /// The setup, as JSON, and a name for the scenario.
+    pub fn setup(&self, entry: &battlemat_rulesets::Entry) -> Result<(Value, String)> {
+        self.source.setup(entry, &self.options)
+    }
+}
+
 impl GameFile {
     pub fn create(
         game: &str,
-        scenario: &ScenarioSource,
-        options: &BTreeMap<String, String>,
+        setup: &SetupChoice,
         dice: DiceMode,
     ) -> Result<(GameFile, battlemat_rulesets::Entry)> {
         let entry = battlemat_rulesets::get(game).map_err(anyhow::Error::msg)?;
         let info = entry.ruleset.info();
-        let (setup, _) = scenario.setup(&entry, options)?;
+        let (setup, _) = setup.setup(&entry)?;
         let gf = GameFile {
             battlemat: FORMAT,
             ruleset: info.id,

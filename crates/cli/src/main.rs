@@ -18,7 +18,7 @@ use anyhow::{Context, Result, bail};
 use battlemat_core::{Step, ToAct, Viewer};
 use battlemat_dice::{Expr, Roller};
 use clap::{Parser, Subcommand};
-use game_file::{DiceMode, GameFile, ScenarioSource};
+use game_file::{DiceMode, GameFile, ScenarioSource, SetupChoice};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -43,18 +43,8 @@ enum Command {
     /// Start a game file for play by email or scripts.
     New {
         game: String,
-        #[arg(long)]
-        scenario: Option<String>,
-        /// Your own scenario (map and armies) in the game's TOML format.
-        #[arg(long, conflicts_with = "scenario")]
-        scenario_file: Option<PathBuf>,
-        /// A data folder shaped like the game's built-in data (units.toml, scenarios/*.toml)
-        /// used instead of it; --scenario picks one of its scenarios.
-        #[arg(long)]
-        data: Option<PathBuf>,
-        /// A rule option, `key=value` (repeatable); see `battlemat rulesets`.
-        #[arg(long = "option", value_name = "KEY=VALUE")]
-        options: Vec<String>,
+        #[command(flatten)]
+        setup: SetupArgs,
         /// Roll dice from this seed as they come (default: a seed from the clock).
         #[arg(long, conflicts_with = "table_dice")]
         seed: Option<u64>,
@@ -98,14 +88,8 @@ enum Command {
     /// Play in the terminal: humans and AIs.
     Play {
         game: String,
-        #[arg(long)]
-        scenario: Option<String>,
-        #[arg(long, conflicts_with = "scenario")]
-        scenario_file: Option<PathBuf>,
-        #[arg(long)]
-        data: Option<PathBuf>,
-        #[arg(long = "option", value_name = "KEY=VALUE")]
-        options: Vec<String>,
+        #[command(flatten)]
+        setup: SetupArgs,
         /// Who sits in each seat, in seat order: human, random or greedy.
         #[arg(long, value_delimiter = ',', default_value = "human,greedy")]
         seats: Vec<String>,
@@ -131,14 +115,8 @@ enum Command {
     /// AI-vs-AI games in parallel: win rates with 95% intervals.
     Sim {
         game: String,
-        #[arg(long)]
-        scenario: Option<String>,
-        #[arg(long, conflicts_with = "scenario")]
-        scenario_file: Option<PathBuf>,
-        #[arg(long)]
-        data: Option<PathBuf>,
-        #[arg(long = "option", value_name = "KEY=VALUE")]
-        options: Vec<String>,
+        #[command(flatten)]
+        setup: SetupArgs,
         #[arg(long, default_value_t = 100)]
         games: u64,
         #[arg(long, default_value_t = 0)]
@@ -157,6 +135,33 @@ enum Command {
         #[command(subcommand)]
         command: DiceCommand,
     },
+}
+
+/// Which scenario, from where, with which options: shared by `new`, `play` and `sim`.
+#[derive(clap::Args)]
+struct SetupArgs {
+    /// A built-in scenario (see `battlemat rulesets`), or one from --data.
+    #[arg(long)]
+    scenario: Option<String>,
+    /// Your own scenario (map and armies) in the game's TOML format.
+    #[arg(long, conflicts_with = "scenario")]
+    scenario_file: Option<PathBuf>,
+    /// A data folder shaped like the game's built-in data (units.toml, scenarios/*.toml)
+    /// used instead of it; --scenario picks one of its scenarios.
+    #[arg(long)]
+    data: Option<PathBuf>,
+    /// A rule option, `key=value` (repeatable); see `battlemat rulesets`.
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    options: Vec<String>,
+}
+
+impl SetupArgs {
+    fn source(self) -> Result<SetupChoice> {
+        Ok(SetupChoice {
+            options: parse_options(&self.options)?,
+            source: ScenarioSource::from_args(self.scenario, self.scenario_file, self.data)?,
+        })
+    }
 }
 
 #[derive(Subcommand)]
@@ -227,10 +232,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Rulesets { json } => rulesets(json),
         Command::New {
             game,
-            scenario,
-            scenario_file,
-            data,
-            options,
+            setup,
             seed,
             table_dice,
             output,
@@ -241,9 +243,7 @@ fn run(cli: Cli) -> Result<()> {
             } else {
                 DiceMode::Seeded(Roller::new(seed.unwrap_or_else(clock_seed), 0).position())
             };
-            let opts = parse_options(&options)?;
-            let source = ScenarioSource::from_args(scenario, scenario_file, data)?;
-            let (mut file, _) = GameFile::create(&game, &source, &opts, dice)?;
+            let (mut file, _) = GameFile::create(&game, &setup.source()?, dice)?;
             let mut state = file.state()?;
             let events = file.roll_pending(state.as_mut())?;
             file.save(&output)?;
@@ -402,18 +402,14 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Play {
             game,
-            scenario,
-            scenario_file,
-            data,
-            options,
+            setup,
             seats,
             seed,
             table_dice,
             save,
         } => play::run(play::PlayArgs {
             game,
-            scenario: ScenarioSource::from_args(scenario, scenario_file, data)?,
-            options: parse_options(&options)?,
+            setup: setup.source()?,
             seats,
             seed,
             table_dice,
@@ -422,10 +418,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Odds { game, params, json } => odds(&game, &params, json),
         Command::Sim {
             game,
-            scenario,
-            scenario_file,
-            data,
-            options,
+            setup,
             games,
             seed,
             players,
@@ -433,8 +426,7 @@ fn run(cli: Cli) -> Result<()> {
             json,
         } => sim::run(sim::SimArgs {
             game,
-            scenario: ScenarioSource::from_args(scenario, scenario_file, data)?,
-            options: parse_options(&options)?,
+            setup: setup.source()?,
             games,
             seed,
             players,

@@ -7,14 +7,13 @@ use battlemat_core::dynamic::{DynAction, DynState};
 use battlemat_core::{Step, ToAct, Viewer};
 use battlemat_dice::Roller;
 use serde_json::Value;
-use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
 pub struct PlayArgs {
     pub game: String,
-    pub scenario: crate::game_file::ScenarioSource,
-    pub options: BTreeMap<String, String>,
+    /// The scenario and the options.
+    pub setup: crate::game_file::SetupChoice,
     pub seats: Vec<String>,
     pub seed: Option<u64>,
     pub table_dice: bool,
@@ -94,7 +93,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
     } else {
         DiceMode::Seeded(Roller::new(seed, 0).position())
     };
-    let (mut gf, entry) = GameFile::create(&a.game, &a.scenario, &a.options, dice)?;
+    let (mut gf, entry) = GameFile::create(&a.game, &a.setup, dice)?;
     let mut state = gf.state()?;
     let seats = state.seats() as usize;
     let mut sitters = Vec::new();

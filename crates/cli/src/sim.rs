@@ -13,8 +13,8 @@ use std::time::Instant;
 
 pub struct SimArgs {
     pub game: String,
-    pub scenario: crate::game_file::ScenarioSource,
-    pub options: BTreeMap<String, String>,
+    /// The scenario and the options.
+    pub setup: crate::game_file::SetupChoice,
     pub games: u64,
     pub seed: u64,
     pub players: Vec<String>,
@@ -63,7 +63,7 @@ pub fn wilson(k: u64, n: u64) -> [f64; 2] {
 pub fn run(a: SimArgs) -> Result<()> {
     let entry = battlemat_rulesets::get(&a.game).map_err(anyhow::Error::msg)?;
     let info = entry.ruleset.info();
-    let (setup, scenario) = a.scenario.setup(&entry, &a.options)?;
+    let (setup, scenario) = a.setup.setup(&entry)?;
     let players: Vec<PlayerKind> = a
         .players
         .iter()
@@ -119,7 +119,7 @@ pub fn run(a: SimArgs) -> Result<()> {
     let report = Report {
         game: a.game.clone(),
         scenario,
-        options: a.options.clone(),
+        options: a.setup.options.clone(),
         games: n,
         seed: a.seed,
         seats: (0..seats)
