@@ -39,7 +39,7 @@ fn conformance_every_scenario_and_option_set() {
     let s = conformance::run::<Swtb>(
         &setups(),
         Conformance {
-            games: 120,
+            games: 250,
             ..Default::default()
         },
     );
