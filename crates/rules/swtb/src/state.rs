@@ -37,7 +37,8 @@ pub struct Unit {
     pub may_attack: bool,
     /// Its once-only force power is spent (SWTB-O2, SWTB-O3).
     pub power_used: bool,
-    /// A flier that made a ground attack: back to its line at its side's next turn (SWTB-F1).
+    /// A flier that made a ground attack: back to its line when the opponent's next turn
+    /// ends (SWTB-F1).
     pub back_to_line: bool,
 }
 
@@ -736,8 +737,16 @@ impl Swtb {
             }
             unit.acted = false;
             unit.may_attack = false;
-            if unit.back_to_line {
-                // SWTB-F1: a flier that ground-attacked stays until its side's next turn.
+        }
+    }
+
+    fn end_turn(&mut self, ev: &mut Vec<Event>) {
+        // SWTB-F1: a flier that made a ground attack stays on the battlefield "for the
+        // opponents turn"; when that turn ends, it goes back to its line.
+        let ending = self.active;
+        for u in self.ids() {
+            let unit = &mut self.units[u as usize];
+            if unit.side != ending && unit.back_to_line {
                 unit.back_to_line = false;
                 if let Place::Field(_) = unit.place {
                     unit.place = Place::Line;
@@ -748,9 +757,6 @@ impl Swtb {
                 }
             }
         }
-    }
-
-    fn end_turn(&mut self, ev: &mut Vec<Event>) {
         if !self.second_half {
             self.second_half = true;
             self.start_turn(other(self.first), ev);
@@ -1468,6 +1474,7 @@ impl Swtb {
                 let name = self.fixed.names[unit as usize].clone();
                 let u = &mut self.units[unit as usize];
                 u.acted = true;
+                u.back_to_line = false; // a flier that moves on is where it moved to
                 u.place = match to {
                     Dest::Cell(c) => Place::Field(c),
                     Dest::Line => Place::Line,
@@ -1814,6 +1821,7 @@ impl Swtb {
         let to_line = |g: &mut Swtb, u: UnitId, ev: &mut Vec<Event>| {
             if g.alive(u) && g.units[u as usize].place != Place::Line {
                 g.units[u as usize].place = Place::Line;
+                g.units[u as usize].back_to_line = false;
                 ev.push(Event::ReturnedToLine {
                     unit: u,
                     name: g.name(u).into(),

@@ -644,8 +644,8 @@ fn swtb_f1_fliers_start_lined_up_off_the_battlefield() {
     assert!(e.message.contains("SWTB-F1"));
 }
 
-// SWTB-F1: after a ground attack (won or lost) the flier stays beside its target through the
-// opponent's turn and goes back to the line at its own side's next turn.
+// SWTB-F1: after a ground attack (won or lost) the flier stays beside its target "for the
+// opponents turn" and goes back to the line when that turn ends.
 #[test]
 fn swtb_f1_ground_attacker_stays_until_its_sides_next_turn() {
     let mut g = game(
@@ -668,15 +668,36 @@ fn swtb_f1_ground_attacker_stays_until_its_sides_next_turn() {
     assert_eq!(g.active, 1);
     assert_eq!(place(&g, 0), field("d4")); // still there on the Empire's turn
     allowed(&g, "attack u3 u0"); // and can be shot at there
-    end(&mut g);
-    // Round 2: the Empire acts first, so the flier stays through that turn too.
-    begin(&mut g, 1);
-    assert_eq!(place(&g, 0), field("d4"));
     let ev = end(&mut g);
     assert!(ev.contains(&Event::ReturnedToLine {
         unit: 0,
         name: "Rebel fighter 0".into()
     }));
+    assert_eq!(place(&g, 0), Place::Line);
+}
+
+// SWTB-F1: the same when the flier's side acts second and then first in the next round: it
+// is still on the battlefield for the opponent's turn, whatever the initiative did.
+#[test]
+fn swtb_f1_ground_attacker_faces_the_opponents_turn_even_acting_twice_in_a_row() {
+    let mut g = game(
+        "",
+        &["fighter", "trooper@a1"],
+        &["trooper@d5", "hero@h8"],
+        &[],
+    );
+    begin(&mut g, 1); // the Empire acts first in round 1
+    end(&mut g);
+    act(&mut g, "attack u0 u2 from d4");
+    roll(&mut g, &[1, 1, 1, 6]); // the defender wins
+    end(&mut g); // end of round 1
+    begin(&mut g, 0); // the Rebels act first in round 2
+    assert_eq!(place(&g, 0), field("d4"));
+    end(&mut g);
+    assert_eq!(g.active, 1);
+    assert_eq!(place(&g, 0), field("d4")); // exposed on the Empire's turn
+    allowed(&g, "attack u3 u0");
+    end(&mut g);
     assert_eq!(place(&g, 0), Place::Line);
 }
 
