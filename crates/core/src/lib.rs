@@ -126,13 +126,17 @@ impl Chance {
 }
 
 /// The end of a game: a score and a rank per seat (rank 1 is best; equal ranks are shared
-/// places, so a co-operative win gives every seat rank 1).
+/// places). A co-operative mission ends with one shared outcome for the whole table.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct GameResult {
     pub scores: Vec<i64>,
     pub ranks: Vec<u8>,
     /// Why it ended, in the game's words ("Rebels eliminated", "Empire surrendered").
     pub reason: String,
+    /// `Some(true)` for a co-operative mission the table won together, `Some(false)` for one
+    /// it lost together; `None` for a game the seats play against each other.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cooperative: Option<bool>,
 }
 
 impl GameResult {
@@ -146,6 +150,17 @@ impl GameResult {
             scores,
             ranks,
             reason: reason.into(),
+            cooperative: None,
+        }
+    }
+
+    /// A co-operative mission's end: every seat shares the outcome (and first place).
+    pub fn cooperative(won: bool, scores: Vec<i64>, reason: impl Into<String>) -> GameResult {
+        GameResult {
+            ranks: vec![1; scores.len()],
+            scores,
+            reason: reason.into(),
+            cooperative: Some(won),
         }
     }
 
@@ -429,16 +444,15 @@ pub trait Game:
 }
 
 /// A finished game's value for `seat` in `[-1, 1]`: 1 for sole first place, -1 for last,
-/// shared places in between (a shared win among all seats, as in a co-operative win, is 1).
+/// shared places in between, 0 for a draw among all seats; a co-operative mission is 1 for
+/// every seat when won and -1 when lost.
 pub fn result_value(r: &GameResult, seat: Seat) -> f64 {
-    let n = r.ranks.len();
-    if n < 2 {
-        return 0.0;
+    if let Some(won) = r.cooperative {
+        return if won { 1.0 } else { -1.0 };
     }
-    if r.is_shared() {
-        // Co-operative win or everyone drawn: scores decide the sign.
-        let s = r.scores.get(seat as usize).copied().unwrap_or(0);
-        return (s.signum()) as f64;
+    let n = r.ranks.len();
+    if n < 2 || r.is_shared() {
+        return 0.0;
     }
     let rank = r.ranks.get(seat as usize).copied().unwrap_or(n as u8) as f64;
     let best = 1.0;

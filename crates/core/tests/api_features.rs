@@ -283,9 +283,10 @@ impl Convoy {
     fn final_result(&self) -> GameResult {
         if self.setup.coop {
             let won = self.pos.iter().sum::<i32>() >= self.setup.goal;
-            let s = if won { 1 } else { -1 };
-            GameResult::from_scores(
-                vec![s; self.pos.len()],
+            let total = self.pos.iter().map(|&p| p as i64).sum();
+            GameResult::cooperative(
+                won,
+                vec![total; self.pos.len()],
                 if won { "goal reached" } else { "goal missed" },
             )
         } else {
@@ -434,5 +435,12 @@ fn cooperative_result_is_shared() {
     }
     let r = g.result().unwrap();
     assert!(r.is_shared());
+    assert_eq!(r.cooperative, Some(true));
     assert_eq!(battlemat_core::result_value(&r, 2), 1.0);
+    // A draw between opponents is not a shared win: it is worth nothing to either.
+    let draw = GameResult::from_scores(vec![7, 7], "equal points");
+    assert!(draw.is_shared());
+    assert_eq!(battlemat_core::result_value(&draw, 0), 0.0);
+    let lost = GameResult::cooperative(false, vec![0; 3], "missed");
+    assert_eq!(battlemat_core::result_value(&lost, 1), -1.0);
 }

@@ -187,11 +187,20 @@ impl Grid {
     }
 
     /// Is the line from `a` to `b` clear, given which cells block? Stops at the first
-    /// blocking cell; no allocation on squares.
+    /// blocking cell; no allocation on squares. Symmetric: `a` sees `b` exactly when `b`
+    /// sees `a`.
+    ///
+    /// On hexes a line between centres can run exactly along hexsides, and a rasterised
+    /// line then has to pick the hex on one side; traced the other way it picks the other.
+    /// We take the usual hex-wargame convention: a line along a hexside is blocked only when
+    /// it is blocked on both sides, i.e. the line is clear if it is clear traced either way.
     pub fn clear_line(&self, a: Cell, b: Cell, blocks: impl Fn(Cell) -> bool) -> bool {
         match self.kind {
             GridKind::Square => square_crossed(a, b, |c| !blocks(c)),
-            GridKind::Hex => self.between(a, b).into_iter().all(|c| !blocks(c)),
+            GridKind::Hex => {
+                self.between(a, b).into_iter().all(|c| !blocks(c))
+                    || self.between(b, a).into_iter().all(|c| !blocks(c))
+            }
         }
     }
 }
@@ -352,6 +361,39 @@ mod tests {
                 assert_eq!(square_between(a, b), brute(a, b), "{a} to {b}");
             }
         }
+    }
+
+    /// Sight is symmetric on both grids, whatever blocks (here: a scatter of cells).
+    #[test]
+    fn line_of_sight_is_symmetric() {
+        for kind in [GridKind::Square, GridKind::Hex] {
+            let g = Grid {
+                kind,
+                width: 10,
+                height: 7,
+            };
+            let blocked = |c: Cell| (c.col as u32 * 7 + c.row as u32 * 3) % 5 == 0;
+            for a in g.cells() {
+                for b in g.cells() {
+                    assert_eq!(
+                        g.clear_line(a, b, blocked),
+                        g.clear_line(b, a, blocked),
+                        "{kind:?} {a} {b}"
+                    );
+                }
+            }
+        }
+        // The reviewer's case: along hexsides from a1 to j7 past a wall at a2.
+        let g = Grid {
+            kind: GridKind::Hex,
+            width: 10,
+            height: 7,
+        };
+        let wall = |c: Cell| c == Cell::new(0, 1);
+        assert_eq!(
+            g.clear_line(Cell::new(0, 0), Cell::new(9, 6), wall),
+            g.clear_line(Cell::new(9, 6), Cell::new(0, 0), wall)
+        );
     }
 
     #[test]

@@ -173,6 +173,19 @@ pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
     };
     let (a_id, a) = get_type("attacker")?;
     let (d_id, d) = get_type("defender")?;
+    // The same attack rules the referee applies (see `Swtb::attack_rule`).
+    if a.weapon == crate::data::Weapon::None {
+        return Err(format!(
+            "a {} may not attack, only defend (SWTB-U2)",
+            a.name
+        ));
+    }
+    if d.flies() && !a.flies() && !a.attacks_fliers {
+        return Err(format!("a {} may not attack flying units (SWTB-6)", a.name));
+    }
+    if !d.flies() && !a.attacks_ground {
+        return Err(format!("a {} fires only at flying units (SWTB-O8)", a.name));
+    }
     let flag = |k: &str| params.get(k).is_some_and(|v| v == "true");
     let mut opts = BTreeMap::new();
     for (k, v) in params {

@@ -226,6 +226,31 @@ impl TryFrom<StateData> for Swtb {
         if d.units.len() != fixed.names.len() {
             return Err("unit list does not match the setup".into());
         }
+        // A stored state is checked as strictly as a setup: nothing in it may point outside
+        // the game (the rules index units, unit types and cells without further checks).
+        let n = d.units.len();
+        let on_board = |c: &Cell| fixed.grid.contains(*c);
+        for (i, u) in d.units.iter().enumerate() {
+            let place_ok = match &u.place {
+                Place::Field(c) | Place::Fallen(c) => on_board(c),
+                Place::Line | Place::Gone => true,
+            };
+            if u.kind as usize >= fixed.types.len() || u.side > 1 || !place_ok {
+                return Err(format!("units[{i}] does not fit the setup"));
+            }
+        }
+        let id_ok = |u: &UnitId| (*u as usize) < n;
+        let phase_ok = match &d.phase {
+            Phase::Combat(c) => id_ok(&c.attacker) && id_ok(&c.target),
+            Phase::PowerDie { user, target, .. } => id_ok(user) && id_ok(target),
+            Phase::ReviveDie { droid, fallen } => id_ok(droid) && id_ok(fallen),
+            Phase::ChooseFirst { winner } => *winner <= 1,
+            Phase::Morale { side, .. } => *side <= 1,
+            Phase::Initiative { .. } | Phase::Turn | Phase::Over { .. } => true,
+        };
+        if !phase_ok || d.first > 1 || d.active > 1 {
+            return Err("the phase does not fit the setup".into());
+        }
         Ok(Swtb {
             fixed: Arc::new(fixed),
             units: d.units,
@@ -432,10 +457,18 @@ impl Swtb {
             return err("unit_types".into(), "at most 255 unit types".into());
         }
         for (k, t) in &setup.unit_types {
-            if t.dice == 0 || t.dice > 20 || t.attack_dice() > 20 {
+            for (f, v) in [("dice", t.dice), ("attack_dice", t.attack_dice())] {
+                if !(1..=20).contains(&v) {
+                    return err(
+                        format!("unit_types.{k}.{f}"),
+                        "combat dice must be 1 to 20".into(),
+                    );
+                }
+            }
+            if t.cost > 1_000_000 {
                 return err(
-                    format!("unit_types.{k}.dice"),
-                    "combat dice must be 1 to 20".into(),
+                    format!("unit_types.{k}.cost"),
+                    "at most 1000000 points".into(),
                 );
             }
             for (f, v) in [
@@ -452,7 +485,7 @@ impl Swtb {
         let mut occupied = std::collections::BTreeMap::new();
         let mut start_count = [0u8; 2];
         for (si, side) in s.sides.iter().enumerate() {
-            let mut cost = 0;
+            let mut cost: u64 = 0;
             for (ui, u) in side.units.iter().enumerate() {
                 let at = format!("scenario.sides[{si}].units[{ui}]");
                 let Some(ti) = type_keys.iter().position(|k| *k == u.kind) else {
@@ -469,7 +502,7 @@ impl Swtb {
                 if t.class == Class::Gun && !o.artillery {
                     continue; // fixed guns only with the Artillery and AA rule (SWTB-O8)
                 }
-                cost += t.cost;
+                cost += u64::from(t.cost);
                 match (t.flies(), u.at) {
                     (true, Some(_)) => return err(
                         format!("{at}.at"),
@@ -528,7 +561,7 @@ impl Swtb {
                     start_count[si] += 1;
                 }
             }
-            if o.points && cost > s.points {
+            if o.points && cost > u64::from(s.points) {
                 return err(
                     format!("scenario.sides[{si}].units"),
                     format!(
@@ -843,6 +876,7 @@ impl Swtb {
             scores,
             ranks,
             reason: reason.clone(),
+            cooperative: None,
         })
     }
 
@@ -1080,7 +1114,10 @@ impl Swtb {
                 format!("{} is fixed in place", t.name),
             ));
         }
-        if self.fixed.grid.contains(c) && occ[self.fixed.grid.index(c)].is_some() {
+        if !self.fixed.grid.contains(c) {
+            return Err(Illegal::new(format!("{c} is off the board")));
+        }
+        if occ[self.fixed.grid.index(c)].is_some() {
             return Err(Illegal::by("SWTB-2", format!("{c} is taken")));
         }
         if !self.reachable(u, occ).contains(&c) {
@@ -1906,7 +1943,9 @@ impl Swtb {
             self.morale_due |= 1 << side;
         }
         let s = side as usize;
-        if !self.halved[s] && self.army_count(side) * 2 <= self.fixed.start_count[s] {
+        if !self.halved[s]
+            && 2 * u16::from(self.army_count(side)) <= u16::from(self.fixed.start_count[s])
+        {
             self.halved[s] = true;
             self.morale_due |= 1 << side;
         }

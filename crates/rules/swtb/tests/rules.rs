@@ -1887,3 +1887,66 @@ fn option_rule_ids_are_registered_ids() {
         assert!(ids.contains(&o.rule.as_str()), "{}: {}", o.key, o.rule);
     }
 }
+
+// Bad data never overflows or panics: huge costs, zero attack dice, a big army under morale
+// (SWTB-O10's "reduced by half" with more than 127 units), a stored state that points
+// outside its game.
+#[test]
+fn extreme_data_is_refused_or_handled() {
+    let mut s = setup("", &["trooper@a1"], &["trooper@h8"], &[("points", "true")]);
+    s.unit_types.get_mut("trooper").unwrap().cost = u32::MAX;
+    let e = Swtb::new_game(&s).unwrap_err();
+    assert_eq!(e.at, "unit_types.trooper.cost");
+
+    let mut s = setup("", &["trooper@a1"], &["trooper@h8"], &[]);
+    s.unit_types.get_mut("hero").unwrap().attack_dice = Some(0);
+    assert_eq!(
+        Swtb::new_game(&s).unwrap_err().at,
+        "unit_types.hero.attack_dice"
+    );
+    s.unit_types.get_mut("hero").unwrap().attack_dice = Some(30);
+    assert_eq!(
+        Swtb::new_game(&s).unwrap_err().at,
+        "unit_types.hero.attack_dice"
+    );
+
+    // 130 troopers against one hero on a 26x10 mat, with morale: the first loss is far
+    // from half, so no morale roll yet.
+    let cells: Vec<String> = (0..130)
+        .map(|i| format!("trooper@{}{}", (b'a' + (i % 26) as u8) as char, i / 26 + 1))
+        .collect();
+    let many: Vec<&str> = cells.iter().map(|s| s.as_str()).collect();
+    let s = setup_sized(26, 10, 5, "", &many, &["hero@a10"], &[("morale", "true")]);
+    let mut g = Swtb::new_game(&s).unwrap();
+    begin(&mut g, 1);
+    // The hero (u130) shoots the trooper at a5 (u104) straight down the a column.
+    act(&mut g, "attack u130 u104");
+    let ev = roll(&mut g, &[6, 6, 1]);
+    assert!(eliminated(&ev, 104));
+    assert_eq!(
+        g.phase,
+        battlemat_swtb::state::Phase::Turn,
+        "no morale roll after 1 of 130"
+    );
+
+    // A stored state whose unit points at a unit type that does not exist is refused.
+    let mut v = serde_json::to_value(&g).unwrap();
+    v["units"][0]["kind"] = serde_json::json!(200);
+    assert!(serde_json::from_value::<Swtb>(v).is_err());
+}
+
+// The odds command refuses attacks the rules forbid, naming the rule.
+#[test]
+fn swtb_6_matchup_odds_refuse_forbidden_attacks() {
+    let p = |a: &str, d: &str| {
+        let m: BTreeMap<String, String> = [("attacker", a), ("defender", d)]
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        battlemat_swtb::odds::matchup(&m)
+    };
+    assert!(p("trooper", "fighter").unwrap_err().contains("SWTB-6"));
+    assert!(p("droid", "trooper").unwrap_err().contains("SWTB-U2"));
+    assert!(p("aa_gun", "hero").unwrap_err().contains("SWTB-O8"));
+    assert!(p("hero", "fighter").is_ok());
+}
