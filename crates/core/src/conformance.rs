@@ -1,6 +1,6 @@
 //! The conformance kit every game runs with one line (OpenSpiel's random-simulation test).
 //!
-//! ```ignore
+//! ```text
 //! battlemat_core::conformance::run::<MyGame>(&setups, Conformance::default());
 //! ```
 //!

@@ -372,7 +372,7 @@ mod tests {
                 width: 10,
                 height: 7,
             };
-            let blocked = |c: Cell| (c.col as u32 * 7 + c.row as u32 * 3) % 5 == 0;
+            let blocked = |c: Cell| (c.col as u32 * 7 + c.row as u32 * 3).is_multiple_of(5);
             for a in g.cells() {
                 for b in g.cells() {
                     assert_eq!(
