@@ -161,6 +161,14 @@ impl Game for Swtb {
 
     fn to_act(&self) -> ToAct {
         match &self.phase {
+            Phase::ChoosePower { unit } => ToAct::Decide {
+                seat: self.units[*unit as usize].side,
+                prompt: format!(
+                    "{}: choose {}'s force power (SWTB-O1..O4)",
+                    self.side_name(self.units[*unit as usize].side),
+                    self.name(*unit)
+                ),
+            },
             Phase::ChooseFirst { winner } => ToAct::Decide {
                 seat: *winner,
                 prompt: format!(

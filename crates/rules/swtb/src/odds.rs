@@ -110,7 +110,7 @@ impl Swtb {
                     "kind".into(),
                     serde_json::to_value(kind).unwrap_or_default(),
                 );
-                let deflect = self.fixed.powers[target as usize] == Some(Power::DeflectBlasters)
+                let deflect = self.units[target as usize].power == Some(Power::DeflectBlasters)
                     && at.deflectable
                     && match (self.cell_of(unit), self.cell_of(target)) {
                         (Some(x), Some(y)) => self.fixed.grid.adjacent(x, y),

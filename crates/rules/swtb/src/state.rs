@@ -35,6 +35,9 @@ pub struct Unit {
     pub acted: bool,
     /// Moved into contact with an enemy this turn, so may still attack (SWTB-2).
     pub may_attack: bool,
+    /// Its force power, when force powers are in play (SWTB-O1..O4): set by the scenario
+    /// or chosen by its side before the first round.
+    pub power: Option<Power>,
     /// Its once-only force power is spent (SWTB-O2, SWTB-O3).
     pub power_used: bool,
     /// A flier that made a ground attack: back to its line when the opponent's next turn
@@ -82,6 +85,10 @@ pub enum Phase {
     Initiative {
         left: [u8; 2],
         best: [u8; 2],
+    },
+    /// Before the first round, a side chooses a Force User's power (SWTB-O1..O4).
+    ChoosePower {
+        unit: UnitId,
     },
     /// The winner chooses who acts first (SWTB-1).
     ChooseFirst {
@@ -151,8 +158,8 @@ pub struct Fixed {
     pub types: Vec<UnitType>,
     pub type_keys: Vec<String>,
     pub names: Vec<String>,
-    /// Each unit's force power, if powers are in play.
-    pub powers: Vec<Option<Power>>,
+    /// Every unit as it starts the game.
+    pub start: Vec<Unit>,
     /// Units (guns not counted) each side started with, for morale (SWTB-O10).
     pub start_count: [u8; 2],
 }
@@ -245,6 +252,7 @@ impl TryFrom<StateData> for Swtb {
             Phase::PowerDie { user, target, .. } => id_ok(user) && id_ok(target),
             Phase::ReviveDie { droid, fallen } => id_ok(droid) && id_ok(fallen),
             Phase::ChooseFirst { winner } => *winner <= 1,
+            Phase::ChoosePower { unit } => id_ok(unit),
             Phase::Morale { side, .. } => *side <= 1,
             Phase::Initiative { .. } | Phase::Turn | Phase::Over { .. } => true,
         };
@@ -280,6 +288,11 @@ pub enum Action {
     /// The initiative winner names the side that acts first (SWTB-1).
     First {
         side: u8,
+    },
+    /// Choose a Force User's power before the first round (SWTB-O1..O4).
+    ChoosePower {
+        unit: UnitId,
+        power: Power,
     },
     Move {
         unit: UnitId,
@@ -318,6 +331,11 @@ pub enum Action {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "event")]
 pub enum Event {
+    PowerChosen {
+        unit: UnitId,
+        name: String,
+        power: Power,
+    },
     RoundStarted {
         round: u16,
     },
@@ -481,7 +499,7 @@ impl Swtb {
             }
         }
         let mut names = Vec::new();
-        let mut powers = Vec::new();
+        let mut start = Vec::new();
         let mut occupied = std::collections::BTreeMap::new();
         let mut start_count = [0u8; 2];
         for (si, side) in s.sides.iter().enumerate() {
@@ -556,7 +574,17 @@ impl Swtb {
                     return err(at, "at most 200 units".into());
                 }
                 names.push(u.name.clone());
-                powers.push(power);
+                start.push(Unit {
+                    kind: ti as u8,
+                    side: si as u8,
+                    place: u.at.map_or(Place::Line, Place::Field),
+                    hits: 0,
+                    acted: false,
+                    may_attack: false,
+                    power,
+                    power_used: false,
+                    back_to_line: false,
+                });
                 if t.class != Class::Gun {
                     start_count[si] += 1;
                 }
@@ -595,39 +623,16 @@ impl Swtb {
             types,
             type_keys,
             names,
-            powers,
+            start,
             start_count,
         })
     }
 
     pub fn new(setup: &Setup) -> Result<Swtb, SetupError> {
         let fixed = Swtb::check_setup(setup)?;
-        let mut units = Vec::new();
-        for (si, side) in setup.scenario.sides.iter().enumerate() {
-            for u in &side.units {
-                let kind = fixed
-                    .type_keys
-                    .iter()
-                    .position(|k| *k == u.kind)
-                    .unwrap_or(0) as u8;
-                if fixed.types[kind as usize].class == Class::Gun && !setup.options.artillery {
-                    continue;
-                }
-                units.push(Unit {
-                    kind,
-                    side: si as u8,
-                    place: u.at.map_or(Place::Line, Place::Field),
-                    hits: 0,
-                    acted: false,
-                    may_attack: false,
-                    power_used: false,
-                    back_to_line: false,
-                });
-            }
-        }
         let mut g = Swtb {
+            units: fixed.start.clone(),
             fixed: Arc::new(fixed),
-            units,
             round: 0,
             first: 0,
             active: 0,
@@ -636,8 +641,42 @@ impl Swtb {
             morale_due: 0,
             halved: [false; 2],
         };
-        g.start_round(&mut Vec::new());
+        g.next_power_choice_or_first_round(&mut Vec::new());
         Ok(g)
+    }
+
+    /// SWTB-O1..O4: "Each Force User may select one of the following powers". Before the
+    /// first round, each Force User the scenario gave no power has its side choose one.
+    fn next_power_choice_or_first_round(&mut self, ev: &mut Vec<Event>) {
+        let unchosen = self.ids().find(|&u| {
+            self.options().force_powers
+                && self.ty(u).force_user
+                && self.units[u as usize].power.is_none()
+        });
+        match unchosen {
+            Some(unit) => self.phase = Phase::ChoosePower { unit },
+            None => self.start_round(ev),
+        }
+    }
+
+    /// The powers `u`'s side may choose for it: Force Choke is the dark side's, Mind Trick
+    /// the light side's (SWTB-O2, SWTB-O3).
+    pub fn powers_for(&self, u: UnitId) -> Vec<Power> {
+        let side = self.units[u as usize].side as usize;
+        let alignment = self.fixed.setup.scenario.sides[side].alignment;
+        [
+            Power::LightSaberThrow,
+            Power::ForceChoke,
+            Power::MindTrick,
+            Power::DeflectBlasters,
+        ]
+        .into_iter()
+        .filter(|p| match p {
+            Power::ForceChoke => alignment == Alignment::Dark,
+            Power::MindTrick => alignment == Alignment::Light,
+            _ => true,
+        })
+        .collect()
     }
 
     // ----- lookups -------------------------------------------------------------------
@@ -702,7 +741,7 @@ impl Swtb {
         n
     }
     fn has_power(&self, u: UnitId, p: Power) -> bool {
-        self.fixed.powers[u as usize] == Some(p)
+        self.units[u as usize].power == Some(p)
     }
     pub fn points_left(&self, side: u8) -> i64 {
         self.ids()
@@ -1348,6 +1387,32 @@ impl Swtb {
                     Ok(())
                 }
             }
+            (Phase::ChoosePower { unit }, Action::ChoosePower { unit: u, power }) => {
+                if u != unit {
+                    Err(Illegal::by(
+                        "SWTB-O1",
+                        format!("it is {}'s power that is being chosen", self.name(*unit)),
+                    ))
+                } else if !self.powers_for(*unit).contains(power) {
+                    Err(Illegal::by(
+                        if *power == Power::ForceChoke {
+                            "SWTB-O2"
+                        } else {
+                            "SWTB-O3"
+                        },
+                        format!(
+                            "the {} cannot choose {power:?}",
+                            self.side_name(self.units[*unit as usize].side)
+                        ),
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
+            (Phase::ChoosePower { unit }, _) => Err(Illegal::by(
+                "SWTB-O1",
+                format!("first choose {}'s force power", self.name(*unit)),
+            )),
             (Phase::ChooseFirst { .. }, _) => Err(Illegal::by(
                 "SWTB-1",
                 "the initiative winner must first choose who acts first",
@@ -1358,6 +1423,10 @@ impl Swtb {
                     Action::First { .. } => {
                         Err(Illegal::by("SWTB-1", "initiative is already decided"))
                     }
+                    Action::ChoosePower { .. } => Err(Illegal::by(
+                        "SWTB-O1",
+                        "powers are chosen before the first round",
+                    )),
                     Action::Move { unit, to } => self.check_move(unit, to, &occ),
                     Action::Attack { unit, target, land } => {
                         self.check_attack(unit, target, land, &occ).map(|_| ())
@@ -1381,6 +1450,13 @@ impl Swtb {
         match self.phase {
             Phase::ChooseFirst { .. } => {
                 return vec![Action::First { side: 0 }, Action::First { side: 1 }];
+            }
+            Phase::ChoosePower { unit } => {
+                return self
+                    .powers_for(unit)
+                    .into_iter()
+                    .map(|power| Action::ChoosePower { unit, power })
+                    .collect();
             }
             Phase::Turn => {}
             _ => return vec![],
@@ -1505,6 +1581,15 @@ impl Swtb {
                 self.first = side;
                 self.second_half = false;
                 self.start_turn(side, ev);
+            }
+            Action::ChoosePower { unit, power } => {
+                self.units[unit as usize].power = Some(power);
+                ev.push(Event::PowerChosen {
+                    unit,
+                    name: self.name(unit).into(),
+                    power,
+                });
+                self.next_power_choice_or_first_round(ev);
             }
             Action::EndTurn => self.end_turn(ev),
             Action::Move { unit, to } => {

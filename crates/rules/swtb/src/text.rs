@@ -26,6 +26,7 @@ impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Action::First { side } => write!(f, "first {side}"),
+            Action::ChoosePower { unit, power } => write!(f, "power u{unit} {}", power_key(*power)),
             Action::Move { unit, to } => write!(f, "move u{unit} {to}"),
             Action::Attack {
                 unit,
@@ -48,7 +49,7 @@ impl fmt::Display for Action {
     }
 }
 
-const ACTION_FORMS: &str = "first SIDE | move uN CELL|line | attack uN uM [from CELL] | fire uGUN uM crew uN | choke uN uM | trick uN uM | revive uN uM | end";
+const ACTION_FORMS: &str = "power uN POWER | first SIDE | move uN CELL|line | attack uN uM [from CELL] | fire uGUN uM crew uN | choke uN uM | trick uN uM | revive uN uM | end";
 
 impl std::str::FromStr for Action {
     type Err = String;
@@ -56,6 +57,10 @@ impl std::str::FromStr for Action {
         let w: Vec<&str> = s.split_whitespace().collect();
         let bad = || format!("cannot read action {s:?}; actions are: {ACTION_FORMS}");
         Ok(match w.as_slice() {
+            ["power", u, p] => Action::ChoosePower {
+                unit: unit_id(u)?,
+                power: parse_power(p)?,
+            },
             ["first", side] => Action::First {
                 side: side.parse().map_err(|_| bad())?,
             },
@@ -115,6 +120,9 @@ impl fmt::Display for AttackKind {
 impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Event::PowerChosen { name, power, .. } => {
+                write!(f, "{name} takes the power {}.", power_name(*power))
+            }
             Event::RoundStarted { round } => write!(f, "Round {round} begins."),
             Event::InitiativeDie { side, face } => write!(f, "Initiative die for {side}: {face}."),
             Event::InitiativeTied => f.write_str("Initiative is tied: roll again."),
@@ -192,6 +200,30 @@ impl fmt::Display for Event {
     }
 }
 
+/// The power's key, as data files and actions write it.
+pub fn power_key(p: Power) -> &'static str {
+    match p {
+        Power::LightSaberThrow => "light_saber_throw",
+        Power::ForceChoke => "force_choke",
+        Power::MindTrick => "mind_trick",
+        Power::DeflectBlasters => "deflect_blasters",
+    }
+}
+
+fn parse_power(s: &str) -> Result<Power, String> {
+    [
+        Power::LightSaberThrow,
+        Power::ForceChoke,
+        Power::MindTrick,
+        Power::DeflectBlasters,
+    ]
+    .into_iter()
+    .find(|p| power_key(*p) == s)
+    .ok_or_else(|| {
+        format!("no power {s:?}: light_saber_throw, force_choke, mind_trick, deflect_blasters")
+    })
+}
+
 pub fn power_name(p: Power) -> &'static str {
     match p {
         Power::LightSaberThrow => "Light Saber Throw",
@@ -212,6 +244,9 @@ impl Swtb {
         };
         let occ = self.occupancy();
         match *a {
+            Action::ChoosePower { unit, power } => {
+                format!("{} takes {}", n(unit), power_name(power))
+            }
             Action::First { side } if (side as usize) < 2 => {
                 format!("{} to act first", self.side_name(side))
             }
@@ -290,13 +325,14 @@ impl Swtb {
                     hits: unit.hits,
                     toughness: self.toughness(u),
                     acted: unit.acted,
-                    power: self.fixed.powers[u as usize],
+                    power: unit.power,
                     power_used: unit.power_used,
                 }
             })
             .collect();
         let status = match &self.phase {
             Phase::Initiative { .. } => "rolling for initiative".to_string(),
+            Phase::ChoosePower { unit } => format!("choosing {}'s force power", self.name(*unit)),
             Phase::ChooseFirst { winner } => {
                 format!(
                     "{} won the initiative and choose who acts first",

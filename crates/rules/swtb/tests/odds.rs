@@ -363,11 +363,13 @@ fn settle(g: &mut Swtb) {
                 .unwrap();
             }
             ToAct::Decide { seat, .. } => {
-                g.apply(&Step::Act {
-                    seat,
-                    action: Action::First { side: 0 },
-                })
-                .unwrap();
+                // A force power to choose (SWTB-O1..O4): the last one offered (Deflect
+                // Blasters); then side 0 acts first.
+                let action = match g.phase {
+                    Phase::ChoosePower { .. } => g.legal_actions().pop().unwrap(),
+                    _ => Action::First { side: 0 },
+                };
+                g.apply(&Step::Act { seat, action }).unwrap();
             }
             ToAct::Over(_) => panic!("over"),
         }
@@ -697,10 +699,10 @@ fn action_odds_sum_to_one_everywhere_offered() {
                                 checked += 1;
                             }
                         }
-                        let a = if g.phase == Phase::Turn {
-                            Action::EndTurn
-                        } else {
-                            Action::First { side: seat }
+                        let a = match g.phase {
+                            Phase::Turn => Action::EndTurn,
+                            Phase::ChoosePower { .. } => g.legal_actions()[0].clone(),
+                            _ => Action::First { side: seat },
                         };
                         g.apply(&Step::Act { seat, action: a }).unwrap();
                     }

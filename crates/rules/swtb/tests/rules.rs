@@ -158,10 +158,15 @@ fn allowed(g: &Swtb, a: &str) {
 }
 
 /// Settle the initiative so that `first` acts first: if dice are rolled, `first` rolls
-/// sixes and the other side ones; the winner then names `first`.
+/// sixes and the other side ones; the winner then names `first`. A Force User still without
+/// a power (SWTB-O1..O4) takes the first one offered (Light Saber Throw).
 fn begin(g: &mut Swtb, first: u8) {
     loop {
         match g.phase.clone() {
+            Phase::ChoosePower { .. } => {
+                let a = g.legal_actions()[0].to_string();
+                act(g, &a);
+            }
             Phase::Initiative { left, .. } => {
                 let s = if left[0] > 0 { 0 } else { 1 };
                 roll(g, &[if s == first { 6 } else { 1 }]);
@@ -1949,4 +1954,44 @@ fn swtb_6_matchup_odds_refuse_forbidden_attacks() {
     assert!(p("droid", "trooper").unwrap_err().contains("SWTB-U2"));
     assert!(p("aa_gun", "hero").unwrap_err().contains("SWTB-O8"));
     assert!(p("hero", "fighter").is_ok());
+}
+
+// SWTB-O1..O4: "Each Force User may select one of the following powers": with force powers
+// on, a Force User the scenario gave no power has its side choose one before the first
+// round; the dark side may not take Mind Trick, the light side not Force Choke.
+#[test]
+fn swtb_o1_each_force_user_selects_a_power() {
+    let mut g = game(
+        "",
+        &["force_user@a1"],
+        &["force_user@h8", "trooper@h1"],
+        &[("force_powers", "true")],
+    );
+    assert!(matches!(g.to_act(), ToAct::Decide { seat: 0, .. }));
+    let legal = g.legal_actions();
+    assert_eq!(legal.len(), 3, "{legal:?}");
+    refused(&mut g, "power u0 force_choke", "SWTB-O2");
+    act(&mut g, "power u0 deflect_blasters");
+    assert!(matches!(g.to_act(), ToAct::Decide { seat: 1, .. }));
+    refused(&mut g, "power u1 mind_trick", "SWTB-O3");
+    let ev = act(&mut g, "power u1 force_choke");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::RoundStarted { round: 1 }))
+    );
+    assert_eq!(
+        g.units[0].power,
+        Some(battlemat_swtb::data::Power::DeflectBlasters)
+    );
+    assert_eq!(
+        g.units[1].power,
+        Some(battlemat_swtb::data::Power::ForceChoke)
+    );
+    assert!(
+        matches!(g.to_act(), ToAct::Chance(_)),
+        "initiative dice next"
+    );
+    // Without the option there is nothing to choose.
+    let g = game("", &["force_user@a1"], &["force_user@h8"], &[]);
+    assert!(matches!(g.to_act(), ToAct::Chance(_)));
 }
