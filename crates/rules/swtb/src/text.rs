@@ -410,11 +410,11 @@ impl Swtb {
 
 impl fmt::Display for Observation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
-            f,
-            "{} — round {} of {} — {}",
-            self.scenario, self.round, self.max_rounds, self.status
-        )?;
+        let round = match self.round {
+            0 => format!("before round 1 of {}", self.max_rounds),
+            r => format!("round {r} of {}", self.max_rounds),
+        };
+        writeln!(f, "{} — {round} — {}", self.scenario, self.status)?;
         for row in &self.board {
             writeln!(f, "{row}")?;
         }
