@@ -6,7 +6,8 @@
 //!   `check` accepts every legal point, `legal_actions` offers three candidates;
 //! - a decision by a seat that is not the active one (the next seat may object to a move);
 //! - a chance point whose result the rules act on by themselves (the drift moves every
-//!   convoy piece, with no seat deciding);
+//!   convoy piece, with no seat deciding), and which is a draw from what is left of a deck
+//!   (its odds change as cards are drawn; a card no longer in the deck is refused);
 //! - results as per-seat scores and ranks.
 
 use battlemat_core::conformance::{self, Conformance};
@@ -44,7 +45,12 @@ struct Convoy {
     pos: Vec<i32>,
     round: u8,
     phase: Phase,
+    /// The drift deck: how many cards of drift 0, 1 and 2 are left. Drawn without
+    /// replacement, reshuffled when empty — a chance point whose odds change as it is used.
+    deck: [u64; 3],
 }
+
+const FULL_DECK: [u64; 3] = [3, 2, 1];
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -147,6 +153,7 @@ impl Game for Convoy {
             pos: vec![0; s.seats as usize],
             round: 1,
             phase: Phase::Move { seat: 0 },
+            deck: FULL_DECK,
         })
     }
 
@@ -166,21 +173,14 @@ impl Game for Convoy {
             },
             Phase::ObjectionDie { .. } => ToAct::Chance(Chance::die("objection", 6)),
             Phase::Drift => ToAct::Chance(Chance {
-                what: "drift (weighted)".into(),
-                outcomes: vec![
-                    battlemat_core::ChanceOutcome {
-                        value: 0,
-                        weight: 3,
-                    },
-                    battlemat_core::ChanceOutcome {
-                        value: 1,
-                        weight: 2,
-                    },
-                    battlemat_core::ChanceOutcome {
-                        value: 2,
-                        weight: 1,
-                    },
-                ],
+                what: "drift card".into(),
+                outcomes: (0..3u32)
+                    .filter(|&v| self.deck[v as usize] > 0)
+                    .map(|v| battlemat_core::ChanceOutcome {
+                        value: v,
+                        weight: self.deck[v as usize],
+                    })
+                    .collect(),
             }),
             Phase::Over => ToAct::Over(self.final_result()),
         }
@@ -247,6 +247,10 @@ impl Game for Convoy {
                 self.next_mover(mover);
             }
             Phase::Drift => {
+                self.deck[v as usize] -= 1;
+                if self.deck == [0; 3] {
+                    self.deck = FULL_DECK;
+                }
                 // The rules move every piece by themselves.
                 let by = v as i32 * UNIT / 2;
                 for p in &mut self.pos {
@@ -409,11 +413,21 @@ fn rules_move_pieces_after_a_chance_point_and_results_rank_seats() {
                 };
                 Step::Act { seat, action: a }
             }
-            _ => Step::Roll { value: 0 },
+            ToAct::Chance(c) => {
+                // One draw from what is left of a deck: the only drift-2 card is gone until
+                // the reshuffle, so 2 cannot come up and is refused.
+                assert_eq!(c.probability(2), 0.0);
+                let before = g.clone();
+                assert!(g.apply(&Step::Roll { value: 2 }).is_err());
+                assert_eq!(g, before);
+                Step::Roll { value: 0 }
+            }
+            ToAct::Over(_) => unreachable!(),
         };
         g.apply(&s).unwrap();
         rec.steps.push(s);
     }
+    assert_eq!(g.deck, [1, 2, 0], "three drift cards drawn: a 2 and two 0s");
     let r = g.result().unwrap();
     assert_eq!(r.scores, vec![4000, 3000]);
     assert_eq!(r.ranks, vec![1, 2]);
