@@ -131,6 +131,12 @@ pub enum Terrain {
     Fortified,
 }
 
+/// The board at one moment: the unit on each cell and whether each cell blocks sight.
+pub struct Occupancy {
+    pub unit: Vec<Option<UnitId>>,
+    pub blocks_sight: Vec<bool>,
+}
+
 /// Why an attack is not allowed, before it is put in words ([`Swtb::explain`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Why {
@@ -719,11 +725,23 @@ impl Swtb {
         self.ids()
             .find(|&u| self.units[u as usize].place == Place::Field(c))
     }
-    pub(crate) fn occupancy(&self) -> Vec<Option<UnitId>> {
-        let mut occ = vec![None; self.fixed.terrain.len()];
+    /// Who stands where, and which cells block sight (SWTB-4): worked out once per question
+    /// about the board, not once per line traced.
+    pub(crate) fn occupancy(&self) -> Occupancy {
+        let n = self.fixed.terrain.len();
+        let mut occ = Occupancy {
+            unit: vec![None; n],
+            blocks_sight: vec![false; n],
+        };
+        for (i, t) in self.fixed.terrain.iter().enumerate() {
+            occ.blocks_sight[i] = matches!(t, Terrain::Wall | Terrain::Hill);
+        }
         for u in self.ids() {
             if let Place::Field(c) = self.units[u as usize].place {
-                occ[self.fixed.grid.index(c)] = Some(u);
+                let i = self.fixed.grid.index(c);
+                occ.unit[i] = Some(u);
+                // Fliers on the battlefield are above it and block nothing.
+                occ.blocks_sight[i] |= !self.ty(u).flies();
             }
         }
         occ
@@ -923,17 +941,17 @@ impl Swtb {
 
     /// Cells a ground unit can reach with its move (SWTB-2): through empty cells and friends,
     /// never through walls or enemies, ending on an empty cell.
-    fn reachable(&self, u: UnitId, occ: &[Option<UnitId>]) -> Vec<Cell> {
+    fn reachable(&self, u: UnitId, occ: &Occupancy) -> Vec<Cell> {
         let Some(start) = self.cell_of(u) else {
             return vec![];
         };
         let g = &self.fixed.grid;
         let steps = self.ty(u).r#move;
         let side = self.units[u as usize].side;
-        let mut dist = vec![u8::MAX; occ.len()];
+        let mut dist = vec![u8::MAX; occ.unit.len()];
         dist[g.index(start)] = 0;
         // Breadth-first from the start; a queue of cells in order of distance.
-        let mut queue = Vec::with_capacity(occ.len());
+        let mut queue = Vec::with_capacity(occ.unit.len());
         queue.push(start);
         let mut head = 0;
         while head < queue.len() {
@@ -948,7 +966,7 @@ impl Swtb {
                 if dist[i] != u8::MAX || self.fixed.terrain[i] == Terrain::Wall {
                     continue;
                 }
-                let passable = match occ[i] {
+                let passable = match occ.unit[i] {
                     None => true,
                     Some(o) => self.units[o as usize].side == side || self.ty(o).flies(),
                 };
@@ -959,23 +977,20 @@ impl Swtb {
             }
         }
         // Destinations in board order (row by row): reached, and empty.
-        g.cells()
-            .filter(|c| {
-                let i = g.index(*c);
-                dist[i] != u8::MAX && dist[i] > 0 && occ[i].is_none()
-            })
-            .collect()
+        let mut out: Vec<Cell> = queue[1..]
+            .iter()
+            .copied()
+            .filter(|c| occ.unit[g.index(*c)].is_none())
+            .collect();
+        out.sort_unstable_by_key(|c| g.index(*c));
+        out
     }
 
     /// SWTB-4: blasters cannot shoot through figures, walls, hills or vehicles. Fliers on the
     /// battlefield are above it and block nothing.
-    fn clear_line(&self, a: Cell, b: Cell, occ: &[Option<UnitId>]) -> bool {
+    fn clear_line(&self, a: Cell, b: Cell, occ: &Occupancy) -> bool {
         let g = &self.fixed.grid;
-        g.clear_line(a, b, |c| {
-            let i = g.index(c);
-            matches!(self.fixed.terrain[i], Terrain::Wall | Terrain::Hill)
-                || occ[i].is_some_and(|o| !self.ty(o).flies())
-        })
+        g.clear_line(a, b, |c| occ.blocks_sight[g.index(c)])
     }
 
     fn can_start(&self, u: UnitId) -> Result<(), Illegal> {
@@ -994,7 +1009,7 @@ impl Swtb {
         &self,
         u: UnitId,
         target: UnitId,
-        occ: &[Option<UnitId>],
+        occ: &Occupancy,
     ) -> Result<AttackKind, Illegal> {
         self.can_start(u)?;
         self.unit(target)?;
@@ -1004,12 +1019,7 @@ impl Swtb {
 
     /// The attack rules without building messages (legal-action generation asks this for
     /// every pair of units). `u` and `target` must exist and `u` must be the active side's.
-    fn attack_rule(
-        &self,
-        u: UnitId,
-        target: UnitId,
-        occ: &[Option<UnitId>],
-    ) -> Result<AttackKind, Why> {
+    fn attack_rule(&self, u: UnitId, target: UnitId, occ: &Occupancy) -> Result<AttackKind, Why> {
         let unit = self.units[u as usize];
         let t = self.ty(u);
         let tgt = self.units[target as usize];
@@ -1111,7 +1121,7 @@ impl Swtb {
         }
     }
 
-    fn check_move(&self, u: UnitId, to: Dest, occ: &[Option<UnitId>]) -> Result<(), Illegal> {
+    fn check_move(&self, u: UnitId, to: Dest, occ: &Occupancy) -> Result<(), Illegal> {
         self.can_start(u)?;
         let unit = self.units[u as usize];
         if unit.acted {
@@ -1131,7 +1141,7 @@ impl Swtb {
                 Dest::Cell(c) => {
                     if !self.fixed.grid.contains(c) {
                         Err(Illegal::new(format!("{c} is off the board")))
-                    } else if occ[self.fixed.grid.index(c)].is_some() {
+                    } else if occ.unit[self.fixed.grid.index(c)].is_some() {
                         Err(Illegal::new(format!("{c} is taken")))
                     } else if self.terrain(c) == Terrain::Wall {
                         Err(Illegal::by("SWTB-F2", format!("{c} is a wall")))
@@ -1156,7 +1166,7 @@ impl Swtb {
         if !self.fixed.grid.contains(c) {
             return Err(Illegal::new(format!("{c} is off the board")));
         }
-        if occ[self.fixed.grid.index(c)].is_some() {
+        if occ.unit[self.fixed.grid.index(c)].is_some() {
             return Err(Illegal::by("SWTB-2", format!("{c} is taken")));
         }
         if !self.reachable(u, occ).contains(&c) {
@@ -1174,7 +1184,7 @@ impl Swtb {
 
     /// Where flier `u` may end up to ground-attack `target` (SWTB-F1): a cell beside the
     /// target that is empty (or where the flier already is), and not a wall.
-    fn landing_cells(&self, u: UnitId, target: UnitId, occ: &[Option<UnitId>]) -> Vec<Cell> {
+    fn landing_cells(&self, u: UnitId, target: UnitId, occ: &Occupancy) -> Vec<Cell> {
         let Some(c) = self.cell_of(target) else {
             return vec![];
         };
@@ -1183,7 +1193,7 @@ impl Swtb {
             .into_iter()
             .filter(|n| {
                 let i = g.index(*n);
-                occ[i].is_none_or(|o| o == u) && self.fixed.terrain[i] != Terrain::Wall
+                occ.unit[i].is_none_or(|o| o == u) && self.fixed.terrain[i] != Terrain::Wall
             })
             .collect()
     }
@@ -1193,7 +1203,7 @@ impl Swtb {
         u: UnitId,
         target: UnitId,
         land: Option<Cell>,
-        occ: &[Option<UnitId>],
+        occ: &Occupancy,
     ) -> Result<AttackKind, Illegal> {
         let kind = self.attack_kind(u, target, occ)?;
         match (kind, land) {
@@ -1223,7 +1233,7 @@ impl Swtb {
         gun: UnitId,
         target: UnitId,
         crew: UnitId,
-        occ: &[Option<UnitId>],
+        occ: &Occupancy,
     ) -> Result<(), Illegal> {
         self.can_start(gun)?;
         let t = self.ty(gun);
@@ -1489,7 +1499,7 @@ impl Swtb {
                     }
                     for c in g.cells() {
                         let i = g.index(c);
-                        if occ[i].is_none() && self.fixed.terrain[i] != Terrain::Wall {
+                        if occ.unit[i].is_none() && self.fixed.terrain[i] != Terrain::Wall {
                             out.push(Action::Move {
                                 unit: u,
                                 to: Dest::Cell(c),
