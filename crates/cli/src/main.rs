@@ -315,7 +315,7 @@ fn run(cli: Cli) -> Result<()> {
                     if json {
                         let list: Vec<_> = legal
                             .iter()
-                            .map(|a| serde_json::json!({"text": a.text, "action": a.json, "odds": state.odds(&a.json)}))
+                            .map(|a| serde_json::json!({"text": a.text, "label": a.label, "action": a.json, "odds": state.odds(&a.json)}))
                             .collect();
                         return print_json(
                             &serde_json::json!({"seat": seat, "prompt": prompt, "actions": list}),
