@@ -49,8 +49,13 @@ impl FromStr for Cell {
                 "cell {s:?}: expected a column letter a-z then a row number"
             ));
         }
-        let row: u32 = ch
-            .as_str()
+        let digits = ch.as_str();
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!(
+                "cell {s:?}: expected a row number after the column letter"
+            ));
+        }
+        let row: u32 = digits
             .parse()
             .map_err(|_| format!("cell {s:?}: expected a row number after the column letter"))?;
         if row == 0 || row > 99 {
@@ -302,6 +307,8 @@ mod tests {
         assert!("4c".parse::<Cell>().is_err());
         assert!("a0".parse::<Cell>().is_err());
         assert!("".parse::<Cell>().is_err());
+        assert!("a+2".parse::<Cell>().is_err());
+        assert!("b".parse::<Cell>().is_err());
     }
 
     #[test]

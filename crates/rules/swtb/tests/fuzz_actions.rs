@@ -1,0 +1,160 @@
+//! Arbitrary actions — any unit ids, cells on and off the board, any power — at states from
+//! seeded random games, and arbitrary text: nothing panics, `check` and `apply` agree, and a
+//! refused action changes nothing.
+use battlemat_core::{Game, Step, ToAct};
+use battlemat_dice::Roller;
+use battlemat_geom::Cell;
+use battlemat_swtb::data::Power;
+use battlemat_swtb::{Action, Dest, Swtb};
+use std::collections::BTreeMap;
+
+fn any_action(r: &mut Roller) -> Action {
+    let mut id = || (r.roll(40) - 1) as u8;
+    let (a, b, c) = (id(), id(), id());
+    let cell = Cell::new((a % 28) as u8, (b % 30) as u8);
+    let power = [
+        Power::LightSaberThrow,
+        Power::ForceChoke,
+        Power::MindTrick,
+        Power::DeflectBlasters,
+    ][(c % 4) as usize];
+    match r.roll(10) {
+        1 => Action::First { side: a % 4 },
+        2 => Action::ChoosePower { unit: a, power },
+        3 => Action::Move {
+            unit: a,
+            to: Dest::Cell(cell),
+        },
+        4 => Action::Move {
+            unit: a,
+            to: Dest::Line,
+        },
+        5 => Action::Attack {
+            unit: a,
+            target: b,
+            land: if c % 2 == 0 { None } else { Some(cell) },
+        },
+        6 => Action::Fire {
+            gun: a,
+            target: b,
+            crew: c,
+        },
+        7 => Action::Choke { unit: a, target: b },
+        8 => Action::MindTrick { unit: a, target: b },
+        9 => Action::Revive { unit: a, fallen: b },
+        _ => Action::EndTurn,
+    }
+}
+
+#[test]
+fn arbitrary_actions_never_panic_and_refusals_change_nothing() {
+    let all_on: BTreeMap<String, String> = [
+        "force_powers",
+        "tougher_vehicles",
+        "fortified",
+        "artillery",
+        "thermal_detonators",
+        "morale",
+    ]
+    .iter()
+    .map(|k| (k.to_string(), "true".to_string()))
+    .collect();
+    let mut r = Roller::new(77, 0);
+    let (mut accepted, mut refused) = (0, 0);
+    for scenario in ["outpost", "bunker", "skies"] {
+        for opts in [BTreeMap::new(), all_on.clone()] {
+            let setup = Swtb::setup(scenario, &opts).unwrap();
+            for _game in 0..15 {
+                let mut g = Swtb::new_game(&setup).unwrap();
+                for _ in 0..2000 {
+                    let step = match g.to_act() {
+                        ToAct::Over(_) => break,
+                        ToAct::Chance(c) => Step::Roll {
+                            value: c.roll(&mut r),
+                        },
+                        ToAct::Decide { seat, .. } => {
+                            // Ten arbitrary actions at this state.
+                            for _ in 0..10 {
+                                let a = any_action(&mut r);
+                                let before = g.clone();
+                                let _ = g.odds(&a);
+                                let _ = g.describe(&a);
+                                let checked = g.check(&a);
+                                let mut h = g.clone();
+                                let applied = h.apply(&Step::Act {
+                                    seat,
+                                    action: a.clone(),
+                                });
+                                assert_eq!(checked.is_ok(), applied.is_ok(), "{a}");
+                                if applied.is_err() {
+                                    assert_eq!(h, before, "refused {a} changed the state");
+                                    refused += 1;
+                                } else {
+                                    accepted += 1;
+                                }
+                                assert_eq!(g, before);
+                            }
+                            let legal = g.legal_actions();
+                            let i = r.pick(&vec![1; legal.len()]).unwrap();
+                            Step::Act {
+                                seat,
+                                action: legal[i].clone(),
+                            }
+                        }
+                    };
+                    g.apply(&step).unwrap();
+                }
+            }
+        }
+    }
+    assert!(
+        accepted > 100 && refused > 1000,
+        "accepted {accepted}, refused {refused}"
+    );
+}
+
+#[test]
+fn arbitrary_text_never_panics() {
+    let mut r = Roller::new(5, 0);
+    let words = [
+        "move",
+        "attack",
+        "fire",
+        "crew",
+        "from",
+        "line",
+        "u",
+        "u0",
+        "u255",
+        "u256",
+        "a1",
+        "z99",
+        "a0",
+        "aa1",
+        "first",
+        "power",
+        "trick",
+        "choke",
+        "revive",
+        "end",
+        "-1",
+        "99999999999",
+        "é",
+        "",
+        " ",
+        "mind_trick",
+        "ü1",
+        "a+2",
+    ];
+    for _ in 0..20_000 {
+        let n = r.roll(6) as usize - 1;
+        let text: Vec<&str> = (0..n)
+            .map(|_| words[r.roll(words.len() as u32) as usize - 1])
+            .collect();
+        let text = text.join(" ");
+        if let Ok(a) = text.parse::<Action>() {
+            // Whatever parses prints back to something that parses to the same action.
+            assert_eq!(a.to_string().parse::<Action>().unwrap(), a, "{text:?}");
+        }
+    }
+}
