@@ -289,7 +289,7 @@ pub enum Dest {
 
 /// What a seat may do.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// The initiative winner names the side that acts first (SWTB-1).
     First {

@@ -25,3 +25,14 @@ fn docs_json_action_table_matches_the_code() {
     }
     assert_eq!(rows, 11, "one row per kind of action");
 }
+
+/// A misspelt or extra field is an error, not silently dropped.
+#[test]
+fn action_json_rejects_unknown_fields() {
+    assert!(
+        serde_json::from_str::<Action>(r#"{"attack": {"unit": 1, "target": 2, "extra": 1}}"#)
+            .is_err()
+    );
+    assert!(serde_json::from_str::<Action>(r#"{"attack": {"unit": 1, "targte": 2}}"#).is_err());
+    assert!(serde_json::from_str::<Action>(r#"{"attack": {"unit": 1, "target": 2}}"#).is_ok());
+}
