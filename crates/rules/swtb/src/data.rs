@@ -389,6 +389,55 @@ pub fn toml_error(file: &str, text: &str, e: &toml::de::Error) -> SetupError {
     )
 }
 
+/// Put a setup error found after parsing (an unknown unit kind, a cell off the board) at its
+/// place in the file it came from: `file:line:column: path: message`. The path names the
+/// place in the setup (`scenario.sides[0].units[6].kind`, `unit_types.hero.dice`).
+pub fn place_error(e: SetupError, units: (&str, &str), scenario: (&str, &str)) -> SetupError {
+    let found = if let Some(rest) = e.at.strip_prefix("scenario.") {
+        locate(scenario.1, rest).map(|(l, c)| (scenario.0, l, c))
+    } else if let Some(rest) = e.at.strip_prefix("unit_types.") {
+        locate(units.1, rest).map(|(l, c)| (units.0, l, c))
+    } else {
+        None
+    };
+    match found {
+        Some((file, line, col)) => {
+            SetupError::new(format!("{file}:{line}:{col}: {}", e.at), e.message)
+        }
+        None => SetupError::new(format!("{}: {}", scenario.0, e.at), e.message),
+    }
+}
+
+/// Where a path like `sides[0].units[6].kind` is in a TOML text, as (line, column).
+fn locate(text: &str, path: &str) -> Option<(usize, usize)> {
+    use toml::de::{DeTable, DeValue};
+    let root = DeTable::parse(text).ok()?;
+    let mut table = Some(root.get_ref());
+    let mut span = root.span();
+    for seg in path.split('.') {
+        let (name, index) = match seg.split_once('[') {
+            Some((n, i)) => (n, Some(i.trim_end_matches(']').parse::<usize>().ok()?)),
+            None => (seg, None),
+        };
+        let (_, v) = table?.iter().find(|(k, _)| k.get_ref().as_ref() == name)?;
+        span = v.span();
+        let mut value = v.get_ref();
+        if let Some(i) = index {
+            let DeValue::Array(items) = value else {
+                return None;
+            };
+            let item = items.get(i)?;
+            span = item.span();
+            value = item.get_ref();
+        }
+        table = match value {
+            DeValue::Table(t) => Some(t),
+            _ => None,
+        };
+    }
+    Some(line_col(text, span.start))
+}
+
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset.min(text.len())];
     let line = before.matches('\n').count() + 1;
@@ -428,7 +477,7 @@ impl Catalog {
                 options: Options::default(),
             };
             crate::state::Swtb::check_setup(&setup)
-                .map_err(|e| SetupError::new(format!("{file}: {}", e.at), e.message))?;
+                .map_err(|e| place_error(e, (units_name, units), (file, text)))?;
             out.push(s);
         }
         Ok(Catalog {

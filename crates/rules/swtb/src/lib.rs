@@ -113,6 +113,11 @@ impl Game for Swtb {
             .collect();
         let cat = Catalog::from_named_sources(units_name, units_text, &scenario_files)?;
         let builtin = &Catalog::builtin().scenarios;
+        // The file a scenario from the data came from (scenarios parse in file order).
+        let file_of = |s: &data::Scenario| {
+            let i = cat.scenarios.iter().position(|c| std::ptr::eq(c, s))?;
+            scenario_files.get(i).copied()
+        };
         let chosen = match scenario {
             Some(id) => cat
                 .scenarios
@@ -147,7 +152,10 @@ impl Game for Swtb {
             scenario: chosen.clone(),
             options: o,
         };
-        Swtb::check_setup(&setup)?;
+        Swtb::check_setup(&setup).map_err(|e| match file_of(chosen) {
+            Some(file) => data::place_error(e, (units_name, units_text), file),
+            None => e,
+        })?;
         Ok(setup)
     }
 

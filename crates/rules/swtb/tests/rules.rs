@@ -1995,3 +1995,20 @@ fn swtb_o1_each_force_user_selects_a_power() {
     let g = game("", &["force_user@a1"], &["force_user@h8"], &[]);
     assert!(matches!(g.to_act(), ToAct::Chance(_)));
 }
+
+// A mistake found after parsing (an unknown unit kind) is also placed at file:line:column.
+#[test]
+fn setup_semantic_error_reports_file_line_col() {
+    let text = scenario_text(
+        8,
+        8,
+        5,
+        "",
+        &["trooper@a1", "tie_bomber@b1"],
+        &["trooper@h8"],
+    );
+    let e = Catalog::from_sources(UNITS_TOML, &[("mine.toml", &text)]).unwrap_err();
+    let line = text.lines().position(|l| l.contains("tie_bomber")).unwrap() + 1;
+    assert!(e.at.starts_with(&format!("mine.toml:{line}:")), "{e}");
+    assert!(e.at.ends_with("scenario.sides[0].units[1].kind"), "{e}");
+}
