@@ -1742,10 +1742,12 @@ fn setup_toml_syntax_error_reports_file_line_col() {
     let e = Catalog::from_sources(&units, &[]).unwrap_err();
     assert!(e.at.starts_with(&format!("units.toml:{lines}:")), "{e}");
 
-    // A well-formed scenario with a bad unit kind names the file and the path.
+    // A well-formed scenario with a bad unit kind names the file, line, column and path.
     let text = scenario_text(8, 8, 5, "", &["walker@a1"], &["trooper@h8"]);
     let e = Catalog::from_sources(UNITS_TOML, &[("bad.toml", &text)]).unwrap_err();
-    assert_eq!(e.at, "bad.toml: scenario.sides[0].units[0].kind");
+    let line = text.lines().position(|l| l.contains("walker")).unwrap() + 1;
+    assert!(e.at.starts_with(&format!("bad.toml:{line}:")), "{e}");
+    assert!(e.at.ends_with(": scenario.sides[0].units[0].kind"), "{e}");
 }
 
 // ===== our scenarios and goals ===========================================================
