@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 fn any_action(r: &mut Roller) -> Action {
     let mut id = || (r.roll(40) - 1) as u8;
     let (a, b, c) = (id(), id(), id());
-    let cell = Cell::new((a % 28) as u8, (b % 30) as u8);
+    let cell = Cell::new(a % 28, b % 30);
     let power = [
         Power::LightSaberThrow,
         Power::ForceChoke,
