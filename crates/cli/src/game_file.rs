@@ -138,6 +138,21 @@ pub struct SetupChoice {
 }
 
 impl SetupChoice {
+    /// For a game played by a varying number of players, say how many sit down (unless the
+    /// options already do).
+    pub fn seat(&mut self, game: &str, players: usize) -> Result<()> {
+        let info = battlemat_rulesets::get(game)
+            .map_err(anyhow::Error::msg)?
+            .ruleset
+            .info();
+        if info.min_seats != info.max_seats {
+            self.options
+                .entry(battlemat_core::SEATS_OPTION.to_string())
+                .or_insert_with(|| players.to_string());
+        }
+        Ok(())
+    }
+
     /// The setup, as JSON, and a name for the scenario.
     pub fn setup(&self, entry: &battlemat_rulesets::Entry) -> Result<(Value, String)> {
         self.source.setup(entry, &self.options)

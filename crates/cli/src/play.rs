@@ -93,7 +93,9 @@ pub fn run(a: PlayArgs) -> Result<()> {
     } else {
         DiceMode::Seeded(Roller::new(seed, 0).position())
     };
-    let (mut gf, entry) = GameFile::create(&a.game, &a.setup, dice)?;
+    let mut setup = a.setup;
+    setup.seat(&a.game, a.seats.len())?;
+    let (mut gf, entry) = GameFile::create(&a.game, &setup, dice)?;
     let mut state = gf.state()?;
     let seats = state.seats() as usize;
     let mut sitters = Vec::new();

@@ -63,7 +63,9 @@ pub fn wilson(k: u64, n: u64) -> [f64; 2] {
 pub fn run(a: SimArgs) -> Result<()> {
     let entry = battlemat_rulesets::get(&a.game).map_err(anyhow::Error::msg)?;
     let info = entry.ruleset.info();
-    let (setup, scenario) = a.setup.setup(&entry)?;
+    let mut choice = a.setup;
+    choice.seat(&a.game, a.players.len())?;
+    let (setup, scenario) = choice.setup(&entry)?;
     let players: Vec<PlayerKind> = a
         .players
         .iter()
@@ -119,7 +121,7 @@ pub fn run(a: SimArgs) -> Result<()> {
     let report = Report {
         game: a.game.clone(),
         scenario,
-        options: a.setup.options.clone(),
+        options: choice.options.clone(),
         games: n,
         seed: a.seed,
         seats: (0..seats)

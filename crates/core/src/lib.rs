@@ -50,6 +50,9 @@ use std::str::FromStr;
 /// A seat at the table, numbered from 0.
 pub type Seat = u8;
 
+/// The option that carries the number of seats, for games played by 2 to N players.
+pub const SEATS_OPTION: &str = "seats";
+
 /// Who may see an observation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -320,7 +323,9 @@ pub trait Game:
 
     fn info() -> RulesetInfo;
 
-    /// A setup for a named scenario with `key=value` options.
+    /// A setup for a named scenario with `key=value` options. A game whose number of seats
+    /// varies (`min_seats < max_seats`) reads it from the [`SEATS_OPTION`] option, which
+    /// front ends fill in from the number of players they seat.
     fn setup(scenario: &str, options: &BTreeMap<String, String>)
     -> Result<Self::Setup, SetupError>;
 

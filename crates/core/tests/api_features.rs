@@ -136,8 +136,16 @@ impl Game for Convoy {
     }
 
     fn setup(_s: &str, o: &BTreeMap<String, String>) -> Result<Setup, SetupError> {
+        let seats = match o.get(battlemat_core::SEATS_OPTION) {
+            None => 3,
+            Some(v) => v
+                .parse()
+                .ok()
+                .filter(|n| (2..=6).contains(n))
+                .ok_or_else(|| SetupError::new("option seats", "2 to 6 seats"))?,
+        };
         Ok(Setup {
-            seats: 3,
+            seats,
             coop: o.get("coop").is_some_and(|v| v == "true"),
             rounds: 3,
             goal: 12 * UNIT,
@@ -325,6 +333,16 @@ fn conformance_for_two_to_six_seats_competitive_and_cooperative() {
     );
     assert_eq!(s.games, 500);
     assert!(s.chance_points > 0 && s.decisions > 0);
+}
+
+/// The number of seats comes from the `seats` option, as front ends set it.
+#[test]
+fn seats_come_from_the_seats_option() {
+    let o: BTreeMap<String, String> = [("seats".to_string(), "5".to_string())].into();
+    let g = Convoy::new_game(&Convoy::setup("any", &o).unwrap()).unwrap();
+    assert_eq!(g.seats(), 5);
+    let o: BTreeMap<String, String> = [("seats".to_string(), "7".to_string())].into();
+    assert_eq!(Convoy::setup("any", &o).unwrap_err().at, "option seats");
 }
 
 #[test]
