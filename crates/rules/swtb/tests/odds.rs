@@ -3,11 +3,13 @@
 //! walking the referee's own chance points from the attack to the result.
 
 use battlemat_core::{Game, Odds, Step, ToAct};
-use battlemat_swtb::data::{Catalog, Contest, Options, Scenario, Setup, Ties};
+use battlemat_swtb::data::{Contest, Options, Ties};
 use battlemat_swtb::odds;
 use battlemat_swtb::state::{Phase, Place};
 use battlemat_swtb::{Action, Swtb};
 use std::collections::BTreeMap;
+
+mod common;
 
 const EPS: f64 = 1e-12;
 
@@ -310,42 +312,8 @@ fn matchup_matches_brute_force() {
 
 // ----- Swtb::action_odds, checked against the referee's own dice ---------------------------
 
-fn units(prefix: &str, list: &[&str]) -> String {
-    list.iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let (kind_at, power) = match s.split_once(':') {
-                Some((k, p)) => (k, format!(", power = \"{p}\"")),
-                None => (*s, String::new()),
-            };
-            let (kind, at) = match kind_at.split_once('@') {
-                Some((k, a)) => (k, format!(", at = \"{a}\"")),
-                None => (kind_at, String::new()),
-            };
-            format!("{{ kind = \"{kind}\", name = \"{prefix}{i}\"{at}{power} }}")
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 fn game(extra: &str, a: &[&str], b: &[&str], o: &[(&str, &str)]) -> Swtb {
-    let text = format!(
-        "id = \"t\"\nname = \"t\"\nsummary = \"t\"\nwidth = 8\nheight = 8\nmax_rounds = 20\npoints = 50\n{extra}\n\
-         [[sides]]\nname = \"Rebels\"\nalignment = \"light\"\nunits = [{}]\n\
-         [[sides]]\nname = \"Empire\"\nalignment = \"dark\"\nunits = [{}]\n",
-        units("R", a),
-        units("E", b)
-    );
-    let scenario: Scenario = toml::from_str(&text).unwrap();
-    let pairs: BTreeMap<String, String> = o
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    let setup = Setup {
-        unit_types: Catalog::builtin().unit_types.clone(),
-        scenario,
-        options: Options::from_pairs(&pairs).unwrap(),
-    };
+    let setup = common::setup_sized(8, 8, 20, extra, a, b, o);
     let mut g = Swtb::new_game(&setup).unwrap();
     settle(&mut g);
     g

@@ -5,89 +5,18 @@
 
 use battlemat_core::{Game, Illegal, SetupError, Step, ToAct};
 use battlemat_geom::{Cell, GridKind};
-use battlemat_swtb::data::{Catalog, Class, Options, Scenario, Setup, UNITS_TOML, Weapon};
+use battlemat_swtb::data::{Catalog, Class, Setup, UNITS_TOML, Weapon};
 use battlemat_swtb::state::{AttackKind, Phase, Place};
 use battlemat_swtb::{Action, Dest, Event, Swtb};
 use std::collections::BTreeMap;
+
+mod common;
+use common::{scenario_text, setup_sized};
 
 // ----- building scenarios --------------------------------------------------------------
 
 fn c(s: &str) -> Cell {
     s.parse().unwrap()
-}
-
-/// Units in a tiny notation: `kind@cell` for ground units, `kind@cell:power` for a Force
-/// User with a power, `kind` alone for a flier (it starts on the line).
-fn units(prefix: &str, list: &[&str]) -> String {
-    list.iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let (kind_at, power) = match s.split_once(':') {
-                Some((k, p)) => (k, format!(", power = \"{p}\"")),
-                None => (*s, String::new()),
-            };
-            let (kind, at) = match kind_at.split_once('@') {
-                Some((k, a)) => (k, format!(", at = \"{a}\"")),
-                None => (kind_at, String::new()),
-            };
-            format!("{{ kind = \"{kind}\", name = \"{prefix} {kind} {i}\"{at}{power} }}")
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The scenario's TOML text: `extra` holds top-level keys (walls, hills, fortified, a
-/// `[goal]` table). Side 0 is the light side "Rebels", side 1 the dark side "Empire".
-fn scenario_text(w: u8, h: u8, rounds: u16, extra: &str, a: &[&str], b: &[&str]) -> String {
-    format!(
-        r#"id = "test"
-name = "Test"
-summary = "a test scenario"
-width = {w}
-height = {h}
-max_rounds = {rounds}
-points = 20
-{extra}
-
-[[sides]]
-name = "Rebels"
-alignment = "light"
-units = [{}]
-
-[[sides]]
-name = "Empire"
-alignment = "dark"
-units = [{}]
-"#,
-        units("Rebel", a),
-        units("Imperial", b)
-    )
-}
-
-fn options(opts: &[(&str, &str)]) -> Options {
-    let pairs: BTreeMap<String, String> = opts
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    Options::from_pairs(&pairs).unwrap()
-}
-
-fn setup_sized(
-    w: u8,
-    h: u8,
-    rounds: u16,
-    extra: &str,
-    a: &[&str],
-    b: &[&str],
-    opts: &[(&str, &str)],
-) -> Setup {
-    let text = scenario_text(w, h, rounds, extra, a, b);
-    let scenario: Scenario = toml::from_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    Setup {
-        unit_types: Catalog::builtin().unit_types.clone(),
-        scenario,
-        options: options(opts),
-    }
 }
 
 /// An 8x8 square mat, 20 rounds.
