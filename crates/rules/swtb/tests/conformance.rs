@@ -5,20 +5,11 @@ use battlemat_core::conformance::{self, Conformance};
 use battlemat_swtb::Swtb;
 use std::collections::BTreeMap;
 
+mod common;
+
 fn setups() -> Vec<battlemat_swtb::Setup> {
-    let all_on: BTreeMap<String, String> = [
-        "force_powers",
-        "tougher_vehicles",
-        "tougher_everything",
-        "fortified",
-        "artillery",
-        "thermal_detonators",
-        "morale",
-        "points",
-    ]
-    .iter()
-    .map(|k| (k.to_string(), "true".to_string()))
-    .collect();
+    let all_on = common::every_optional_rule();
+    assert_eq!(all_on.len(), 8, "force powers (O1-O4), O5-O10 and SWTB-P");
     let mut variants = vec![BTreeMap::new(), all_on.clone()];
     let mut hex = all_on.clone();
     hex.insert("grid".into(), "hex".into());

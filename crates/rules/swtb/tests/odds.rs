@@ -626,21 +626,8 @@ fn action_odds_none_for_illegal_or_diceless_actions() {
 // has odds that sum to one (or none).
 #[test]
 fn action_odds_sum_to_one_everywhere_offered() {
-    let all = [
-        "force_powers",
-        "tougher_vehicles",
-        "tougher_everything",
-        "fortified",
-        "artillery",
-        "thermal_detonators",
-        "morale",
-        "points",
-    ];
     for house in [false, true] {
-        let mut o: BTreeMap<String, String> = all
-            .iter()
-            .map(|k| (k.to_string(), "true".to_string()))
-            .collect();
+        let mut o = common::every_optional_rule();
         if house {
             o.insert("contest".into(), "highest".into());
             o.insert("ties".into(), "reroll".into());

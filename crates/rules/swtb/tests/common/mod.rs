@@ -77,3 +77,13 @@ pub fn setup_sized(
         options: options(opts),
     }
 }
+
+/// Every optional rule of the text switched on (every on/off option in the options table
+/// that is not a house rule), so that new options are covered without editing the tests.
+pub fn every_optional_rule() -> BTreeMap<String, String> {
+    battlemat_swtb::data::OPTION_TABLE
+        .iter()
+        .filter(|r| !r.house_rule && r.values == ["false", "true"])
+        .map(|r| (r.key.to_string(), "true".to_string()))
+        .collect()
+}
