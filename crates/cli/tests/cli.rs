@@ -1471,3 +1471,42 @@ fn scenario_file_and_data_folder() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("/nonexistent/x.toml"));
 }
+
+/// The README's play-by-email example runs as written.
+#[test]
+fn readme_play_by_email_example_runs() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
+            .unwrap();
+    let start = readme
+        .find("A play-by-email game:")
+        .expect("the example is in the README");
+    let block = readme[start..].split("```").nth(1).unwrap();
+    let dir = TempDir::new().unwrap();
+    let mut ran = 0;
+    for line in block.lines().filter(|l| l.starts_with("battlemat ")) {
+        let line = line.split('#').next().unwrap().trim();
+        // Split on spaces, keeping "quoted words" together.
+        let mut args = Vec::new();
+        for (i, part) in line.split('"').enumerate() {
+            if i % 2 == 1 {
+                args.push(part.to_string());
+            } else {
+                args.extend(part.split_whitespace().map(str::to_string));
+            }
+        }
+        let out = Command::cargo_bin("battlemat")
+            .unwrap()
+            .current_dir(dir.path())
+            .args(&args[1..])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{line}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        ran += 1;
+    }
+    assert!(ran >= 6, "ran {ran} commands");
+}
