@@ -10,9 +10,11 @@
 //! cell centres when the segment passes through its *interior*; grazing a corner does not
 //! block (so two diagonal neighbours always see each other). We rejected Bresenham lines
 //! for this: Bresenham picks one cell where the segment runs exactly between two, so sight
-//! would depend on the direction it is traced in. On hexes, `hexx`'s line (lerp and round)
-//! gives the cells between; its float use is plain IEEE arithmetic, no trigonometry, and so
-//! the same on every platform.
+//! would depend on the direction it is traced in. On hexes the line is sampled once per hex
+//! step and rounded to hexes in cube coordinates, twice, nudged a hair to either side: where
+//! the line runs exactly along a hexside the two traces take the hexes on its two sides, and
+//! sight is blocked only when both are (the usual hex-wargame convention). The floats are
+//! plain IEEE arithmetic, no trigonometry, and so the same on every platform.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -181,14 +183,26 @@ impl Grid {
     pub fn between(&self, a: Cell, b: Cell) -> Vec<Cell> {
         match self.kind {
             GridKind::Square => square_between(a, b),
-            GridKind::Hex => {
-                let (ha, hb) = (Self::axial(a), Self::axial(b));
-                ha.line_to(hb)
-                    .filter(|h| *h != ha && *h != hb)
-                    .filter_map(|h| self.cell_of_axial(h))
-                    .collect()
-            }
+            GridKind::Hex => self.hex_between(a, b, 1.0),
         }
+    }
+
+    /// The hexes strictly between the centres of `a` and `b`, the line nudged a hair to one
+    /// side (`side` = 1.0) or the other (-1.0), so that where it runs exactly along a hexside
+    /// it takes the hex on that side (the "epsilon nudge" of hex line drawing). Cube
+    /// coordinates, plain IEEE arithmetic (no trigonometry): the same on every platform.
+    fn hex_between(&self, a: Cell, b: Cell, side: f64) -> Vec<Cell> {
+        let (ha, hb) = (Self::axial(a), Self::axial(b));
+        let n = ha.unsigned_distance_to(hb);
+        let nudge = |h: hexx::Hex| (h.x as f64 + 1e-6 * side, h.y as f64 + 2e-6 * side);
+        let ((ax, az), (bx, bz)) = (nudge(ha), nudge(hb));
+        (1..n)
+            .filter_map(|i| {
+                let t = i as f64 / n as f64;
+                let (x, z) = (ax + (bx - ax) * t, az + (bz - az) * t);
+                self.cell_of_axial(cube_round(x, -x - z, z))
+            })
+            .collect()
     }
 
     /// Is the line from `a` to `b` clear, given which cells block? Stops at the first
@@ -203,11 +217,25 @@ impl Grid {
         match self.kind {
             GridKind::Square => square_crossed(a, b, |c| !blocks(c)),
             GridKind::Hex => {
-                self.between(a, b).into_iter().all(|c| !blocks(c))
-                    || self.between(b, a).into_iter().all(|c| !blocks(c))
+                self.hex_between(a, b, 1.0).into_iter().all(|c| !blocks(c))
+                    || self.hex_between(a, b, -1.0).into_iter().all(|c| !blocks(c))
             }
         }
     }
+}
+
+/// The hex whose centre is nearest a fractional cube position.
+fn cube_round(x: f64, y: f64, z: f64) -> hexx::Hex {
+    let (mut rx, ry, mut rz) = (x.round(), y.round(), z.round());
+    let (dx, dy, dz) = ((rx - x).abs(), (ry - y).abs(), (rz - z).abs());
+    // The coordinate rounded furthest is the one to derive from the other two (y is never
+    // returned, so it needs no fixing).
+    if dx > dy && dx > dz {
+        rx = -ry - rz;
+    } else if dy <= dz {
+        rz = -rx - ry;
+    }
+    hexx::Hex::new(rx as i32, rz as i32)
 }
 
 /// Up to eight neighbouring cells, on the stack.
@@ -390,7 +418,19 @@ mod tests {
                 }
             }
         }
-        // The reviewer's case: along hexsides from a1 to j7 past a wall at a2.
+        // Along a hexside: a1 to b2 runs between a2 and b1. One wall on either side does
+        // not block; walls on both sides do.
+        let g4 = Grid {
+            kind: GridKind::Hex,
+            width: 4,
+            height: 4,
+        };
+        let (a1, b2) = (Cell::new(0, 0), Cell::new(1, 1));
+        let (a2, b1) = (Cell::new(0, 1), Cell::new(1, 0));
+        assert!(g4.clear_line(a1, b2, |c| c == a2));
+        assert!(g4.clear_line(a1, b2, |c| c == b1));
+        assert!(!g4.clear_line(a1, b2, |c| c == a2 || c == b1));
+        // The first review's case: along hexsides from a1 to j7 past a wall at a2.
         let g = Grid {
             kind: GridKind::Hex,
             width: 10,
