@@ -97,9 +97,8 @@ impl ScenarioSource {
                 Ok((setup, name))
             }
             ScenarioSource::Data(dir, scenario) => {
-                let mut files = Vec::new();
-                read_toml_files(dir, &mut files)
-                    .with_context(|| format!("reading data folder {}", dir.display()))?;
+                let files = read_data_folder(dir)
+                    .with_context(|| format!("data folder {}", dir.display()))?;
                 let setup = from_data(scenario.as_deref(), files)?;
                 let name = scenario
                     .clone()
@@ -110,16 +109,31 @@ impl ScenarioSource {
     }
 }
 
-/// Every `*.toml` under `dir`, in name order, named by path.
+/// A data folder shaped like a game's built-in `data/`: the `*.toml` files in it and in its
+/// `scenarios/` folder, each in name order, named by path. Nothing deeper is read and
+/// folder links are not followed, so a link loop cannot trap the reading.
+fn read_data_folder(dir: &Path) -> Result<Vec<DataFile>> {
+    let mut files = Vec::new();
+    read_toml_files(dir, &mut files)?;
+    let scenarios = dir.join("scenarios");
+    if std::fs::symlink_metadata(&scenarios).is_ok_and(|m| m.is_dir()) {
+        read_toml_files(&scenarios, &mut files)?;
+    }
+    if files.is_empty() {
+        bail!("no .toml files in it (expected units.toml and/or scenarios/*.toml)");
+    }
+    Ok(files)
+}
+
+/// The `*.toml` files directly in `dir` (links to files are followed), in name order.
 fn read_toml_files(dir: &Path, out: &mut Vec<DataFile>) -> Result<()> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
         .map(|e| e.map(|e| e.path()))
         .collect::<Result<_, _>>()?;
     entries.sort();
     for p in entries {
-        if p.is_dir() {
-            read_toml_files(&p, out)?;
-        } else if p.extension().is_some_and(|e| e == "toml") {
+        let is_file = std::fs::metadata(&p).is_ok_and(|m| m.is_file());
+        if is_file && p.extension().is_some_and(|e| e == "toml") {
             let text =
                 std::fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
             out.push(DataFile {
@@ -145,7 +159,8 @@ impl SetupChoice {
             .map_err(anyhow::Error::msg)?
             .ruleset
             .info();
-        if info.min_seats != info.max_seats {
+        // One named player for many seats is cycled (sim): leave the game's own default then.
+        if info.min_seats != info.max_seats && players >= info.min_seats as usize {
             self.options
                 .entry(battlemat_core::SEATS_OPTION.to_string())
                 .or_insert_with(|| players.to_string());

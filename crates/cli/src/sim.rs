@@ -110,9 +110,13 @@ pub fn run(a: SimArgs) -> Result<()> {
     let mut scores = vec![0f64; seats];
     let mut draws = 0;
     for p in &played {
-        match p.result.winners().as_slice() {
-            [w] => wins[*w as usize] += 1,
-            _ => draws += 1,
+        // A sole winner scores a win; a co-operative mission won is a win for every seat,
+        // one lost is a win for none; any other shared first place is a draw.
+        match (p.result.cooperative, p.result.winners().as_slice()) {
+            (Some(true), _) => wins.iter_mut().for_each(|w| *w += 1),
+            (Some(false), _) => {}
+            (None, [w]) => wins[*w as usize] += 1,
+            (None, _) => draws += 1,
         }
         for (s, sc) in p.result.scores.iter().enumerate() {
             scores[s] += *sc as f64;

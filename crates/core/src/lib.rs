@@ -167,8 +167,11 @@ impl GameResult {
         }
     }
 
-    /// The seats ranked first, in seat order.
+    /// The seats ranked first, in seat order (none when a co-operative mission was lost).
     pub fn winners(&self) -> Vec<Seat> {
+        if self.cooperative == Some(false) {
+            return vec![];
+        }
         (0..self.ranks.len() as u8)
             .filter(|&s| self.ranks[s as usize] == 1)
             .collect()

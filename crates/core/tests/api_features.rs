@@ -475,4 +475,5 @@ fn cooperative_result_is_shared() {
     assert_eq!(battlemat_core::result_value(&draw, 0), 0.0);
     let lost = GameResult::cooperative(false, vec![0; 3], "missed");
     assert_eq!(battlemat_core::result_value(&lost, 1), -1.0);
+    assert!(lost.winners().is_empty(), "a lost mission has no winners");
 }

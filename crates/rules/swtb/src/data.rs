@@ -226,7 +226,7 @@ pub const OPTION_TABLE: [OptionRow; 11] = [
         rule: "SWTB-O1",
         values: &["false", "true"],
         default: "false",
-        help: "each Force User has its scenario's power (light saber throw, force choke, mind trick, deflect blasters)",
+        help: "each Force User has a power, set by the scenario or chosen by its side before round 1 (light saber throw, force choke, mind trick, deflect blasters)",
         house_rule: false,
     },
     OptionRow {
@@ -403,6 +403,10 @@ pub fn place_error(e: SetupError, units: (&str, &str), scenario: (&str, &str)) -
     match found {
         Some((file, line, col)) => {
             SetupError::new(format!("{file}:{line}:{col}: {}", e.at), e.message)
+        }
+        // Not found in the text (a key with a dot in it): name the file at least.
+        None if e.at.starts_with("unit_types.") => {
+            SetupError::new(format!("{}: {}", units.0, e.at), e.message)
         }
         None => SetupError::new(format!("{}: {}", scenario.0, e.at), e.message),
     }

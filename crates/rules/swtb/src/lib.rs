@@ -101,7 +101,15 @@ impl Game for Swtb {
         options: &BTreeMap<String, String>,
     ) -> Result<Setup, SetupError> {
         let o = Options::from_pairs(options)?;
-        let is_units = |f: &&DataFile| f.name == "units.toml" || f.name.ends_with("/units.toml");
+        // The unit table is the folder's own `units.toml`; every other file is a scenario.
+        let is_units = |f: &&DataFile| {
+            let path = std::path::Path::new(&f.name);
+            path.file_name().is_some_and(|n| n == "units.toml")
+                && path
+                    .parent()
+                    .and_then(|p| p.file_name())
+                    .is_none_or(|p| p != "scenarios")
+        };
         let (units_name, units_text) = match files.iter().find(is_units) {
             Some(f) => (f.name.as_str(), f.text.as_str()),
             None => ("units.toml (built in)", data::UNITS_TOML),
@@ -138,7 +146,13 @@ impl Game for Swtb {
                 })?,
             None => match cat.scenarios.as_slice() {
                 [one] => one,
-                [] => &builtin[0],
+                [] => {
+                    return Err(SetupError::new(
+                        files.first().map_or("data", |f| f.name.as_str()),
+                        "no scenario in the data: add scenario files, or name a built-in \
+                         scenario with --scenario",
+                    ));
+                }
                 _ => {
                     return Err(SetupError::new(
                         "scenario",

@@ -254,16 +254,47 @@ impl TryFrom<StateData> for Swtb {
         }
         let id_ok = |u: &UnitId| (*u as usize) < n;
         let phase_ok = match &d.phase {
-            Phase::Combat(c) => id_ok(&c.attacker) && id_ok(&c.target),
-            Phase::PowerDie { user, target, .. } => id_ok(user) && id_ok(target),
+            Phase::Combat(c) => {
+                id_ok(&c.attacker)
+                    && id_ok(&c.target)
+                    && (1..=21).contains(&c.att_dice)
+                    && (1..=21).contains(&c.def_dice)
+                    && c.att_rolled <= c.att_dice
+                    && c.def_rolled <= c.def_dice
+                    && c.extra_owed <= c.att_dice
+            }
+            Phase::PowerDie {
+                user, target, need, ..
+            } => id_ok(user) && id_ok(target) && (1..=6).contains(need),
             Phase::ReviveDie { droid, fallen } => id_ok(droid) && id_ok(fallen),
             Phase::ChooseFirst { winner } => *winner <= 1,
-            Phase::ChoosePower { unit } => id_ok(unit),
-            Phase::Morale { side, .. } => *side <= 1,
-            Phase::Initiative { .. } | Phase::Turn | Phase::Over { .. } => true,
+            Phase::ChoosePower { unit } => {
+                id_ok(unit)
+                    && d.setup.options.force_powers
+                    && fixed.types[d.units[*unit as usize].kind as usize].force_user
+            }
+            Phase::Morale { side, left, .. } => *side <= 1 && *left > 0,
+            Phase::Initiative { left, .. } => *left != [0, 0] && left.iter().all(|&l| l <= 20),
+            Phase::Turn | Phase::Over { .. } => true,
         };
         if !phase_ok || d.first > 1 || d.active > 1 {
             return Err("the phase does not fit the setup".into());
+        }
+        // A power only on a Force User, with powers in play, of its side's alignment.
+        for (i, u) in d.units.iter().enumerate() {
+            if let Some(p) = u.power {
+                // Chosen for the side it started on (a mind trick may have turned it since).
+                let alignment = d.setup.scenario.sides[fixed.start[i].side as usize].alignment;
+                let allowed = match p {
+                    Power::ForceChoke => alignment == Alignment::Dark,
+                    Power::MindTrick => alignment == Alignment::Light,
+                    _ => true,
+                };
+                let fu = fixed.types[u.kind as usize].force_user;
+                if !(allowed && fu && d.setup.options.force_powers) {
+                    return Err(format!("units[{i}] holds a power it cannot have"));
+                }
+            }
         }
         Ok(Swtb {
             fixed: Arc::new(fixed),

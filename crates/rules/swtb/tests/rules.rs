@@ -1865,10 +1865,19 @@ fn extreme_data_is_refused_or_handled() {
         "no morale roll after 1 of 130"
     );
 
-    // A stored state whose unit points at a unit type that does not exist is refused.
+    // A stored state that points outside its game, or could not arise, is refused: a unit
+    // type that does not exist, initiative owing no dice, a trooper holding a force power.
     let mut v = serde_json::to_value(&g).unwrap();
     v["units"][0]["kind"] = serde_json::json!(200);
     assert!(serde_json::from_value::<Swtb>(v).is_err());
+    let mut v = serde_json::to_value(&g).unwrap();
+    v["phase"] = serde_json::json!({"initiative": {"left": [0, 0], "best": [0, 0]}});
+    assert!(serde_json::from_value::<Swtb>(v).is_err());
+    let mut v = serde_json::to_value(&g).unwrap();
+    v["units"][0]["power"] = serde_json::json!("force_choke");
+    assert!(serde_json::from_value::<Swtb>(v).is_err());
+    let v = serde_json::to_value(&g).unwrap();
+    assert_eq!(serde_json::from_value::<Swtb>(v).unwrap(), g);
 }
 
 // The odds command refuses attacks the rules forbid, naming the rule.
