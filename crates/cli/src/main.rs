@@ -257,11 +257,7 @@ fn run(cli: Cli) -> Result<()> {
                 if let DiceMode::Seeded(p) = &file.dice {
                     println!("Dice: seed {}.", p.seed);
                 }
-                for e in &events {
-                    if !e.text.is_empty() {
-                        println!("{}", e.text);
-                    }
-                }
+                play::print_events(&events);
                 println!("{}", play::prompt_line(state.as_ref()));
                 Ok(())
             }
@@ -358,11 +354,7 @@ fn run(cli: Cli) -> Result<()> {
             if json {
                 print_json(&serde_json::json!({"events": events, "to_act": state.to_act()}))
             } else {
-                for e in &events {
-                    if !e.text.is_empty() {
-                        println!("{}", e.text);
-                    }
-                }
+                play::print_events(&events);
                 println!("{}", play::prompt_line(state.as_ref()));
                 Ok(())
             }
@@ -380,11 +372,7 @@ fn run(cli: Cli) -> Result<()> {
                     "verified_dice": checked,
                 }));
             }
-            for e in &events {
-                if !e.text.is_empty() {
-                    println!("{}", e.text);
-                }
-            }
+            play::print_events(&events);
             println!("Replayed {} steps: OK.", gf.steps.len());
             if verify {
                 match gf.dice {

@@ -26,6 +26,13 @@ enum Sitter {
     Ai(PlayerKind),
 }
 
+/// Print each event's sentence (events with nothing to say print nothing).
+pub fn print_events(events: &[battlemat_core::dynamic::DynEvent]) {
+    for e in events.iter().filter(|e| !e.text.is_empty()) {
+        println!("{}", e.text);
+    }
+}
+
 /// "Seat 1 to act: ..." or the result.
 pub fn prompt_line(state: &dyn DynState) -> String {
     match state.to_act() {
@@ -54,11 +61,12 @@ pub fn odds_suffix(state: &dyn DynState, action: &Value) -> String {
 }
 
 fn print_menu(state: &dyn DynState, legal: &[DynAction]) {
-    // Actions with odds one per line; the rest grouped by their first two words.
+    // Actions with odds one per line, with their words; the rest grouped by the first two
+    // words of their text (many moves of one unit on one line), a lone one with its words.
     let mut groups: Vec<(String, Vec<(usize, String)>)> = Vec::new();
     for (i, a) in legal.iter().enumerate() {
         let odds = odds_suffix(state, &a.json);
-        if !odds.is_empty() || a.label != a.text && !a.text.starts_with("move") {
+        if !odds.is_empty() {
             println!("  {:>3}) {:<22} {}{odds}", i + 1, a.text, a.label);
             continue;
         }
@@ -74,8 +82,9 @@ fn print_menu(state: &dyn DynState, legal: &[DynAction]) {
         }
     }
     for (head, items) in groups {
-        if items.len() == 1 && items[0].1.is_empty() {
-            println!("  {:>3}) {head}", items[0].0 + 1);
+        if let [(i, _)] = items.as_slice() {
+            let a = &legal[*i];
+            println!("  {:>3}) {:<22} {}", i + 1, a.text, a.label);
             continue;
         }
         let list: Vec<String> = items
@@ -153,11 +162,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
                         }
                     }
                 } else {
-                    for e in gf.roll_pending(state.as_mut())? {
-                        if !e.text.is_empty() {
-                            println!("{}", e.text);
-                        }
-                    }
+                    print_events(&gf.roll_pending(state.as_mut())?);
                     continue;
                 }
             }
@@ -222,11 +227,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
         match state.apply(&step) {
             Ok(events) => {
                 gf.steps.push(step);
-                for e in events {
-                    if !e.text.is_empty() {
-                        println!("{}", e.text);
-                    }
-                }
+                print_events(&events);
                 if state.result().is_none() && matches!(state.to_act(), ToAct::Decide { .. }) {
                     show_board |= !matches!(step_kind(&gf), Some(true));
                 }
