@@ -4,6 +4,9 @@
 //!   (legal-action generation, checking, applying, rolling). Target: median under 1 ms.
 //! - `replay_game`: the same games replayed from their records — the peer in the same run:
 //!   the cost of the rules alone, without choosing actions.
+//! - `legal_actions`: one call at a decision, cycling through every decision of 64 games.
+//! - `apply_step`: one checked `apply` (on a clone of the state before it), cycling through
+//!   every step of those games; `clone_state` is the clone alone, the peer to subtract.
 //! - `greedy_decision`: one greedy choice (exact expectimax over every legal action) in the
 //!   opening position.
 use battlemat_ai::{Greedy, PlayerKind, play};
@@ -49,6 +52,45 @@ fn games(c: &mut Criterion) {
         })
     });
     let records: Vec<Record<Swtb>> = (0..64).map(|s| record_of(&setup, s)).collect();
+    // Every state along those games, with the step taken there: `legal_actions` at each
+    // decision, and one `apply` per step (on a clone of the state before it; the clone is
+    // measured alone as the peer, `clone_state`).
+    let mut states: Vec<(Swtb, Step<battlemat_swtb::Action>)> = Vec::new();
+    for rec in &records {
+        let mut g = Swtb::new_game(&setup).unwrap();
+        for step in &rec.steps {
+            states.push((g.clone(), step.clone()));
+            g.apply(step).unwrap();
+        }
+    }
+    let decisions: Vec<&Swtb> = states
+        .iter()
+        .filter(|(g, _)| matches!(g.to_act(), ToAct::Decide { .. }))
+        .map(|(g, _)| g)
+        .collect();
+    let mut k = 0;
+    c.bench_function("swtb/legal_actions", |b| {
+        b.iter(|| {
+            k = (k + 1) % decisions.len();
+            black_box(decisions[k].legal_actions())
+        })
+    });
+    let mut k = 0;
+    c.bench_function("swtb/clone_state", |b| {
+        b.iter(|| {
+            k = (k + 1) % states.len();
+            black_box(states[k].0.clone())
+        })
+    });
+    let mut k = 0;
+    c.bench_function("swtb/apply_step", |b| {
+        b.iter(|| {
+            k = (k + 1) % states.len();
+            let (g, step) = &states[k];
+            let mut g = g.clone();
+            black_box(g.apply(step).unwrap())
+        })
+    });
     let mut i = 0;
     c.bench_function("swtb/replay_game", |b| {
         b.iter(|| {
