@@ -101,7 +101,7 @@ fn games(c: &mut Criterion) {
     // The opening decision of the first side to act.
     let mut g2 = Swtb::new_game(&setup).unwrap();
     let mut r = Roller::new(9, 0);
-    while !matches!(g2.phase, battlemat_swtb::state::Phase::Turn) {
+    while !matches!(g2.now.phase, battlemat_swtb::state::Phase::Turn) {
         let step = match g2.to_act() {
             ToAct::Chance(c) => Step::Roll {
                 value: c.roll(&mut r),

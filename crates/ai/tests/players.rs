@@ -65,7 +65,7 @@ fn swtb_3_shown_odds_match_the_referees_dice() {
                             .unwrap();
                             let t = *target as usize;
                             let p = chance_probability(&n, &|s| {
-                                s.units[t].hits > g.units[t].hits || !s.alive(*target)
+                                s.now.units[t].hits > g.now.units[t].hits || !s.alive(*target)
                             });
                             let shown: f64 = odds
                                 .outcomes

@@ -64,6 +64,8 @@ pub fn run(a: SimArgs) -> Result<()> {
     let entry = battlemat_rulesets::get(&a.game).map_err(anyhow::Error::msg)?;
     let info = entry.ruleset.info();
     let mut choice = a.setup;
+    // The report shows the options as given; the seats filled in show in its seat list.
+    let given_options = choice.options.clone();
     choice.seat(&a.game, a.players.len())?;
     let (setup, scenario) = choice.setup(&entry)?;
     let players: Vec<PlayerKind> = a
@@ -110,13 +112,18 @@ pub fn run(a: SimArgs) -> Result<()> {
     let mut scores = vec![0f64; seats];
     let mut draws = 0;
     for p in &played {
-        // A sole winner scores a win; a co-operative mission won is a win for every seat,
-        // one lost is a win for none; any other shared first place is a draw.
-        match (p.result.cooperative, p.result.winners().as_slice()) {
-            (Some(true), _) => wins.iter_mut().for_each(|w| *w += 1),
-            (Some(false), _) => {}
-            (None, [w]) => wins[*w as usize] += 1,
-            (None, _) => draws += 1,
+        // The seats in first place win (a side's seats together); a co-operative mission
+        // won is a win for every seat, one lost is a win for none; first place shared by
+        // every seat is a draw.
+        match p.result.cooperative {
+            Some(true) => wins.iter_mut().for_each(|w| *w += 1),
+            Some(false) => {}
+            None if p.result.is_shared() => draws += 1,
+            None => {
+                for w in p.result.winners() {
+                    wins[w as usize] += 1;
+                }
+            }
         }
         for (s, sc) in p.result.scores.iter().enumerate() {
             scores[s] += *sc as f64;
@@ -125,7 +132,7 @@ pub fn run(a: SimArgs) -> Result<()> {
     let report = Report {
         game: a.game.clone(),
         scenario,
-        options: choice.options.clone(),
+        options: given_options,
         games: n,
         seed: a.seed,
         seats: (0..seats)

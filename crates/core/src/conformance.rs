@@ -10,9 +10,21 @@
 //! observations serialisable for every seat and spectators, bounded length, and at the end
 //! a replay of the record giving the identical state and events. There is no exemption
 //! list: a game that needs one is a game with a bug.
+//!
+//! Also, at every deep step: a game that says its action list is complete
+//! ([`ActionList::Complete`]) must list every action `check` accepts — the kit makes
+//! neighbours of the listed actions (each number moved by one or swapped for another seen,
+//! each word swapped for another seen, optional parts dropped) and earlier decisions'
+//! actions, and any that `check` accepts must be listed; a resignation by any seat ends the
+//! game with a result for every seat; and nothing the game marks as hidden from a seat
+//! ([`Game::hidden_from`]) appears in that seat's observation or events.
+//!
+//! `BATTLEMAT_TEST_SCALE=N` (an environment variable) multiplies the number of games, for
+//! longer runs than the test suite's.
 
-use crate::{Game, Record, Seat, Step, ToAct, Viewer};
+use crate::{ActionList, Game, Next, Record, Seat, Step, ToAct, Viewer};
 use battlemat_dice::Roller;
+use serde_json::Value;
 
 /// How hard to test.
 #[derive(Clone, Copy, Debug)]
@@ -54,14 +66,24 @@ pub struct Summary {
 /// first broken promise.
 pub fn run<G: Game>(setups: &[G::Setup], cfg: Conformance) -> Summary {
     let mut sum = Summary::default();
+    let games = cfg.games * scale();
     for (si, setup) in setups.iter().enumerate() {
-        for g in 0..cfg.games {
+        for g in 0..games {
             let where_ = format!("setup {si}, game {g} (seed {}, stream {g})", cfg.seed);
             let mut roller = Roller::new(cfg.seed ^ (si as u64) << 40, g);
             play_one::<G>(setup, &mut roller, &cfg, &where_, &mut sum);
         }
     }
     sum
+}
+
+/// The test-length multiplier, `BATTLEMAT_TEST_SCALE` (default 1). Fuzz tests use it too.
+pub fn scale() -> u64 {
+    std::env::var("BATTLEMAT_TEST_SCALE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(1)
 }
 
 fn json<T: serde::Serialize>(t: &T, what: &str) -> String {
@@ -95,6 +117,23 @@ fn play_one<G: Game>(
         let deep = n.is_multiple_of(cfg.deep_every.max(1));
         if deep {
             deep_checks(&state, &at);
+            resign_checks(&state, roller, &at);
+            if let Some(last) = events_seen.last() {
+                hidden_checks(&state, last, &at);
+            }
+        }
+        let next = state.next();
+        match (&next, state.to_act()) {
+            (Next::Decide(s), ToAct::Decide { seat, .. }) => {
+                assert_eq!(*s, seat, "{at}: next and to_act")
+            }
+            (Next::Chance(o), ToAct::Chance(c)) => {
+                assert_eq!(o.list(), c.outcomes, "{at}: next and to_act")
+            }
+            (Next::Over, ToAct::Over(_)) => {
+                assert!(state.result().is_some(), "{at}: over without a result")
+            }
+            (n, t) => panic!("{at}: next() is {n:?} but to_act() is {t:?}"),
         }
         let step = match state.to_act() {
             ToAct::Over(result) => {
@@ -172,6 +211,7 @@ fn play_one<G: Game>(
             ToAct::Decide { seat, .. } => {
                 sum.decisions += 1;
                 let legal = state.legal_actions();
+                let mut seen = std::collections::HashSet::new();
                 assert!(
                     !legal.is_empty(),
                     "{at}: seat {seat} must decide but has no action"
@@ -185,6 +225,7 @@ fn play_one<G: Game>(
                     if let Err(e) = state.check(a) {
                         panic!("{at}: listed action {a} refused by check: {e}");
                     }
+                    assert!(seen.insert(a.clone()), "{at}: action {a} listed twice");
                     if deep {
                         let text = a.to_string();
                         let back: G::Action = text
@@ -195,6 +236,9 @@ fn play_one<G: Game>(
                         let back: G::Action = serde_json::from_str(&j).expect("action JSON");
                         assert_eq!(&back, a, "{at}: action JSON round-trip {j}");
                     }
+                }
+                if deep && G::LEGAL_ACTIONS == ActionList::Complete {
+                    complete_checks(&state, &legal, &stale, roller, &at);
                 }
                 // Actions that were legal earlier and are not now: refused, nothing changes.
                 for a in stale.iter().filter(|a| !legal.contains(a)).take(3) {
@@ -239,6 +283,195 @@ fn play_one<G: Game>(
         events, events_seen,
         "{where_}: replay gives different events"
     );
+}
+
+/// Every action `check` accepts is listed: neighbours of the listed (and earlier) actions,
+/// made by changing their JSON, are either refused or listed.
+fn complete_checks<G: Game>(
+    state: &G,
+    legal: &[G::Action],
+    stale: &[G::Action],
+    roller: &mut Roller,
+    at: &str,
+) {
+    let listed: Vec<Value> = legal
+        .iter()
+        .chain(stale)
+        .filter_map(|a| serde_json::to_value(a).ok())
+        .collect();
+    let mut numbers = std::collections::BTreeSet::new();
+    let mut words = std::collections::BTreeSet::new();
+    for v in &listed {
+        leaves(v, &mut numbers, &mut words);
+    }
+    let numbers: Vec<i64> = numbers.into_iter().collect();
+    let words: Vec<String> = words.into_iter().collect();
+    // A sample of the listed actions (at most 24), each with all its neighbours.
+    let mut sample: Vec<&Value> = listed.iter().collect();
+    while sample.len() > 24 {
+        let i = roller.pick(&vec![1; sample.len()]).unwrap_or(0);
+        sample.swap_remove(i);
+    }
+    let mut tried = 0;
+    for v in sample {
+        for n in neighbours(v, &numbers, &words) {
+            let Ok(a) = serde_json::from_value::<G::Action>(n) else {
+                continue;
+            };
+            tried += 1;
+            if state.check(&a).is_ok() {
+                assert!(
+                    legal.contains(&a),
+                    "{at}: {a} is accepted by check but not listed by legal_actions \
+                     (the game says its list is complete)"
+                );
+            }
+        }
+    }
+    let _ = tried;
+}
+
+/// The numbers and strings in a JSON value.
+fn leaves(
+    v: &Value,
+    numbers: &mut std::collections::BTreeSet<i64>,
+    words: &mut std::collections::BTreeSet<String>,
+) {
+    match v {
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                numbers.insert(i);
+            }
+        }
+        Value::String(s) => {
+            words.insert(s.clone());
+        }
+        Value::Array(a) => a.iter().for_each(|x| leaves(x, numbers, words)),
+        Value::Object(o) => o.values().for_each(|x| leaves(x, numbers, words)),
+        _ => {}
+    }
+}
+
+/// Values one change away from `v`: a number moved by one or swapped for one seen, a string
+/// swapped for one seen, a field dropped.
+fn neighbours(v: &Value, numbers: &[i64], words: &[String]) -> Vec<Value> {
+    match v {
+        Value::Number(n) => {
+            let Some(i) = n.as_i64() else { return vec![] };
+            let mut out: Vec<Value> = [i - 1, i + 1]
+                .into_iter()
+                .chain(numbers.iter().copied())
+                .filter(|&m| m != i && m >= 0)
+                .map(Value::from)
+                .collect();
+            out.dedup();
+            out
+        }
+        Value::String(s) => words
+            .iter()
+            .filter(|w| *w != s)
+            .map(|w| Value::String(w.clone()))
+            .collect(),
+        Value::Array(a) => {
+            let mut out = Vec::new();
+            for (i, x) in a.iter().enumerate() {
+                for n in neighbours(x, numbers, words) {
+                    let mut c = a.clone();
+                    c[i] = n;
+                    out.push(Value::Array(c));
+                }
+            }
+            out
+        }
+        Value::Object(o) => {
+            let mut out = Vec::new();
+            for (k, x) in o {
+                for n in neighbours(x, numbers, words) {
+                    let mut c = o.clone();
+                    c.insert(k.clone(), n);
+                    out.push(Value::Object(c));
+                }
+                let mut c = o.clone();
+                c.remove(k);
+                out.push(Value::Object(c));
+            }
+            // An optional field the value leaves out, filled with a word seen.
+            out
+        }
+        _ => vec![],
+    }
+}
+
+/// A resignation by any seat ends the game with a result for every seat, the resigning
+/// seat not the sole winner of a competitive game.
+fn resign_checks<G: Game>(state: &G, roller: &mut Roller, at: &str) {
+    if matches!(state.next(), Next::Over) {
+        return;
+    }
+    let seats = state.seats();
+    let seat = roller.pick(&vec![1; seats as usize]).unwrap_or(0) as Seat;
+    let mut g = state.clone();
+    g.apply(&Step::Resign { seat })
+        .unwrap_or_else(|e| panic!("{at}: seat {seat} may not resign: {e}"));
+    let r = g
+        .result()
+        .unwrap_or_else(|| panic!("{at}: a resignation did not end the game"));
+    assert_eq!(g.next(), Next::Over, "{at}: resigned but not over");
+    assert_eq!(
+        r.ranks.len(),
+        seats as usize,
+        "{at}: one rank per seat after resigning"
+    );
+    assert_eq!(
+        r.scores.len(),
+        seats as usize,
+        "{at}: one score per seat after resigning"
+    );
+    if r.cooperative.is_none() {
+        assert!(
+            !r.winners().contains(&seat) || r.is_shared(),
+            "{at}: seat {seat} resigned and won"
+        );
+    }
+    assert!(
+        g.legal_actions().is_empty(),
+        "{at}: actions after resigning"
+    );
+    let mut again = g.clone();
+    assert!(
+        again.apply(&Step::Resign { seat }).is_err() && again == g,
+        "{at}: resigning a finished game is refused and changes nothing"
+    );
+    let mut bad = state.clone();
+    assert!(
+        bad.apply(&Step::Resign { seat: seats }).is_err() && bad == *state,
+        "{at}: a seat that does not exist may not resign"
+    );
+}
+
+/// Nothing the game hides from a seat is in that seat's observation or events.
+fn hidden_checks<G: Game>(state: &G, events: &[G::Event], at: &str) {
+    let viewers = (0..state.seats())
+        .map(Viewer::Seat)
+        .chain(std::iter::once(Viewer::Spectator));
+    for v in viewers {
+        let hidden = state.hidden_from(v);
+        if hidden.is_empty() {
+            continue;
+        }
+        let seen = format!(
+            "{}\n{}\n{}",
+            json(&state.observe(v), "observation"),
+            state.observe(v),
+            json(&state.events_for(events, v), "events")
+        );
+        for h in &hidden {
+            assert!(
+                !seen.contains(h.as_str()),
+                "{at}: {v:?} is shown {h:?}, which the game hides from it"
+            );
+        }
+    }
 }
 
 fn act<A>(seat: Seat, action: A) -> Step<A> {

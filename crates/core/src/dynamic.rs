@@ -6,8 +6,8 @@
 //! with [`DynState::as_any`].
 
 use crate::{
-    DataFile, Game, GameResult, Illegal, Odds, Record, RulesetInfo, Seat, SetupError, Step, ToAct,
-    Viewer,
+    DataFile, Game, GameResult, Illegal, Odds, Record, ReplayError, RulesetInfo, Seat, SetupError,
+    Step, ToAct, Viewer,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -57,8 +57,10 @@ pub trait DynRuleset: Send + Sync {
     ) -> Result<Value, SetupError>;
     fn new_game(&self, setup: &Value) -> Result<Box<dyn DynState>, SetupError>;
     fn matchup_odds(&self, params: &BTreeMap<String, String>) -> Result<Odds, String>;
-    /// Replay a record; the error names the failing step.
-    fn replay(&self, record: &DynRecord) -> Result<(Box<dyn DynState>, Vec<DynEvent>), String>;
+    /// Replay a record; the error names the failing step (typed: a front end can tell a
+    /// record of another version from a bad step).
+    fn replay(&self, record: &DynRecord)
+    -> Result<(Box<dyn DynState>, Vec<DynEvent>), ReplayError>;
 }
 
 /// A game state, erased.
@@ -73,7 +75,11 @@ pub trait DynState: Send + Sync {
     /// The action in the game's words (falls back to its text).
     fn describe(&self, action: &Value) -> String;
     fn check(&self, action: &Value) -> Result<(), Illegal>;
+    /// Apply a step (an action, a die's face, or a resignation); every event, as the
+    /// referee sees them.
     fn apply(&mut self, step: &Step<Value>) -> Result<Vec<DynEvent>, Illegal>;
+    /// Of a step's events, what `viewer` is told ([`Game::event_for`]).
+    fn events_for(&self, events: &[DynEvent], viewer: Viewer) -> Vec<DynEvent>;
     fn observe(&self, viewer: Viewer) -> (Value, String);
     fn odds(&self, action: &Value) -> Option<Odds>;
     fn evaluate(&self, seat: Seat) -> f64;
@@ -146,17 +152,25 @@ impl<G: Game> DynRuleset for RulesetOf<G> {
     fn matchup_odds(&self, params: &BTreeMap<String, String>) -> Result<Odds, String> {
         G::matchup_odds(params)
     }
-    fn replay(&self, record: &DynRecord) -> Result<(Box<dyn DynState>, Vec<DynEvent>), String> {
-        let setup: G::Setup = serde_json::from_value(record.setup.clone())
-            .map_err(|e| format!("setup: malformed setup: {e}"))?;
+    fn replay(
+        &self,
+        record: &DynRecord,
+    ) -> Result<(Box<dyn DynState>, Vec<DynEvent>), ReplayError> {
+        let setup: G::Setup = serde_json::from_value(record.setup.clone()).map_err(|e| {
+            ReplayError::Setup(SetupError::new("setup", format!("malformed setup: {e}")))
+        })?;
         let mut steps = Vec::with_capacity(record.steps.len());
-        for (i, s) in record.steps.iter().enumerate() {
+        for (index, s) in record.steps.iter().enumerate() {
             steps.push(match s {
                 Step::Act { seat, action } => Step::Act {
                     seat: *seat,
-                    action: action_from_json::<G>(action).map_err(|e| format!("step {i}: {e}"))?,
+                    action: action_from_json::<G>(action).map_err(|e| ReplayError::Malformed {
+                        index,
+                        message: e.reason,
+                    })?,
                 },
                 Step::Roll { value } => Step::Roll { value: *value },
+                Step::Resign { seat } => Step::Resign { seat: *seat },
             });
         }
         let rec = Record::<G> {
@@ -165,7 +179,7 @@ impl<G: Game> DynRuleset for RulesetOf<G> {
             setup,
             steps,
         };
-        let (state, events) = rec.replay().map_err(|e| e.to_string())?;
+        let (state, events) = rec.replay()?;
         Ok((
             Box::new(Erased(state)),
             events.into_iter().flat_map(events_out::<G>).collect(),
@@ -224,8 +238,16 @@ impl<G: Game> DynState for Erased<G> {
                 action: action_from_json::<G>(action)?,
             },
             Step::Roll { value } => Step::Roll { value: *value },
+            Step::Resign { seat } => Step::Resign { seat: *seat },
         };
         Ok(events_out::<G>(self.0.apply(&step)?))
+    }
+    fn events_for(&self, events: &[DynEvent], viewer: Viewer) -> Vec<DynEvent> {
+        let typed: Vec<G::Event> = events
+            .iter()
+            .filter_map(|e| serde_json::from_value(e.json.clone()).ok())
+            .collect();
+        events_out::<G>(self.0.events_for(&typed, viewer))
     }
     fn observe(&self, viewer: Viewer) -> (Value, String) {
         let o = self.0.observe(viewer);

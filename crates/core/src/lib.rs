@@ -35,10 +35,16 @@
 //! server and the simulation lab hold "some game" without generics.
 
 pub mod conformance;
+pub mod data;
 pub mod dynamic;
+pub mod options;
 mod record;
+pub mod seating;
+pub mod testing;
 
+pub use options::{GameOptions, OptionRow};
 pub use record::{Record, ReplayError};
+pub use seating::Seating;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -72,6 +78,65 @@ pub enum ToAct {
     Chance(Chance),
     /// The game is over.
     Over(GameResult),
+}
+
+/// What the game waits for, without words: the fast form that search and simulation use
+/// ([`Game::next`]). [`Game::to_act`] adds the words ([`ToAct`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Next {
+    Decide(Seat),
+    Chance(Outcomes),
+    Over,
+}
+
+/// The outcomes of a chance point: a fair die (no allocation), or weighted values (a draw
+/// from what is left of a deck).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcomes {
+    /// A fair die with faces `1..=sides`.
+    Die(u32),
+    Weighted(Vec<ChanceOutcome>),
+}
+
+/// Enough ones for any die a game rolls through [`Outcomes::Die`].
+const ONES: [u64; 120] = [1; 120];
+
+impl Outcomes {
+    pub fn is_outcome(&self, value: u32) -> bool {
+        match self {
+            Outcomes::Die(n) => (1..=*n).contains(&value),
+            Outcomes::Weighted(o) => o.iter().any(|o| o.value == value && o.weight > 0),
+        }
+    }
+    /// Each outcome with its weight, in order.
+    pub fn list(&self) -> Vec<ChanceOutcome> {
+        match self {
+            Outcomes::Die(n) => (1..=*n)
+                .map(|value| ChanceOutcome { value, weight: 1 })
+                .collect(),
+            Outcomes::Weighted(o) => o.clone(),
+        }
+    }
+    pub fn total_weight(&self) -> u64 {
+        match self {
+            Outcomes::Die(n) => u64::from(*n),
+            Outcomes::Weighted(o) => o.iter().map(|o| o.weight).sum(),
+        }
+    }
+    /// Roll it with a seeded roller (the same faces as [`Chance::roll`]).
+    pub fn roll(&self, roller: &mut battlemat_dice::Roller) -> u32 {
+        match self {
+            Outcomes::Die(n) if (*n as usize) <= ONES.len() => roller
+                .pick(&ONES[..*n as usize])
+                .map_or(1, |i| i as u32 + 1),
+            other => {
+                let list = other.list();
+                let weights: Vec<u64> = list.iter().map(|o| o.weight).collect();
+                let i = roller.pick(&weights).unwrap_or(0);
+                list.get(i).map_or(1, |o| o.value)
+            }
+        }
+    }
 }
 
 /// A chance point: one die or one draw. Outcomes have integer weights, so probabilities are
@@ -187,8 +252,18 @@ impl GameResult {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Step<A> {
-    Act { seat: Seat, action: A },
-    Roll { value: u32 },
+    Act {
+        seat: Seat,
+        action: A,
+    },
+    Roll {
+        value: u32,
+    },
+    /// A seat gives up (at any moment before the end): the game ends with a result for
+    /// every seat, the resigning seat's side losing.
+    Resign {
+        seat: Seat,
+    },
 }
 
 /// Why an action or die result was refused. The state is unchanged.
@@ -255,8 +330,12 @@ pub struct RulesetInfo {
     pub id: String,
     pub name: String,
     pub version: String,
+    /// The fewest and most seats any scenario takes (each scenario says its own).
     pub min_seats: u8,
     pub max_seats: u8,
+    /// Whether `legal_actions` lists every legal action ([`Game::LEGAL_ACTIONS`]).
+    #[serde(default)]
+    pub legal_actions: ActionList,
     pub options: Vec<OptionInfo>,
     pub scenarios: Vec<ScenarioInfo>,
 }
@@ -279,7 +358,10 @@ pub struct OptionInfo {
 pub struct ScenarioInfo {
     pub id: String,
     pub name: String,
-    pub seats: u8,
+    /// The seats it is played with: several players may share a side (the setup's seat
+    /// to side map, [`Seating`]).
+    pub min_seats: u8,
+    pub max_seats: u8,
     pub summary: String,
     /// True when Battlemat wrote it (not from the game's text).
     pub ours: bool,
@@ -295,14 +377,31 @@ pub struct Odds {
     pub details: BTreeMap<String, serde_json::Value>,
 }
 
+/// Whether [`Game::legal_actions`] lists every legal action or offers candidates.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionList {
+    /// Every action `check` accepts is listed (finite games): the conformance kit checks it.
+    #[default]
+    Complete,
+    /// Actions take free parameters (a point on an open table): the list is a finite set
+    /// of candidates for menus and AIs, and `check` accepts more.
+    Candidates,
+}
+
 /// The Game API.
 ///
 /// A value of the implementing type is a *state*. Implementations guarantee:
-/// - [`Game::legal_actions`] is empty unless [`Game::to_act`] is `Decide`, lists actions in a
-///   fixed order, and every listed action passes [`Game::check`];
-/// - [`Game::apply`] changes nothing when it returns an error;
+/// - [`Game::legal_actions`] is empty unless [`Game::next`] is `Decide`, lists actions in a
+///   fixed order, and every listed action passes [`Game::check`]; with
+///   [`ActionList::Complete`] it lists every action `check` accepts;
+/// - [`Game::apply_action`] changes nothing when it returns an error;
 /// - no floating point and no hidden randomness: the state is a pure function of the setup
 ///   and the steps.
+///
+/// The required methods never call each other through a provided one: [`Game::to_act`],
+/// [`Game::apply`] and the rest are built on `next`, `prompt`, `result`, `apply_action`,
+/// `apply_chance` and `resign`, so no default can recurse into itself.
 pub trait Game:
     Clone + PartialEq + Eq + Hash + Debug + Serialize + DeserializeOwned + Send + Sync + 'static
 {
@@ -323,6 +422,9 @@ pub trait Game:
     type Event: Clone + Debug + PartialEq + Display + Serialize + DeserializeOwned + Send + Sync;
     /// What a viewer sees; its `Display` is a text picture of the table.
     type Observation: Clone + Debug + Serialize + Display;
+
+    /// Does `legal_actions` list every legal action?
+    const LEGAL_ACTIONS: ActionList = ActionList::Complete;
 
     fn info() -> RulesetInfo;
 
@@ -351,30 +453,81 @@ pub trait Game:
     /// Check a setup once and make the playable state.
     fn new_game(setup: &Self::Setup) -> Result<Self, SetupError>;
 
+    /// Can this version of the rules replay a record made with `version` of them (an older
+    /// one)? `Ok` when the rules that changed since cannot have touched a game of `setup`;
+    /// otherwise why not, naming the release that replays it. The default keeps no older
+    /// version.
+    fn replays_older(version: &str, _setup: &Self::Setup) -> Result<(), String> {
+        let info = Self::info();
+        Err(format!(
+            "made with {} version {version}; this is version {} and keeps no older version",
+            info.id, info.version
+        ))
+    }
+
     fn seats(&self) -> u8;
 
-    fn to_act(&self) -> ToAct;
+    /// What the game waits for: a seat's decision, a chance point, or the end. This is the
+    /// hot path of search and simulation: no words, no allocation for a fair die.
+    fn next(&self) -> Next;
 
-    /// The deciding seat's candidate actions, in a fixed order.
+    /// The pending decision or chance point in the game's words ("Empire: choose who acts
+    /// first", "Han: attack die 1 of 2"); empty when the game is over.
+    fn prompt(&self) -> String;
+
+    /// The result, once the game is over (exactly when [`Game::next`] is `Over`).
+    fn result(&self) -> Option<GameResult>;
+
+    /// The deciding seat's actions, in a fixed order (see [`Game::LEGAL_ACTIONS`]).
     fn legal_actions(&self) -> Vec<Self::Action>;
 
     /// Is `action` legal for the deciding seat now? If not, why, and which rule says so.
     fn check(&self, action: &Self::Action) -> Result<(), Illegal>;
 
-    /// Carry out a checked action. Called only after `check` passed.
-    fn apply_action(&mut self, action: &Self::Action, events: &mut Vec<Self::Event>);
+    /// Check and carry out an action in one pass (the rules judge it once): refused, it
+    /// changes nothing. The seat has been checked by the caller.
+    fn apply_action(
+        &mut self,
+        action: &Self::Action,
+        events: &mut Vec<Self::Event>,
+    ) -> Result<(), Illegal>;
 
     /// Carry out a die result or draw. Called only with a listed outcome.
     fn apply_chance(&mut self, value: u32, events: &mut Vec<Self::Event>);
 
+    /// `seat` resigns: end the game now with a result for every seat (the seat's side
+    /// loses). Called only before the end.
+    fn resign(&mut self, seat: Seat, events: &mut Vec<Self::Event>);
+
     fn observe(&self, viewer: Viewer) -> Self::Observation;
+
+    /// What `viewer` is told of an event: the default shows everything (all five games are
+    /// open information); a game with secrets hides or redacts them here.
+    fn event_for(&self, event: &Self::Event, _viewer: Viewer) -> Option<Self::Event> {
+        Some(event.clone())
+    }
+
+    /// The events of one step as `viewer` is told them.
+    fn events_for(&self, events: &[Self::Event], viewer: Viewer) -> Vec<Self::Event> {
+        events
+            .iter()
+            .filter_map(|e| self.event_for(e, viewer))
+            .collect()
+    }
+
+    /// What the game marks as hidden from `viewer` now, as text that must not appear in
+    /// that viewer's observation or events (the conformance kit checks it). Empty for open
+    /// information.
+    fn hidden_from(&self, _viewer: Viewer) -> Vec<String> {
+        Vec::new()
+    }
 
     /// A heuristic value of the position for `seat`, in `[-1, 1]`, for AIs that stop
     /// searching before the end. The default scores finished games only.
     fn evaluate(&self, seat: Seat) -> f64 {
-        match self.to_act() {
-            ToAct::Over(r) => result_value(&r, seat),
-            _ => 0.0,
+        match self.result() {
+            Some(r) => result_value(&r, seat),
+            None => 0.0,
         }
     }
 
@@ -396,43 +549,97 @@ pub trait Game:
         Err(format!("{} has no matchup odds", Self::info().id))
     }
 
+    /// What the game waits for, in words: [`Game::next`] with the prompt, the chance
+    /// point's outcomes, or the result. Serialisable (the stable JSON of `to_act`).
+    fn to_act(&self) -> ToAct {
+        match self.next() {
+            Next::Decide(seat) => ToAct::Decide {
+                seat,
+                prompt: self.prompt(),
+            },
+            Next::Chance(o) => ToAct::Chance(Chance {
+                what: self.prompt(),
+                outcomes: o.list(),
+            }),
+            Next::Over => match self.result() {
+                Some(r) => ToAct::Over(r),
+                None => ToAct::Over(GameResult::from_scores(
+                    vec![0; self.seats() as usize],
+                    "over without a result",
+                )),
+            },
+        }
+    }
+
     /// Apply one step, validating it: the right seat, a legal action, a listed die face.
     /// On error nothing changes.
     fn apply(&mut self, step: &Step<Self::Action>) -> Result<Vec<Self::Event>, Illegal> {
         let mut events = Vec::new();
-        match (self.to_act(), step) {
-            (ToAct::Over(_), _) => return Err(Illegal::new("the game is over")),
-            (ToAct::Decide { seat, .. }, Step::Act { seat: s, action }) => {
+        match (self.next(), step) {
+            (Next::Over, _) => return Err(Illegal::new("the game is over")),
+            (_, Step::Resign { seat }) => {
+                if *seat >= self.seats() {
+                    return Err(Illegal::new(format!(
+                        "there is no seat {seat} (seats 0 to {})",
+                        self.seats().saturating_sub(1)
+                    )));
+                }
+                self.resign(*seat, &mut events);
+            }
+            (Next::Decide(seat), Step::Act { seat: s, action }) => {
                 if *s != seat {
                     return Err(Illegal::new(format!(
                         "it is seat {seat}'s decision, not seat {s}'s"
                     )));
                 }
-                self.check(action)?;
-                self.apply_action(action, &mut events);
+                self.apply_action(action, &mut events)?;
             }
-            (ToAct::Decide { seat, .. }, Step::Roll { .. }) => {
+            (Next::Decide(seat), Step::Roll { .. }) => {
                 return Err(Illegal::new(format!(
                     "seat {seat} must decide; no die is being rolled"
                 )));
             }
-            (ToAct::Chance(c), Step::Roll { value }) => {
-                if !c.is_outcome(*value) {
-                    let faces: Vec<String> =
-                        c.outcomes.iter().map(|o| o.value.to_string()).collect();
+            (Next::Chance(o), Step::Roll { value }) => {
+                if !o.is_outcome(*value) {
+                    let faces: Vec<String> = o.list().iter().map(|o| o.value.to_string()).collect();
                     return Err(Illegal::new(format!(
                         "{value} is not a possible result of {} (possible: {})",
-                        c.what,
+                        self.prompt(),
                         faces.join(", ")
                     )));
                 }
                 self.apply_chance(*value, &mut events);
             }
-            (ToAct::Chance(c), Step::Act { .. }) => {
-                return Err(Illegal::new(format!("waiting for a die: {}", c.what)));
+            (Next::Chance(_), Step::Act { .. }) => {
+                return Err(Illegal::new(format!(
+                    "waiting for a die: {}",
+                    self.prompt()
+                )));
             }
         }
         Ok(events)
+    }
+
+    /// Apply a step from a trusted source — an AI that took the action from
+    /// `legal_actions`, or a record already verified — without checking the seat or the die
+    /// face. The action is still judged once by the rules, which need its plan anyway; a
+    /// refusal here is a caller's bug and changes nothing.
+    fn apply_trusted(
+        &mut self,
+        step: &Step<Self::Action>,
+        events: &mut Vec<Self::Event>,
+    ) -> Result<(), Illegal> {
+        match step {
+            Step::Act { action, .. } => self.apply_action(action, events),
+            Step::Roll { value } => {
+                self.apply_chance(*value, events);
+                Ok(())
+            }
+            Step::Resign { seat } => {
+                self.resign(*seat, events);
+                Ok(())
+            }
+        }
     }
 
     /// shakmaty-style: consume the state, return the next one, or this one with the error.
@@ -440,13 +647,6 @@ pub trait Game:
         match self.apply(step) {
             Ok(_) => Ok(self),
             Err(e) => Err((self, e)),
-        }
-    }
-
-    fn result(&self) -> Option<GameResult> {
-        match self.to_act() {
-            ToAct::Over(r) => Some(r),
-            _ => None,
         }
     }
 }

@@ -17,18 +17,26 @@ pub struct Record<G: Game> {
 /// A replayed game: the final state and the events of each step.
 pub type Replayed<G> = (G, Vec<Vec<<G as Game>::Event>>);
 
-/// A record that does not replay: which step failed and why.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+/// A record that does not replay: which step failed and why. Typed all the way to the
+/// front ends (the erased layer passes it through unchanged).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[serde(rename_all = "snake_case")]
 pub enum ReplayError {
-    #[error("the record is for ruleset {found} {found_version}, not {expected} {expected_version}")]
-    WrongRuleset {
-        expected: String,
-        expected_version: String,
+    #[error("the record is for ruleset {found}, not {expected}")]
+    WrongRuleset { expected: String, found: String },
+    /// Made with another version of the rules, which this one cannot replay.
+    #[error("{why}")]
+    Version {
+        ruleset: String,
         found: String,
-        found_version: String,
+        current: String,
+        why: String,
     },
     #[error("setup: {0}")]
     Setup(#[from] crate::SetupError),
+    /// A step that is not even a step of this game (bad JSON).
+    #[error("step {index}: malformed: {message}")]
+    Malformed { index: usize, message: String },
     #[error("step {index} ({step}): {error}")]
     Step {
         index: usize,
@@ -48,17 +56,30 @@ impl<G: Game> Record<G> {
         }
     }
 
-    /// Replay every step from the setup. Returns the final state and each step's events.
-    pub fn replay(&self) -> Result<Replayed<G>, ReplayError> {
+    /// Can this build replay the record? The ruleset must match, and its version be this
+    /// one or an older one the rules say they still replay for this setup.
+    pub fn check_version(&self) -> Result<(), ReplayError> {
         let info = G::info();
-        if self.ruleset != info.id || self.version != info.version {
+        if self.ruleset != info.id {
             return Err(ReplayError::WrongRuleset {
                 expected: info.id,
-                expected_version: info.version,
                 found: self.ruleset.clone(),
-                found_version: self.version.clone(),
             });
         }
+        if self.version != info.version {
+            G::replays_older(&self.version, &self.setup).map_err(|why| ReplayError::Version {
+                ruleset: info.id.clone(),
+                found: self.version.clone(),
+                current: info.version.clone(),
+                why,
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Replay every step from the setup. Returns the final state and each step's events.
+    pub fn replay(&self) -> Result<Replayed<G>, ReplayError> {
+        self.check_version()?;
         let mut state = G::new_game(&self.setup)?;
         let mut all = Vec::with_capacity(self.steps.len());
         for (index, step) in self.steps.iter().enumerate() {
@@ -68,6 +89,7 @@ impl<G: Game> Record<G> {
                     let step = match step {
                         Step::Act { seat, action } => format!("seat {seat}: {action}"),
                         Step::Roll { value } => format!("roll {value}"),
+                        Step::Resign { seat } => format!("seat {seat} resigns"),
                     };
                     return Err(ReplayError::Step { index, step, error });
                 }

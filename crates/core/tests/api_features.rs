@@ -8,12 +8,14 @@
 //! - a chance point whose result the rules act on by themselves (the drift moves every
 //!   convoy piece, with no seat deciding), and which is a draw from what is left of a deck
 //!   (its odds change as cards are drawn; a card no longer in the deck is refused);
-//! - results as per-seat scores and ranks.
+//! - results as per-seat scores and ranks, and a resignation at any moment;
+//! - something hidden: each seat's secret code, shown to that seat only (the conformance
+//!   kit checks that no other seat's observation or events carry it).
 
 use battlemat_core::conformance::{self, Conformance};
 use battlemat_core::{
-    Chance, Game, GameResult, Illegal, OptionInfo, Record, RulesetInfo, Seat, SetupError, Step,
-    ToAct, Viewer,
+    ActionList, ChanceOutcome, Game, GameResult, Illegal, Next, OptionInfo, Outcomes, Record,
+    RulesetInfo, Seat, SetupError, Step, ToAct, Viewer,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -28,6 +30,14 @@ struct Setup {
     rounds: u8,
     /// Co-operative goal: the sum of positions to reach.
     goal: i32,
+    /// A test of the conformance kit: show every seat every code.
+    #[serde(default)]
+    leak: bool,
+}
+
+/// Seat `s`'s secret code, shown to that seat only.
+fn code(s: Seat) -> String {
+    format!("secret-code-{s}")
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -48,6 +58,8 @@ struct Convoy {
     /// The drift deck: how many cards of drift 0, 1 and 2 are left. Drawn without
     /// replacement, reshuffled when empty — a chance point whose odds change as it is used.
     deck: [u64; 3],
+    /// A seat that resigned.
+    resigned: Option<Seat>,
 }
 
 const FULL_DECK: [u64; 3] = [3, 2, 1];
@@ -90,6 +102,7 @@ enum Event {
     Advanced { seat: Seat, from: i32, to: i32 },
     PushedBack { seat: Seat, to: i32 },
     Drifted { by: i32 },
+    Resigned { seat: Seat },
 }
 
 impl fmt::Display for Event {
@@ -102,6 +115,7 @@ impl fmt::Display for Event {
 struct Obs {
     pos: Vec<i32>,
     round: u8,
+    codes: Vec<String>,
 }
 
 impl fmt::Display for Obs {
@@ -116,6 +130,8 @@ impl Game for Convoy {
     type Event = Event;
     type Observation = Obs;
 
+    const LEGAL_ACTIONS: ActionList = ActionList::Candidates;
+
     fn info() -> RulesetInfo {
         RulesetInfo {
             id: "convoy".into(),
@@ -123,6 +139,7 @@ impl Game for Convoy {
             version: "1".into(),
             min_seats: 2,
             max_seats: 6,
+            legal_actions: ActionList::Candidates,
             options: vec![OptionInfo {
                 key: "coop".into(),
                 rule: "T-1".into(),
@@ -149,6 +166,7 @@ impl Game for Convoy {
             coop: o.get("coop").is_some_and(|v| v == "true"),
             rounds: 3,
             goal: 12 * UNIT,
+            leak: false,
         })
     }
 
@@ -162,6 +180,7 @@ impl Game for Convoy {
             round: 1,
             phase: Phase::Move { seat: 0 },
             deck: FULL_DECK,
+            resigned: None,
         })
     }
 
@@ -169,29 +188,36 @@ impl Game for Convoy {
         self.setup.seats
     }
 
-    fn to_act(&self) -> ToAct {
+    fn next(&self) -> Next {
         match &self.phase {
-            Phase::Move { seat } => ToAct::Decide {
-                seat: *seat,
-                prompt: "advance".into(),
-            },
-            Phase::Objection { mover, .. } => ToAct::Decide {
-                seat: (mover + 1) % self.setup.seats,
-                prompt: "object?".into(),
-            },
-            Phase::ObjectionDie { .. } => ToAct::Chance(Chance::die("objection", 6)),
-            Phase::Drift => ToAct::Chance(Chance {
-                what: "drift card".into(),
-                outcomes: (0..3u32)
+            Phase::Move { seat } => Next::Decide(*seat),
+            Phase::Objection { mover, .. } => Next::Decide((mover + 1) % self.setup.seats),
+            Phase::ObjectionDie { .. } => Next::Chance(Outcomes::Die(6)),
+            Phase::Drift => Next::Chance(Outcomes::Weighted(
+                (0..3u32)
                     .filter(|&v| self.deck[v as usize] > 0)
-                    .map(|v| battlemat_core::ChanceOutcome {
+                    .map(|v| ChanceOutcome {
                         value: v,
                         weight: self.deck[v as usize],
                     })
                     .collect(),
-            }),
-            Phase::Over => ToAct::Over(self.final_result()),
+            )),
+            Phase::Over => Next::Over,
         }
+    }
+
+    fn prompt(&self) -> String {
+        match &self.phase {
+            Phase::Move { .. } => "advance".into(),
+            Phase::Objection { .. } => "object?".into(),
+            Phase::ObjectionDie { .. } => "objection".into(),
+            Phase::Drift => "drift card".into(),
+            Phase::Over => String::new(),
+        }
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        (self.phase == Phase::Over).then(|| self.final_result())
     }
 
     fn legal_actions(&self) -> Vec<Action> {
@@ -222,7 +248,8 @@ impl Game for Convoy {
         }
     }
 
-    fn apply_action(&mut self, a: &Action, ev: &mut Vec<Event>) {
+    fn apply_action(&mut self, a: &Action, ev: &mut Vec<Event>) -> Result<(), Illegal> {
+        self.check(a)?;
         match (self.phase.clone(), a) {
             (Phase::Move { seat }, Action::Advance { to }) => {
                 let from = self.pos[seat as usize];
@@ -240,6 +267,13 @@ impl Game for Convoy {
             (Phase::Objection { mover, .. }, Action::Allow) => self.next_mover(mover),
             _ => unreachable!("checked"),
         }
+        Ok(())
+    }
+
+    fn resign(&mut self, seat: Seat, ev: &mut Vec<Event>) {
+        self.resigned = Some(seat);
+        self.phase = Phase::Over;
+        ev.push(Event::Resigned { seat });
     }
 
     fn apply_chance(&mut self, v: u32, ev: &mut Vec<Event>) {
@@ -276,11 +310,22 @@ impl Game for Convoy {
         }
     }
 
-    fn observe(&self, _v: Viewer) -> Obs {
+    fn observe(&self, v: Viewer) -> Obs {
         Obs {
             pos: self.pos.clone(),
             round: self.round,
+            codes: (0..self.setup.seats)
+                .filter(|&s| self.setup.leak || v == Viewer::Seat(s))
+                .map(code)
+                .collect(),
         }
+    }
+
+    fn hidden_from(&self, v: Viewer) -> Vec<String> {
+        (0..self.setup.seats)
+            .filter(|&s| v != Viewer::Seat(s))
+            .map(code)
+            .collect()
     }
 }
 
@@ -293,6 +338,16 @@ impl Convoy {
         };
     }
     fn final_result(&self) -> GameResult {
+        if let Some(r) = self.resigned {
+            // The resigning seat comes last; the rest share first place (a lost mission,
+            // in a co-operative game).
+            let scores: Vec<i64> = (0..self.setup.seats).map(|s| i64::from(s != r)).collect();
+            return if self.setup.coop {
+                GameResult::cooperative(false, scores, format!("seat {r} resigned"))
+            } else {
+                GameResult::from_scores(scores, format!("seat {r} resigned"))
+            };
+        }
         if self.setup.coop {
             let won = self.pos.iter().sum::<i32>() >= self.setup.goal;
             let total = self.pos.iter().map(|&p| p as i64).sum();
@@ -316,7 +371,35 @@ fn setup(seats: u8, coop: bool) -> Setup {
         coop,
         rounds: 3,
         goal: 4 * seats as i32 * UNIT,
+        leak: false,
     }
+}
+
+/// The kit catches a game that shows a seat what it hides from it.
+#[test]
+#[should_panic(expected = "which the game hides from it")]
+fn conformance_catches_a_hidden_code_shown() {
+    let mut s = setup(2, false);
+    s.leak = true;
+    conformance::run::<Convoy>(
+        &[s],
+        Conformance {
+            games: 2,
+            ..Default::default()
+        },
+    );
+}
+
+#[test]
+fn a_resignation_ends_the_game_for_every_seat() {
+    let mut g = Convoy::new_game(&setup(3, false)).unwrap();
+    let ev = g.apply(&Step::Resign { seat: 1 }).unwrap();
+    assert_eq!(ev, vec![Event::Resigned { seat: 1 }]);
+    let r = g.result().unwrap();
+    assert_eq!(r.ranks, vec![1, 3, 1]);
+    assert!(g.apply(&Step::Resign { seat: 0 }).is_err());
+    let mut g = Convoy::new_game(&setup(3, false)).unwrap();
+    assert!(g.apply(&Step::Resign { seat: 3 }).is_err(), "no seat 3");
 }
 
 #[test]

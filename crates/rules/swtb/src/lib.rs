@@ -10,42 +10,77 @@
 //! outcome exactly with a small memo table). A morale check is one chance point per
 //! remaining unit, the same way.
 //!
+//! The crate is laid out by rule area — the template every rules crate follows
+//! (`ARCHITECTURE.md`): each module opens with the rule ids it owns, so a rule is found by
+//! its module, and `docs/rules/swtb.md` points every rule at one.
+//!
+//! | module | rules |
+//! |---|---|
+//! | [`data`], [`options`] | SWTB-U1 (the unit table), scenarios; every option, declared once |
+//! | [`setup`] | checking a setup and a saved state; SWTB-P; choosing powers (SWTB-O1..O4) |
+//! | [`state`] | the state: fixed part and progress; lookups |
+//! | [`turn`] | SWTB-1 initiative, rounds and turns, the end, resigning, who decides |
+//! | [`movement`] | SWTB-2 moving and contact, SWTB-U1 reach, occupancy |
+//! | [`fliers`] | SWTB-F1..F5 |
+//! | [`combat`] | SWTB-3..6 attacks and dice; SWTB-O4..O7, SWTB-O9 |
+//! | [`powers`] | SWTB-O1..O3 force powers |
+//! | [`artillery`] | SWTB-O8 fixed guns |
+//! | [`droids`] | SWTB-U2 revival |
+//! | [`morale`] | SWTB-O10, and the end of a side |
+//! | [`legal`] | the one judge: `plan` (used by `check`, `legal` and `act`), refusals in words |
+//! | [`events`], [`text`], [`odds`], [`ai`] | actions and events; words; exact odds; evaluation |
+//!
 //! Units are data ([`data::UnitType`] in `data/units.toml`): a handful of primitives
 //! (class, move, dice, weapon, which targets it may attack, crewing, toughness keys,
 //! force-power susceptibility) that the rules read; no rule names a unit type. Scenarios are
 //! TOML too, and a [`data::Setup`] carries the whole unit table and scenario so a record
 //! replays without the files it was made from.
 //!
-//! Rulings for the text's gaps (ties, initiative without Force Users, what "contact"
-//! means on a grid, where a flier ends up) are in `docs/rules/swtb.md`, each with the
-//! option that changes it where players could disagree.
-//!
-//! # Rejected alternative
+//! # Rejected alternatives
 //!
 //! Rolling a whole attack as one chance point over the *sum* of the dice would make
 //! games shorter in steps, but a player with real dice reads faces, not sums, and the
 //! thermal detonator rule depends on individual sixes; one die per chance point keeps the
 //! record faithful to the table.
+//!
+//! One `state.rs` holding types, setup, legality, effects and AI (as this crate began) reads
+//! top to bottom, but a rule is then found by grepping its id, and legality written three
+//! times (check, list, act) drifts: here it is written once ([`legal`]).
 
+pub mod ai;
+pub mod artillery;
+pub mod combat;
 pub mod data;
+pub mod droids;
+pub mod events;
+pub mod fliers;
+pub mod legal;
+pub mod morale;
+pub mod movement;
 pub mod odds;
+pub mod options;
+pub mod powers;
+pub mod setup;
 pub mod state;
 pub mod text;
+pub mod turn;
 
 pub use data::{Catalog, Options, Setup};
-pub use state::{Action, Dest, Event, Swtb};
+pub use events::{Action, Dest, Event};
+pub use state::Swtb;
 pub use text::Observation;
 
 use battlemat_core::{
-    DataFile, Game, Illegal, Odds, OptionInfo, RulesetInfo, ScenarioInfo, Seat, SetupError, ToAct,
-    Viewer,
+    DataFile, Game, GameOptions, GameResult, Illegal, Next, Odds, Outcomes, RulesetInfo,
+    ScenarioInfo, Seat, Seating, SetupError, Viewer,
 };
 use state::Phase;
 use std::collections::BTreeMap;
 
 pub const RULESET_ID: &str = "swtb";
-/// Bumped whenever a rule change would make an old record replay differently.
-pub const RULESET_VERSION: &str = "1";
+/// Bumped whenever a rule change would make an old record replay differently. Version 2: a
+/// flier on a fortified cell does not defend with the fortified die (SWTB-O7).
+pub const RULESET_VERSION: &str = "2";
 
 impl Game for Swtb {
     type Setup = Setup;
@@ -60,25 +95,17 @@ impl Game for Swtb {
             name: "Star Wars Table Top Battles".into(),
             version: RULESET_VERSION.into(),
             min_seats: 2,
-            max_seats: 2,
-            options: data::OPTION_TABLE
-                .iter()
-                .map(|r| OptionInfo {
-                    key: r.key.into(),
-                    rule: r.rule.into(),
-                    values: r.values.iter().map(|v| (*v).into()).collect(),
-                    default: r.default.into(),
-                    help: r.help.into(),
-                    house_rule: r.house_rule,
-                })
-                .collect(),
+            max_seats: setup::MAX_SEATS,
+            legal_actions: Self::LEGAL_ACTIONS,
+            options: Options::infos(),
             scenarios: cat
                 .scenarios
                 .iter()
                 .map(|s| ScenarioInfo {
                     id: s.id.clone(),
                     name: s.name.clone(),
-                    seats: 2,
+                    min_seats: 2,
+                    max_seats: setup::MAX_SEATS,
                     summary: s.summary.clone(),
                     ours: s.ours,
                 })
@@ -88,8 +115,9 @@ impl Game for Swtb {
 
     fn setup(scenario: &str, options: &BTreeMap<String, String>) -> Result<Setup, SetupError> {
         let o = Options::from_pairs(options)?;
-        let setup = Catalog::builtin().setup(scenario, o)?;
-        Swtb::check_setup(&setup)?;
+        let mut setup = Catalog::builtin().setup(scenario, o)?;
+        setup.seating = seating_option(options)?;
+        setup::check_setup(&setup)?;
         Ok(setup)
     }
 
@@ -165,8 +193,9 @@ impl Game for Swtb {
             unit_types: cat.unit_types.clone(),
             scenario: chosen.clone(),
             options: o,
+            seating: seating_option(options)?,
         };
-        Swtb::check_setup(&setup).map_err(|e| match file_of(chosen) {
+        setup::check_setup(&setup).map_err(|e| match file_of(chosen) {
             Some(file) => data::place_error(e, (units_name, units_text), file),
             None => e,
         })?;
@@ -177,40 +206,78 @@ impl Game for Swtb {
         Swtb::new(setup)
     }
 
-    fn seats(&self) -> u8 {
-        2
+    /// Version 1 differs from 2 only when a flier stands on a fortified cell with the
+    /// `fortified` option on (SWTB-O7); the other changes since add choices (listed ground
+    /// attacks, powers after moving into contact, options with version 1's defaults) and do
+    /// not change what a version 1 record's steps do.
+    fn replays_older(version: &str, setup: &Setup) -> Result<(), String> {
+        match version {
+            "1" if !setup.options.fortified => Ok(()),
+            "1" => Err(
+                "made with swtb version 1, this is version 2: with the fortified option, a \
+                 flier on a fortified cell no longer defends with the extra die (SWTB-O7); \
+                 replay it with battlemat 0.1.0, the last release with swtb version 1"
+                    .into(),
+            ),
+            v => Err(format!(
+                "made with swtb version {v}; this is version {RULESET_VERSION}, which replays \
+                 versions 1 and 2"
+            )),
+        }
     }
 
-    fn to_act(&self) -> ToAct {
-        match &self.phase {
-            Phase::ChoosePower { unit } => ToAct::Decide {
-                seat: self.units[*unit as usize].side,
-                prompt: format!(
-                    "{}: choose {}'s force power (SWTB-O1..O4)",
-                    self.side_name(self.units[*unit as usize].side),
-                    self.name(*unit)
-                ),
-            },
-            Phase::ChooseFirst { winner } => ToAct::Decide {
-                seat: *winner,
-                prompt: format!(
+    fn seats(&self) -> u8 {
+        self.fixed.seating.seats()
+    }
+
+    fn next(&self) -> Next {
+        match &self.now.phase {
+            Phase::Over { .. } => Next::Over,
+            Phase::ChoosePower { .. } | Phase::ChooseFirst { .. } | Phase::Turn => {
+                Next::Decide(self.deciding_seat().unwrap_or(0))
+            }
+            // Every other phase rolls one d6.
+            _ => Next::Chance(Outcomes::Die(6)),
+        }
+    }
+
+    fn prompt(&self) -> String {
+        match &self.now.phase {
+            Phase::ChoosePower { unit } => format!(
+                "{}: choose {}'s force power (SWTB-O1..O4)",
+                self.side_name(self.now.units[*unit as usize].side),
+                self.name(*unit)
+            ),
+            Phase::ChooseFirst { winner } => {
+                format!(
                     "{}: choose who acts first (SWTB-1)",
                     self.side_name(*winner)
-                ),
-            },
-            Phase::Turn => ToAct::Decide {
-                seat: self.active,
-                prompt: format!(
-                    "{}: move or attack with a unit, or end the turn",
-                    self.side_name(self.active)
-                ),
-            },
-            Phase::Over { .. } => ToAct::Over(self.result().unwrap_or_else(|| unreachable!())),
-            _ => match self.chance() {
-                Some(c) => ToAct::Chance(c),
-                None => unreachable!("every other phase rolls a die"),
-            },
+                )
+            }
+            Phase::Turn => format!(
+                "{}: move or attack with a unit, or end the turn",
+                self.side_name(self.now.active)
+            ),
+            Phase::Initiative { left, .. } => {
+                let s = Swtb::initiative_side(*left) as u8;
+                format!("{}: initiative die", self.side_name(s))
+            }
+            Phase::Combat(c) => self.combat_die_prompt(c),
+            Phase::PowerDie {
+                user, power, need, ..
+            } => format!("{}: {:?} die (needs {need}+)", self.name(*user), power),
+            Phase::ReviveDie { droid, .. } => {
+                format!("{}: revival die (needs 5+)", self.name(*droid))
+            }
+            Phase::Morale { side, left, .. } => {
+                format!("{}: morale die ({left} to roll)", self.side_name(*side))
+            }
+            Phase::Over { .. } => String::new(),
         }
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        self.outcome()
     }
 
     fn legal_actions(&self) -> Vec<Action> {
@@ -221,12 +288,34 @@ impl Game for Swtb {
         self.check_action(action)
     }
 
-    fn apply_action(&mut self, action: &Action, events: &mut Vec<Event>) {
+    fn apply_action(&mut self, action: &Action, events: &mut Vec<Event>) -> Result<(), Illegal> {
         self.act(action, events)
     }
 
-    fn apply_chance(&mut self, value: u32, events: &mut Vec<Event>) {
-        self.roll(value, events)
+    fn apply_chance(&mut self, value: u32, ev: &mut Vec<Event>) {
+        let f = value as u8;
+        match self.now.phase.clone() {
+            Phase::Initiative { left, best } => self.roll_initiative(left, best, f, ev),
+            Phase::Combat(c) => self.roll_combat(c, f, ev),
+            Phase::PowerDie {
+                user,
+                target,
+                power,
+                need,
+            } => self.roll_power(user, target, power, need, f, ev),
+            Phase::ReviveDie { droid, fallen } => self.roll_revive(droid, fallen, f, ev),
+            Phase::Morale {
+                side,
+                left,
+                ones,
+                sixes,
+            } => self.roll_morale(side, left, ones, sixes, f, ev),
+            _ => {}
+        }
+    }
+
+    fn resign(&mut self, seat: Seat, events: &mut Vec<Event>) {
+        self.resign_seat(seat, events)
     }
 
     fn observe(&self, _viewer: Viewer) -> Observation {
@@ -234,9 +323,9 @@ impl Game for Swtb {
     }
 
     fn evaluate(&self, seat: Seat) -> f64 {
-        match self.result() {
+        match self.outcome() {
             Some(r) => battlemat_core::result_value(&r, seat),
-            None => self.heuristic(seat),
+            None => self.heuristic(self.fixed.seating.side_of(seat)),
         }
     }
 
@@ -251,4 +340,13 @@ impl Game for Swtb {
     fn matchup_odds(params: &BTreeMap<String, String>) -> Result<Odds, String> {
         odds::matchup(params)
     }
+}
+
+/// The `seats` option: several players per side (`4`: two a side, dealt in turn; or each
+/// seat's side, `0,0,1`). Absent: one seat per side.
+fn seating_option(options: &BTreeMap<String, String>) -> Result<Option<Seating>, SetupError> {
+    options
+        .get(battlemat_core::SEATS_OPTION)
+        .map(|v| Seating::from_option(v, 2, setup::MAX_SEATS))
+        .transpose()
 }

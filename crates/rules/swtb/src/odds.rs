@@ -4,9 +4,11 @@
 //! The distributions come from `battlemat-dice`; the AI checks them independently by
 //! weighing every chance point the referee would roll (see the crate tests).
 
-use crate::data::{Contest, Options, Power, Ties};
-use crate::state::{Action, AttackKind, Phase, Swtb, Terrain, UnitId};
-use battlemat_core::Odds;
+use crate::data::{Contest, Options, Ties};
+use crate::events::Action;
+use crate::legal::Plan;
+use crate::state::{AttackKind, Phase, Place, Swtb, UnitId};
+use battlemat_core::{GameOptions, Odds};
 use battlemat_dice::Dist;
 use std::collections::BTreeMap;
 
@@ -66,7 +68,7 @@ fn put(out: &mut BTreeMap<String, f64>, k: &str, p: f64) {
 
 impl Swtb {
     fn hit_name(&self, u: UnitId, who: &str) -> String {
-        let unit = self.units[u as usize];
+        let unit = self.now.units[u as usize];
         if unit.hits + 1 >= self.toughness(u) {
             format!("{who}_eliminated")
         } else {
@@ -76,7 +78,7 @@ impl Swtb {
 
     /// The odds of an action, if it rolls dice (or could).
     pub fn action_odds(&self, a: &Action) -> Option<Odds> {
-        if self.phase != Phase::Turn || self.check_action(a).is_err() {
+        if self.now.phase != Phase::Turn || self.check_action(a).is_err() {
             return None;
         }
         let o = self.options();
@@ -89,20 +91,12 @@ impl Swtb {
             } => {
                 let kind = match a {
                     Action::Fire { .. } => AttackKind::Shot,
-                    _ => self.attack_kind(unit, target, &self.occupancy()).ok()?,
+                    _ => self.attack_kind(unit, target).ok()?,
                 };
-                let at = self.ty(unit);
-                let thermal = o.thermal_detonators && at.thermal_detonators;
-                let mut def = self.ty(target).dice;
-                let fortified = o.fortified
-                    && self.cell_of(target).is_some_and(|c| {
-                        self.fixed.terrain[self.fixed.grid.index(c)] == Terrain::Fortified
-                    });
-                if fortified {
-                    def += 1;
-                }
-                let (win, tie, lose) = contest(at.attack_dice(), thermal, def, o);
-                details.insert("attack_dice".into(), at.attack_dice().into());
+                let (att_dice, def, thermal) = self.attack_dice(unit, target);
+                let fortified = self.fortified_defender(target);
+                let (win, tie, lose) = contest(att_dice, thermal, def, o);
+                details.insert("attack_dice".into(), att_dice.into());
                 details.insert("defence_dice".into(), def.into());
                 details.insert("thermal_detonators".into(), thermal.into());
                 details.insert("fortified".into(), fortified.into());
@@ -110,12 +104,7 @@ impl Swtb {
                     "kind".into(),
                     serde_json::to_value(kind).unwrap_or_default(),
                 );
-                let deflect = self.units[target as usize].power == Some(Power::DeflectBlasters)
-                    && at.deflectable
-                    && match (self.cell_of(unit), self.cell_of(target)) {
-                        (Some(x), Some(y)) => self.fixed.grid.adjacent(x, y),
-                        _ => false,
-                    };
+                let deflect = self.deflects(target, unit);
                 put(&mut out, &self.hit_name(target, "defender"), win);
                 match kind {
                     AttackKind::Dogfight => {
@@ -155,9 +144,13 @@ impl Swtb {
 /// `battlemat odds swtb --attacker UNIT --defender UNIT [--fortified] [--thermal-detonators]`
 /// and any option (`--contest highest`, `--ties reroll`, `--tougher-everything`): the odds of
 /// one attack between two unit types, from the built-in unit table.
+///
+/// The attack is judged by the referee itself, in a small game of the two units side by
+/// side (a fixed gun with a trooper to crew it; a flier on its line, a flying defender on
+/// the battlefield unless both fly): a refusal is the referee's own, rule id and all.
 pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
     let cat = crate::data::Catalog::builtin();
-    let get_type = |key: &str| -> Result<(String, crate::data::UnitType), String> {
+    let get_type = |key: &str| -> Result<String, String> {
         let k = params
             .get(key)
             .ok_or_else(|| format!("--{key} UNIT is required"))?;
@@ -166,55 +159,52 @@ pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
             .unit_types
             .iter()
             .find(|(id, t)| **id == norm || t.name.to_lowercase() == k.to_lowercase());
-        found.map(|(id, t)| (id.clone(), t.clone())).ok_or_else(|| {
+        found.map(|(id, _)| id.clone()).ok_or_else(|| {
             let ids: Vec<&str> = cat.unit_types.keys().map(|s| s.as_str()).collect();
             format!("--{key}: no unit type {k:?}; types are {}", ids.join(", "))
         })
     };
-    let (a_id, a) = get_type("attacker")?;
-    let (d_id, d) = get_type("defender")?;
-    // The same attack rules the referee applies (see `Swtb::attack_rule`).
-    if a.weapon == crate::data::Weapon::None {
-        return Err(format!(
-            "a {} may not attack, only defend (SWTB-U2)",
-            a.name
-        ));
-    }
-    if d.flies() && !a.flies() && !a.attacks_fliers {
-        return Err(format!("a {} may not attack flying units (SWTB-6)", a.name));
-    }
-    if !d.flies() && !a.attacks_ground {
-        return Err(format!("a {} fires only at flying units (SWTB-O8)", a.name));
-    }
-    let flag = |k: &str| params.get(k).is_some_and(|v| v == "true");
+    let a_id = get_type("attacker")?;
+    let d_id = get_type("defender")?;
     let mut opts = BTreeMap::new();
     for (k, v) in params {
         let k = k.replace('-', "_");
-        if !matches!(
-            k.as_str(),
-            "attacker" | "defender" | "fortified" | "thermal_detonators"
-        ) {
+        if !matches!(k.as_str(), "attacker" | "defender") {
             opts.insert(k, v.clone());
         }
     }
-    let o = Options::from_pairs(&opts).map_err(|e| e.to_string())?;
-    let thermal = flag("thermal-detonators") || flag("thermal_detonators");
-    let thermal = thermal && a.thermal_detonators;
-    let fortified = flag("fortified");
-    let def = d.dice + u8::from(fortified);
-    let (win, tie, lose) = contest(a.attack_dice(), thermal, def, &o);
+    // Force powers change who may be chosen, not the dice of this attack.
+    opts.remove("force_powers");
+    let mut o = Options::from_pairs(&opts).map_err(|e| e.to_string())?;
+    o.artillery = true; // a gun named here is in play
+    let (g, action) = duel(&a_id, &d_id, o)?;
+    let plan = g.plan(&action).map_err(|w| g.explain(w).to_string())?;
+    let (unit, target, kind) = match plan {
+        Plan::Attack {
+            unit, target, kind, ..
+        } => (unit, target, kind),
+        Plan::Fire { gun, target, .. } => (gun, target, AttackKind::Shot),
+        _ => return Err("not an attack".into()),
+    };
+    let (att, def, thermal) = g.attack_dice(unit, target);
+    let fortified = g.fortified_defender(target);
+    let (win, tie, lose) = contest(att, thermal, def, g.options());
     let mut out = BTreeMap::new();
-    let flier_duel = a.flies() && d.flies();
+    let flier_duel = kind == AttackKind::Dogfight;
     put(&mut out, "attacker_wins", win);
     put(&mut out, "defender_wins", lose);
     put(&mut out, "tie", tie);
     let mut details = BTreeMap::new();
     details.insert("attacker".into(), a_id.into());
     details.insert("defender".into(), d_id.into());
-    details.insert("attack_dice".into(), a.attack_dice().into());
+    details.insert("attack_dice".into(), att.into());
     details.insert("defence_dice".into(), def.into());
     details.insert("thermal_detonators".into(), thermal.into());
     details.insert("fortified".into(), fortified.into());
+    details.insert(
+        "kind".into(),
+        serde_json::to_value(kind).unwrap_or_default(),
+    );
     let meaning = if flier_duel {
         "dogfight: the loser is eliminated, a tie sends both back to the line"
     } else {
@@ -225,4 +215,99 @@ pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
         outcomes: out,
         details,
     })
+}
+
+/// A small game of attacker `a` (side 0, at `a2`, or on its line if it flies) and defender
+/// `d` (side 1, at `b2`, fortified; or on its line if both fly), the attacker's turn; and
+/// the attack to judge.
+fn duel(a: &str, d: &str, options: Options) -> Result<(Swtb, Action), String> {
+    let cat = crate::data::Catalog::builtin();
+    let types = &cat.unit_types;
+    let crew_kind = types
+        .iter()
+        .find(|(_, t)| t.crew)
+        .map(|(k, _)| k.clone())
+        .ok_or("the unit table has no type that crews a gun")?;
+    let (at, dt) = (&types[a], &types[d]);
+    let spec = |kind: &str, at: Option<&str>| crate::data::UnitSpec {
+        kind: kind.into(),
+        name: types[kind].name.clone(),
+        at: at.map(cell),
+        power: None,
+    };
+    let mut side0 = vec![spec(a, (!at.flies()).then_some("a2"))];
+    if at.crewed {
+        side0.push(spec(&crew_kind, Some("a1")));
+    }
+    let side = |name: &str, alignment, units| crate::data::SideSpec {
+        name: name.into(),
+        alignment,
+        units,
+    };
+    let scenario = crate::data::Scenario {
+        id: "matchup".into(),
+        name: "Matchup".into(),
+        summary: String::new(),
+        ours: true,
+        width: 5,
+        height: 3,
+        max_rounds: 1,
+        points: 0,
+        walls: vec![],
+        hills: vec![],
+        fortified: vec![cell("b2")],
+        goal: None,
+        sides: vec![
+            side("Attacker", crate::data::Alignment::Light, side0),
+            side(
+                "Defender",
+                crate::data::Alignment::Dark,
+                vec![spec(d, (!dt.flies()).then_some("b2"))],
+            ),
+        ],
+    };
+    let setup = crate::data::Setup {
+        unit_types: types.clone(),
+        scenario,
+        options,
+        seating: None,
+    };
+    let mut g = Swtb::new(&setup).map_err(|e| e.to_string())?;
+    let def: UnitId = side0_len(&g);
+    // A flier defends on the battlefield against a ground attacker (it can be reached
+    // there, SWTB-6), on its line against another flier (a dogfight, SWTB-F3).
+    if dt.flies() && !at.flies() {
+        g.now.units[def as usize].place = Place::Field(cell("b2"));
+    }
+    g.now.phase = Phase::Turn;
+    g.now.active = 0;
+    g.now.seat = 0;
+    let action = if at.crewed {
+        Action::Fire {
+            gun: 0,
+            target: def,
+            crew: 1,
+        }
+    } else {
+        let land = if at.flies() && !dt.flies() {
+            g.landing_cells(0, def, &g.occupancy()).first().copied()
+        } else {
+            None
+        };
+        Action::Attack {
+            unit: 0,
+            target: def,
+            land,
+        }
+    };
+    Ok((g, action))
+}
+
+fn cell(name: &str) -> battlemat_geom::Cell {
+    let (col, row) = name.split_at(1);
+    battlemat_geom::Cell::new(col.as_bytes()[0] - b'a', row.parse::<u8>().unwrap_or(1) - 1)
+}
+
+fn side0_len(g: &Swtb) -> UnitId {
+    g.now.units.iter().filter(|u| u.side == 0).count() as UnitId
 }

@@ -2,7 +2,8 @@
 //! observation with its text picture of the mat.
 
 use crate::data::{Class, Power};
-use crate::state::{Action, AttackKind, Dest, Event, Phase, Place, Swtb, Terrain, UnitId};
+use crate::events::{Action, Dest, Event};
+use crate::state::{AttackKind, Phase, Place, Swtb, Terrain, UnitId};
 use battlemat_geom::Cell;
 use serde::Serialize;
 use std::fmt;
@@ -195,6 +196,7 @@ impl fmt::Display for Event {
                     "they fight on"
                 }
             ),
+            Event::Resigned { side, seat } => write!(f, "{side} resign (seat {seat})."),
             Event::GameOver { reason } => write!(f, "Game over: {reason}."),
         }
     }
@@ -240,9 +242,8 @@ impl Swtb {
             self.fixed
                 .names
                 .get(u as usize)
-                .map_or_else(|| format!("u{u}"), |s| s.clone())
+                .map_or_else(|| format!("u{u}"), |s| s.to_string())
         };
-        let occ = self.occupancy();
         match *a {
             Action::ChoosePower { unit, power } => {
                 format!("{} takes {}", n(unit), power_name(power))
@@ -260,7 +261,7 @@ impl Swtb {
                 to: Dest::Cell(c),
             } => format!("{} moves to {c}", n(unit)),
             Action::Attack { unit, target, land } => {
-                let verb = match self.attack_kind(unit, target, &occ) {
+                let verb = match self.attack_kind(unit, target) {
                     Ok(k) => k.to_string(),
                     Err(_) => "attacks".into(),
                 };
@@ -287,6 +288,8 @@ pub struct UnitView {
     pub name: String,
     pub kind: String,
     pub side: u8,
+    /// The seat that commands it.
+    pub owner: u8,
     pub place: Place,
     pub hits: u8,
     pub toughness: u8,
@@ -313,12 +316,13 @@ pub struct Observation {
 
 impl Swtb {
     pub fn observation(&self) -> Observation {
-        let units = (0..self.units.len() as u8)
+        let units = (0..self.now.units.len() as u8)
             .map(|u| {
-                let unit = self.units[u as usize];
+                let unit = self.now.units[u as usize];
                 UnitView {
                     id: u,
                     name: self.name(u).into(),
+                    owner: unit.owner,
                     kind: self.fixed.type_keys[unit.kind as usize].clone(),
                     side: unit.side,
                     place: unit.place,
@@ -330,7 +334,7 @@ impl Swtb {
                 }
             })
             .collect();
-        let status = match &self.phase {
+        let status = match &self.now.phase {
             Phase::Initiative { .. } => "rolling for initiative".to_string(),
             Phase::ChoosePower { unit } => format!("choosing {}'s force power", self.name(*unit)),
             Phase::ChooseFirst { winner } => {
@@ -339,7 +343,7 @@ impl Swtb {
                     self.side_name(*winner)
                 )
             }
-            Phase::Turn => format!("{} to act", self.side_name(self.active)),
+            Phase::Turn => format!("{} to act", self.side_name(self.now.active)),
             Phase::Combat(_) => "combat dice".to_string(),
             Phase::PowerDie { .. } => "force power die".to_string(),
             Phase::ReviveDie { .. } => "revival die".to_string(),
@@ -347,7 +351,7 @@ impl Swtb {
             Phase::Over { reason, .. } => format!("game over: {reason}"),
         };
         Observation {
-            round: self.round,
+            round: self.now.round,
             max_rounds: self.fixed.setup.scenario.max_rounds,
             scenario: self.fixed.setup.scenario.name.clone(),
             sides: self
@@ -358,7 +362,7 @@ impl Swtb {
                 .iter()
                 .map(|s| s.name.clone())
                 .collect(),
-            active: self.active,
+            active: self.now.active,
             status,
             points_left: vec![self.points_left(0), self.points_left(1)],
             units,
@@ -385,7 +389,7 @@ impl Swtb {
                 let t = self.fixed.terrain[g.index(cell)];
                 let s = match self.unit_at(cell) {
                     Some(u) => {
-                        let mark = if self.units[u as usize].side == 0 {
+                        let mark = if self.now.units[u as usize].side == 0 {
                             'A'
                         } else {
                             'B'
@@ -470,4 +474,13 @@ pub fn class_name(c: Class) -> &'static str {
         Class::GroundVehicle => "ground vehicle",
         Class::Gun => "fixed gun",
     }
+}
+
+/// A noun with its indefinite article: "a Trooper", "an AA Gun", "an Artillery".
+pub fn with_article(noun: &str) -> String {
+    let vowel = noun
+        .chars()
+        .next()
+        .is_some_and(|c| "AEIOUaeiou".contains(c));
+    format!("{} {noun}", if vowel { "an" } else { "a" })
 }

@@ -321,10 +321,10 @@ fn game(extra: &str, a: &[&str], b: &[&str], o: &[(&str, &str)]) -> Swtb {
 
 /// Settle the initiative so that side 0 acts first (side 0 rolls sixes, side 1 ones).
 fn settle(g: &mut Swtb) {
-    while g.phase != Phase::Turn {
+    while g.now.phase != Phase::Turn {
         match g.to_act() {
             ToAct::Chance(_) => {
-                let s0 = matches!(g.phase, Phase::Initiative { left, .. } if left[0] > 0);
+                let s0 = matches!(g.now.phase, Phase::Initiative { left, .. } if left[0] > 0);
                 g.apply(&Step::Roll {
                     value: if s0 { 6 } else { 1 },
                 })
@@ -333,7 +333,7 @@ fn settle(g: &mut Swtb) {
             ToAct::Decide { seat, .. } => {
                 // A force power to choose (SWTB-O1..O4): the last one offered (Deflect
                 // Blasters); then side 0 acts first.
-                let action = match g.phase {
+                let action = match g.now.phase {
                     Phase::ChoosePower { .. } => g.legal_actions().pop().unwrap(),
                     _ => Action::First { side: 0 },
                 };
@@ -342,7 +342,7 @@ fn settle(g: &mut Swtb) {
             ToAct::Over(_) => panic!("over"),
         }
     }
-    assert_eq!(g.active, 0);
+    assert_eq!(g.now.active, 0);
 }
 
 fn act(g: &mut Swtb, a: &str) {
@@ -358,14 +358,14 @@ fn act(g: &mut Swtb, a: &str) {
 }
 
 fn out_of_play(g: &Swtb, u: usize) -> bool {
-    !matches!(g.units[u].place, Place::Field(_) | Place::Line)
+    !matches!(g.now.units[u].place, Place::Field(_) | Place::Line)
 }
 
 /// Weigh every chance point from `g` on, as the referee rolls them, and name each end the
 /// way `action_odds` does.
 fn walk(g: &Swtb, start: &Swtb, a: usize, t: usize, p: f64, out: &mut BTreeMap<String, f64>) {
     if let ToAct::Chance(ch) = g.to_act() {
-        assert!(!matches!(g.phase, Phase::Morale { .. }));
+        assert!(!matches!(g.now.phase, Phase::Morale { .. }));
         let total = ch.total_weight() as f64;
         for o in &ch.outcomes {
             let mut h = g.clone();
@@ -385,13 +385,13 @@ fn walk(g: &Swtb, start: &Swtb, a: usize, t: usize, p: f64, out: &mut BTreeMap<S
         "defender_eliminated"
     } else if out_of_play(g, a) {
         "attacker_eliminated"
-    } else if g.units[t].side != start.units[t].side {
+    } else if g.now.units[t].side != start.now.units[t].side {
         "defender_joins"
-    } else if g.units[t].hits > start.units[t].hits {
+    } else if g.now.units[t].hits > start.now.units[t].hits {
         "defender_hit"
-    } else if g.units[a].hits > start.units[a].hits {
+    } else if g.now.units[a].hits > start.now.units[a].hits {
         "attacker_hit"
-    } else if g.units[a].place == Place::Line && start.units[a].place != Place::Line {
+    } else if g.now.units[a].place == Place::Line && start.now.units[a].place != Place::Line {
         "both_return"
     } else {
         "nothing"
@@ -406,7 +406,7 @@ fn check_against_referee(g: &Swtb, action: &str, a: usize, t: usize) -> Odds {
     assert_eq!(Game::odds(g, &action), Some(shown.clone()));
     sums_to_one(&shown);
     let mut h = g.clone();
-    let seat = g.active;
+    let seat = g.now.active;
     h.apply(&Step::Act { seat, action }).unwrap();
     let mut walked = BTreeMap::new();
     walk(&h, g, a, t, 1.0, &mut walked);
@@ -487,7 +487,7 @@ fn action_odds_dogfight() {
     act(&mut g, "end");
     act(&mut g, "end");
     settle(&mut g);
-    assert_eq!(g.active, 0);
+    assert_eq!(g.now.active, 0);
     let o = check_against_referee(&g, "attack u0 u2", 0, 2);
     let (w, t, l) = brute(3, false, 2, false, false);
     close(get(&o, "defender_eliminated"), w, "w");
@@ -640,7 +640,8 @@ fn action_odds_sum_to_one_everywhere_offered() {
             for _ in 0..6 {
                 match g.to_act() {
                     ToAct::Chance(_) => {
-                        let s0 = matches!(g.phase, Phase::Initiative { left, .. } if left[0] > 0);
+                        let s0 =
+                            matches!(g.now.phase, Phase::Initiative { left, .. } if left[0] > 0);
                         g.apply(&Step::Roll {
                             value: if s0 { 6 } else { 1 },
                         })
@@ -654,7 +655,7 @@ fn action_odds_sum_to_one_everywhere_offered() {
                                 checked += 1;
                             }
                         }
-                        let a = match g.phase {
+                        let a = match g.now.phase {
                             Phase::Turn => Action::EndTurn,
                             Phase::ChoosePower { .. } => g.legal_actions()[0].clone(),
                             _ => Action::First { side: seat },

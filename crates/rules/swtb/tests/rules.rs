@@ -91,7 +91,7 @@ fn allowed(g: &Swtb, a: &str) {
 /// a power (SWTB-O1..O4) takes the first one offered (Light Saber Throw).
 fn begin(g: &mut Swtb, first: u8) {
     loop {
-        match g.phase.clone() {
+        match g.now.phase.clone() {
             Phase::ChoosePower { .. } => {
                 let a = g.legal_actions()[0].to_string();
                 act(g, &a);
@@ -102,8 +102,8 @@ fn begin(g: &mut Swtb, first: u8) {
             }
             Phase::ChooseFirst { .. } => {
                 act(g, &format!("first {first}"));
-                assert_eq!(g.phase, Phase::Turn);
-                assert_eq!(g.active, first);
+                assert_eq!(g.now.phase, Phase::Turn);
+                assert_eq!(g.now.active, first);
                 return;
             }
             p => panic!("not at the start of a round: {p:?}"),
@@ -116,7 +116,7 @@ fn end(g: &mut Swtb) -> Vec<Event> {
 }
 
 fn place(g: &Swtb, u: usize) -> Place {
-    g.units[u].place
+    g.now.units[u].place
 }
 
 fn field(s: &str) -> Place {
@@ -161,7 +161,7 @@ fn compared(ev: &[Event]) -> (u16, u16, String) {
                 attack,
                 defence,
                 result,
-            } => Some((*attack, *defence, result.clone())),
+            } => Some((*attack, *defence, result.to_string())),
             _ => None,
         })
         .expect("a comparison")
@@ -185,9 +185,9 @@ fn swtb_1_one_die_per_force_user_highest_die_wins() {
         &["force_user@h8"],
         &[],
     );
-    assert_eq!(g.round, 1);
+    assert_eq!(g.now.round, 1);
     assert_eq!(
-        g.phase,
+        g.now.phase,
         Phase::Initiative {
             left: [2, 1],
             best: [0, 0]
@@ -211,7 +211,7 @@ fn swtb_1_one_die_per_force_user_highest_die_wins() {
     assert!(ev.contains(&Event::InitiativeWon {
         side: "Empire".into()
     }));
-    assert_eq!(g.phase, Phase::ChooseFirst { winner: 1 });
+    assert_eq!(g.now.phase, Phase::ChooseFirst { winner: 1 });
     assert_eq!(seat(&g), 1);
 }
 
@@ -220,17 +220,20 @@ fn swtb_1_one_die_per_force_user_highest_die_wins() {
 fn swtb_1_winner_may_let_the_opponent_act_first_every_round() {
     let mut g = game("", &["force_user@a1"], &["force_user@h8"], &[]);
     roll(&mut g, &[6, 2]);
-    assert_eq!(g.phase, Phase::ChooseFirst { winner: 0 });
+    assert_eq!(g.now.phase, Phase::ChooseFirst { winner: 0 });
     refused(&mut g, "end", "SWTB-1"); // the choice comes first
     act(&mut g, "first 1");
-    assert_eq!((g.phase.clone(), g.active, seat(&g)), (Phase::Turn, 1, 1));
+    assert_eq!(
+        (g.now.phase.clone(), g.now.active, seat(&g)),
+        (Phase::Turn, 1, 1)
+    );
     refused(&mut g, "first 0", "SWTB-1"); // already decided
     end(&mut g);
-    assert_eq!((g.active, g.round), (0, 1));
+    assert_eq!((g.now.active, g.now.round), (0, 1));
     end(&mut g);
-    assert_eq!(g.round, 2);
+    assert_eq!(g.now.round, 2);
     assert_eq!(
-        g.phase,
+        g.now.phase,
         Phase::Initiative {
             left: [1, 1],
             best: [0, 0]
@@ -242,9 +245,9 @@ fn swtb_1_winner_may_let_the_opponent_act_first_every_round() {
 #[test]
 fn swtb_1_house_side_without_force_user_loses_initiative() {
     let g = game("", &["trooper@a1", "hero@b1"], &["force_user@h8"], &[]);
-    assert_eq!(g.phase, Phase::ChooseFirst { winner: 1 });
+    assert_eq!(g.now.phase, Phase::ChooseFirst { winner: 1 });
     let g = game("", &["force_user@a1"], &["trooper@h8"], &[]);
-    assert_eq!(g.phase, Phase::ChooseFirst { winner: 0 });
+    assert_eq!(g.now.phase, Phase::ChooseFirst { winner: 0 });
 }
 
 // SWTB-1, our DEFAULT: with no Force User on either side each rolls 1d6; ties are rolled again.
@@ -252,7 +255,7 @@ fn swtb_1_house_side_without_force_user_loses_initiative() {
 fn swtb_1_house_no_force_users_one_die_each_ties_rerolled() {
     let mut g = game("", &["trooper@a1"], &["trooper@h8"], &[]);
     assert_eq!(
-        g.phase,
+        g.now.phase,
         Phase::Initiative {
             left: [1, 1],
             best: [0, 0]
@@ -261,14 +264,14 @@ fn swtb_1_house_no_force_users_one_die_each_ties_rerolled() {
     let ev = roll(&mut g, &[4, 4]);
     assert!(ev.contains(&Event::InitiativeTied));
     assert_eq!(
-        g.phase,
+        g.now.phase,
         Phase::Initiative {
             left: [1, 1],
             best: [0, 0]
         }
     );
     roll(&mut g, &[2, 5]);
-    assert_eq!(g.phase, Phase::ChooseFirst { winner: 1 });
+    assert_eq!(g.now.phase, Phase::ChooseFirst { winner: 1 });
 }
 
 // SWTB-1: a tie between Force Users' best dice is rolled again too.
@@ -278,7 +281,7 @@ fn swtb_1_tied_force_user_dice_are_rolled_again() {
     let ev = roll(&mut g, &[5, 5]);
     assert!(ev.contains(&Event::InitiativeTied));
     roll(&mut g, &[1, 2]);
-    assert_eq!(g.phase, Phase::ChooseFirst { winner: 1 });
+    assert_eq!(g.now.phase, Phase::ChooseFirst { winner: 1 });
 }
 
 // ===== SWTB-2: move or attack ============================================================
@@ -362,8 +365,8 @@ fn swtb_3_defender_wins_nothing_happens() {
     assert_eq!(compared(&ev), (3, 5, "defender wins".to_string()));
     assert!(!ev.iter().any(|e| matches!(e, Event::Eliminated { .. })));
     assert_eq!((place(&g, 0), place(&g, 1)), (field("b2"), field("b6")));
-    assert_eq!((g.units[0].hits, g.units[1].hits), (0, 0));
-    assert_eq!(g.phase, Phase::Turn);
+    assert_eq!((g.now.units[0].hits, g.now.units[1].hits), (0, 0));
+    assert_eq!(g.now.phase, Phase::Turn);
 }
 
 // SWTB-3, our DEFAULT: a tie goes to the defender (nothing happens).
@@ -376,7 +379,7 @@ fn swtb_3_house_tie_goes_to_the_defender() {
     assert_eq!(compared(&ev), (4, 4, "tie".to_string()));
     assert!(!ev.iter().any(|e| matches!(e, Event::Eliminated { .. })));
     assert_eq!(place(&g, 1), field("b6"));
-    assert_eq!(g.phase, Phase::Turn);
+    assert_eq!(g.now.phase, Phase::Turn);
 }
 
 // SWTB-3: a defender rolls its combat dice again for every attack in a turn.
@@ -437,7 +440,7 @@ fn swtb_3_house_ties_reroll() {
     act(&mut g, "attack u0 u1");
     let ev = roll(&mut g, &[3, 3]);
     assert_eq!(compared(&ev).2, "tie");
-    match &g.phase {
+    match &g.now.phase {
         Phase::Combat(k) => {
             assert_eq!((k.att_rolled, k.def_rolled, k.att, k.def), (0, 0, 0, 0));
         }
@@ -599,7 +602,7 @@ fn swtb_f1_ground_attacker_stays_until_its_sides_next_turn() {
     roll(&mut g, &[1, 1, 1, 6]); // the defender wins
     assert_eq!(place(&g, 0), field("d4"));
     end(&mut g);
-    assert_eq!(g.active, 1);
+    assert_eq!(g.now.active, 1);
     assert_eq!(place(&g, 0), field("d4")); // still there on the Empire's turn
     allowed(&g, "attack u3 u0"); // and can be shot at there
     let ev = end(&mut g);
@@ -628,7 +631,7 @@ fn swtb_f1_ground_attacker_faces_the_opponents_turn_even_acting_twice_in_a_row()
     begin(&mut g, 0); // the Rebels act first in round 2
     assert_eq!(place(&g, 0), field("d4"));
     end(&mut g);
-    assert_eq!(g.active, 1);
+    assert_eq!(g.now.active, 1);
     assert_eq!(place(&g, 0), field("d4")); // exposed on the Empire's turn
     allowed(&g, "attack u3 u0");
     end(&mut g);
@@ -789,7 +792,7 @@ fn swtb_f5_ground_attack_eliminates_on_a_win_and_the_flier_stays() {
     assert!(eliminated(&ev, 2));
     assert_eq!(place(&g, 2), fallen("d5"));
     assert_eq!(place(&g, 0), field("e6"));
-    assert!(g.units[0].back_to_line);
+    assert!(g.now.units[0].back_to_line);
     refused(&mut g, "move u0 a8", "SWTB-2"); // one of three attacks *per turn*, then done
 }
 
@@ -974,7 +977,7 @@ fn swtb_u2_droid_revives_an_adjacent_fallen_unit_on_5_or_6() {
             .any(|e| matches!(e, Event::Revived { unit: 1, .. }))
     );
     assert_eq!(place(&g, 1), field("c4"));
-    assert_eq!(g.units[1].hits, 0);
+    assert_eq!(g.now.units[1].hits, 0);
     // Our ruling: the revived unit has used its turn.
     refused(&mut g, "move u1 c5", "SWTB-2");
 }
@@ -1098,8 +1101,8 @@ fn swtb_o2_force_choke_trooper_automatic_once() {
     let ev = act(&mut g, "choke u6 u0");
     assert!(eliminated(&ev, 0));
     assert_eq!(place(&g, 0), fallen("d5"));
-    assert_eq!(g.phase, Phase::Turn); // no die
-    assert!(g.units[6].power_used);
+    assert_eq!(g.now.phase, Phase::Turn); // no die
+    assert!(g.now.units[6].power_used);
     refused(&mut g, "attack u6 u1", "SWTB-2"); // the power was its action
     end(&mut g);
     end(&mut g);
@@ -1133,7 +1136,7 @@ fn swtb_o2_force_choke_hero_on_5_force_user_on_6() {
             ev.iter().any(|e| matches!(e, Event::PowerFailed { .. })),
             !works
         );
-        assert!(g.units[6].power_used);
+        assert!(g.now.units[6].power_used);
     }
 }
 
@@ -1178,8 +1181,8 @@ fn swtb_o3_mind_trick_trooper_joins_automatically() {
         name: "Imperial trooper 0".into(),
         side: "Rebels".into()
     }));
-    assert_eq!(g.units[1].side, 0);
-    assert_eq!(g.phase, Phase::Turn);
+    assert_eq!(g.now.units[1].side, 0);
+    assert_eq!(g.now.phase, Phase::Turn);
     refused(&mut g, "move u1 d6", "SWTB-2"); // it has no action left this turn
     end(&mut g);
     assert!(g.check(&"attack u1 u0".parse().unwrap()).is_err()); // no longer Imperial
@@ -1197,7 +1200,7 @@ fn swtb_o3_mind_trick_hero_on_6() {
         act(&mut g, "trick u0 u2");
         assert!(chance_what(&g).contains("needs 6+"));
         roll(&mut g, &[face]);
-        assert_eq!(g.units[2].side, if works { 0 } else { 1 });
+        assert_eq!(g.now.units[2].side, if works { 0 } else { 1 });
         assert_eq!(place(&g, 2), field("e5"));
     }
     let e = setup_error("", &["trooper@a1"], &["force_user@h8:mind_trick"], &[]);
@@ -1317,7 +1320,7 @@ fn swtb_o6_tougher_everything_hits_equal_combat_dice() {
     begin(&mut g, 0);
     act(&mut g, "attack u0 u1");
     roll(&mut g, &[6, 6, 6, 1, 1]);
-    assert_eq!((place(&g, 1), g.units[1].hits), (field("b3"), 1));
+    assert_eq!((place(&g, 1), g.now.units[1].hits), (field("b3"), 1));
     end(&mut g);
     end(&mut g);
     begin(&mut g, 0);
@@ -1382,10 +1385,10 @@ fn swtb_o8_fixed_guns_need_a_trooper_to_fire() {
         ],
         &[],
     );
-    assert_eq!(g.units.len(), 5); // no guns without the option
+    assert_eq!(g.now.units.len(), 5); // no guns without the option
 
     let mut g = guns_game("");
-    assert_eq!(g.units.len(), 7);
+    assert_eq!(g.now.units.len(), 7);
     begin(&mut g, 1);
     refused(&mut g, "attack u2 u0", "SWTB-O8"); // guns `fire`
     refused(&mut g, "move u2 d4", "SWTB-O8"); // fixed
@@ -1502,7 +1505,7 @@ fn swtb_o10_morale_after_losing_a_force_user() {
     roll(&mut g, &[6, 6, 1, 1, 1]);
     assert_eq!(place(&g, 0), fallen("c3"));
     assert_eq!(
-        g.phase,
+        g.now.phase,
         Phase::Morale {
             side: 0,
             left: 3,
@@ -1534,12 +1537,12 @@ fn swtb_o10_morale_after_losing_a_force_user() {
         sixes: 1,
         surrendered: false
     }));
-    assert_eq!((g.phase.clone(), g.active), (Phase::Turn, 1));
+    assert_eq!((g.now.phase.clone(), g.now.active), (Phase::Turn, 1));
 
     // Without the option, no roll.
     let mut g = morale_game(&[]);
     roll(&mut g, &[6, 6, 1, 1, 1]);
-    assert_eq!(g.phase, Phase::Turn);
+    assert_eq!(g.now.phase, Phase::Turn);
 }
 
 // SWTB-O10: reduced to half its starting numbers, an army rolls — once.
@@ -1554,11 +1557,11 @@ fn swtb_o10_morale_when_reduced_by_half_once() {
     begin(&mut g, 1);
     act(&mut g, "attack u4 u0");
     roll(&mut g, &[6, 6, 1]);
-    assert_eq!(g.phase, Phase::Turn); // 3 of 4 left
+    assert_eq!(g.now.phase, Phase::Turn); // 3 of 4 left
     act(&mut g, "attack u5 u1");
     roll(&mut g, &[6, 6, 1]);
     assert_eq!(
-        g.phase,
+        g.now.phase,
         Phase::Morale {
             side: 0,
             left: 2,
@@ -1567,10 +1570,10 @@ fn swtb_o10_morale_when_reduced_by_half_once() {
         }
     );
     roll(&mut g, &[2, 3]);
-    assert_eq!(g.phase, Phase::Turn);
+    assert_eq!(g.now.phase, Phase::Turn);
     act(&mut g, "attack u6 u2");
     roll(&mut g, &[6, 6, 1]);
-    assert_eq!(g.phase, Phase::Turn); // already rolled for half
+    assert_eq!(g.now.phase, Phase::Turn); // already rolled for half
 }
 
 // ===== house rules =======================================================================
@@ -1618,7 +1621,9 @@ fn house_options_are_marked_as_house_rules() {
         vec![
             ("grid", "square"),
             ("contest", "total"),
-            ("ties", "defender")
+            ("ties", "defender"),
+            ("initiative", "best"),
+            ("contact_powers", "true")
         ]
     );
     let mut o = BTreeMap::new();
@@ -1690,7 +1695,7 @@ fn scenarios_are_ours() {
     assert!(info.scenarios.iter().all(|s| s.ours));
     for s in &info.scenarios {
         let g = Swtb::new_game(&Swtb::setup(&s.id, &BTreeMap::new()).unwrap()).unwrap();
-        assert_eq!(g.round, 1);
+        assert_eq!(g.now.round, 1);
     }
 }
 
@@ -1860,7 +1865,7 @@ fn extreme_data_is_refused_or_handled() {
     let ev = roll(&mut g, &[6, 6, 1]);
     assert!(eliminated(&ev, 104));
     assert_eq!(
-        g.phase,
+        g.now.phase,
         battlemat_swtb::state::Phase::Turn,
         "no morale roll after 1 of 130"
     );
@@ -1868,13 +1873,13 @@ fn extreme_data_is_refused_or_handled() {
     // A stored state that points outside its game, or could not arise, is refused: a unit
     // type that does not exist, initiative owing no dice, a trooper holding a force power.
     let mut v = serde_json::to_value(&g).unwrap();
-    v["units"][0]["kind"] = serde_json::json!(200);
+    v["now"]["units"][0]["kind"] = serde_json::json!(200);
     assert!(serde_json::from_value::<Swtb>(v).is_err());
     let mut v = serde_json::to_value(&g).unwrap();
-    v["phase"] = serde_json::json!({"initiative": {"left": [0, 0], "best": [0, 0]}});
+    v["now"]["phase"] = serde_json::json!({"initiative": {"left": [0, 0], "best": [0, 0]}});
     assert!(serde_json::from_value::<Swtb>(v).is_err());
     let mut v = serde_json::to_value(&g).unwrap();
-    v["units"][0]["power"] = serde_json::json!("force_choke");
+    v["now"]["units"][0]["power"] = serde_json::json!("force_choke");
     assert!(serde_json::from_value::<Swtb>(v).is_err());
     let v = serde_json::to_value(&g).unwrap();
     assert_eq!(serde_json::from_value::<Swtb>(v).unwrap(), g);
@@ -1920,11 +1925,11 @@ fn swtb_o1_each_force_user_selects_a_power() {
             .any(|e| matches!(e, Event::RoundStarted { round: 1 }))
     );
     assert_eq!(
-        g.units[0].power,
+        g.now.units[0].power,
         Some(battlemat_swtb::data::Power::DeflectBlasters)
     );
     assert_eq!(
-        g.units[1].power,
+        g.now.units[1].power,
         Some(battlemat_swtb::data::Power::ForceChoke)
     );
     assert!(

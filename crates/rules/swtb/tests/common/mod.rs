@@ -1,6 +1,7 @@
 //! Helpers shared by the SWTB integration tests: scenarios written in a tiny notation.
 #![allow(dead_code)]
 
+use battlemat_core::GameOptions;
 use battlemat_swtb::data::{Catalog, Options, Scenario, Setup};
 use std::collections::BTreeMap;
 
@@ -75,13 +76,14 @@ pub fn setup_sized(
         unit_types: Catalog::builtin().unit_types.clone(),
         scenario,
         options: options(opts),
+        seating: None,
     }
 }
 
 /// Every optional rule of the text switched on (every on/off option in the options table
 /// that is not a house rule), so that new options are covered without editing the tests.
 pub fn every_optional_rule() -> BTreeMap<String, String> {
-    battlemat_swtb::data::OPTION_TABLE
+    Options::table()
         .iter()
         .filter(|r| !r.house_rule && r.values == ["false", "true"])
         .map(|r| (r.key.to_string(), "true".to_string()))

@@ -1,0 +1,140 @@
+//! Reading a game's data files (TOML) with errors a user can act on.
+//!
+//! Every game keeps its units and scenarios as TOML, embedded in the binary or passed in by
+//! a caller as [`DataFile`](crate::DataFile)s (rules crates do no I/O). Two kinds of mistake
+//! need a place in the file: a TOML error (serde's span: [`parse`]), and a mistake found
+//! after parsing, when the setup is checked (`sides[0].units[6].kind` names a unit type
+//! that does not exist: [`place`]). Both come out as `file:line:column`.
+//!
+//! Rejected: checking everything in serde (`deserialize_with` validators). Spans would come
+//! for free, but checks that look across the file (a cell taken twice, a unit kind from
+//! another file) cannot be written there, and the setup a record carries would need the
+//! same checks again without a file.
+
+use crate::SetupError;
+use serde::de::DeserializeOwned;
+
+/// Parse `text` (the file `name`) as TOML into `T`; errors at `name:line:column`.
+pub fn parse<T: DeserializeOwned>(name: &str, text: &str) -> Result<T, SetupError> {
+    toml::from_str(text).map_err(|e| toml_error(name, text, &e))
+}
+
+/// `file:line:column: message` for a TOML error.
+pub fn toml_error(file: &str, text: &str, e: &toml::de::Error) -> SetupError {
+    let (line, col) = match e.span() {
+        Some(span) => line_col(text, span.start),
+        None => (1, 1),
+    };
+    SetupError::new(
+        format!("{file}:{line}:{col}"),
+        e.message().trim().to_string(),
+    )
+}
+
+/// Where a setup's parts came from: the setup path prefix (`scenario.`), the file's name and
+/// its text.
+pub struct Source<'a> {
+    pub prefix: &'a str,
+    pub name: &'a str,
+    pub text: &'a str,
+}
+
+/// Put a setup error found after parsing (its `at` a path like
+/// `scenario.sides[0].units[6].kind`) at its place in the file it came from:
+/// `file:line:column: path: message`. The first source whose prefix the path starts with
+/// is the file; a path not found in it still names the file.
+pub fn place(e: SetupError, sources: &[Source]) -> SetupError {
+    for s in sources {
+        if let Some(rest) = e.at.strip_prefix(s.prefix) {
+            return match locate(s.text, rest) {
+                Some((l, c)) => SetupError::new(format!("{}:{l}:{c}: {}", s.name, e.at), e.message),
+                None => SetupError::new(format!("{}: {}", s.name, e.at), e.message),
+            };
+        }
+    }
+    e
+}
+
+/// Where a path like `sides[0].units[6].kind` is in a TOML text, as (line, column).
+pub fn locate(text: &str, path: &str) -> Option<(usize, usize)> {
+    use toml::de::{DeTable, DeValue};
+    let root = DeTable::parse(text).ok()?;
+    let mut table = Some(root.get_ref());
+    let mut span = root.span();
+    for seg in path.split('.') {
+        let (name, index) = match seg.split_once('[') {
+            Some((n, i)) => (n, Some(i.trim_end_matches(']').parse::<usize>().ok()?)),
+            None => (seg, None),
+        };
+        let (_, v) = table?.iter().find(|(k, _)| k.get_ref().as_ref() == name)?;
+        span = v.span();
+        let mut value = v.get_ref();
+        if let Some(i) = index {
+            let DeValue::Array(items) = value else {
+                return None;
+            };
+            let item = items.get(i)?;
+            span = item.span();
+            value = item.get_ref();
+        }
+        table = match value {
+            DeValue::Table(t) => Some(t),
+            _ => None,
+        };
+    }
+    Some(line_col(text, span.start))
+}
+
+/// The 1-based line and column (in characters) of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut end = offset.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let before = &text[..end];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct S {
+        a: u8,
+        sides: Vec<Side>,
+    }
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Side {
+        kind: String,
+    }
+
+    const TEXT: &str = "a = 1\n\n[[sides]]\nkind = \"x\"\n\n[[sides]]\nkind = \"y\"\n";
+
+    #[test]
+    fn toml_errors_name_file_line_and_column() {
+        let e = parse::<S>("f.toml", "a = 300\nsides = []\n").unwrap_err();
+        assert_eq!(e.at, "f.toml:1:5");
+    }
+
+    #[test]
+    fn errors_after_parsing_are_placed_in_their_file() {
+        parse::<S>("f.toml", TEXT).unwrap();
+        let e = SetupError::new("scenario.sides[1].kind", "no such kind");
+        let placed = place(
+            e,
+            &[Source {
+                prefix: "scenario.",
+                name: "f.toml",
+                text: TEXT,
+            }],
+        );
+        assert_eq!(placed.at, "f.toml:7:8: scenario.sides[1].kind");
+        let other = place(SetupError::new("options.x", "m"), &[]);
+        assert_eq!(other.at, "options.x");
+    }
+}

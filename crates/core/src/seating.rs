@@ -1,0 +1,155 @@
+//! Which side each seat plays.
+//!
+//! A game's rules speak of *sides* (the Rebels, the Zeon forces); a table has *seats*
+//! (players, AIs, a server's connections). Usually one seat plays one side, but a team game
+//! seats several players on a side (A-Bao-A-Qu's commanders, a co-operative mission's
+//! whole table). The setup carries a [`Seating`] — `sides[seat] = side` — and a game asks it
+//! who decides, instead of assuming `seat == side`. Results are per seat: seats of one side
+//! share their side's score and place.
+//!
+//! Rejected: a player-count parameter that each game interprets. It is simpler, but every
+//! game would invent its own mapping and front ends could not show who plays what.
+
+use crate::{GameResult, Seat, SetupError};
+use serde::{Deserialize, Serialize};
+
+/// `sides[seat]` is the side seat `seat` plays. Every side has at least one seat.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Seating(pub Vec<u8>);
+
+impl Seating {
+    /// One seat per side, seat `i` playing side `i`.
+    pub fn one_per_side(sides: u8) -> Seating {
+        Seating((0..sides).collect())
+    }
+
+    /// `seats` seats dealt over `sides` sides in turn (seat `i` plays side `i % sides`).
+    pub fn dealt(seats: u8, sides: u8) -> Seating {
+        Seating((0..seats).map(|s| s % sides.max(1)).collect())
+    }
+
+    /// From the [`SEATS_OPTION`](crate::SEATS_OPTION)'s value: a number of seats dealt over
+    /// the sides (`"4"`: sides 0, 1, 0, 1), or each seat's side (`"0,0,1"`).
+    pub fn from_option(value: &str, sides: u8, max_seats: u8) -> Result<Seating, SetupError> {
+        let at = "option seats";
+        let s = if value.contains(',') {
+            let list: Result<Vec<u8>, _> = value.split(',').map(|v| v.trim().parse()).collect();
+            Seating(list.map_err(|_| {
+                SetupError::new(
+                    at,
+                    format!("{value:?}: a number of seats, or each seat's side (0,1,0)"),
+                )
+            })?)
+        } else {
+            let n: u8 = value.trim().parse().map_err(|_| {
+                SetupError::new(
+                    at,
+                    format!("{value:?}: a number of seats, or each seat's side (0,1,0)"),
+                )
+            })?;
+            Seating::dealt(n, sides)
+        };
+        s.check(sides, max_seats, at)?;
+        Ok(s)
+    }
+
+    /// Every seat plays a side that exists, every side has a seat, and there are at most
+    /// `max_seats` seats.
+    pub fn check(&self, sides: u8, max_seats: u8, at: &str) -> Result<(), SetupError> {
+        let n = self.0.len();
+        if n < sides as usize || n > max_seats as usize {
+            return Err(SetupError::new(
+                at,
+                format!("{n} seats for {sides} sides: {sides} to {max_seats} seats"),
+            ));
+        }
+        if let Some((seat, side)) = self.0.iter().enumerate().find(|(_, s)| **s >= sides) {
+            return Err(SetupError::new(
+                at,
+                format!(
+                    "seat {seat} plays side {side}, but the sides are 0 to {}",
+                    sides - 1
+                ),
+            ));
+        }
+        if let Some(side) = (0..sides).find(|s| !self.0.contains(s)) {
+            return Err(SetupError::new(at, format!("side {side} has no seat")));
+        }
+        Ok(())
+    }
+
+    pub fn seats(&self) -> u8 {
+        self.0.len() as u8
+    }
+
+    pub fn side_of(&self, seat: Seat) -> u8 {
+        self.0.get(seat as usize).copied().unwrap_or(0)
+    }
+
+    /// The seats that play `side`, in seat order.
+    pub fn seats_of(&self, side: u8) -> impl Iterator<Item = Seat> + '_ {
+        (0..self.seats()).filter(move |&s| self.side_of(s) == side)
+    }
+
+    /// The side's first seat: it makes the side's choices that belong to no one unit.
+    pub fn captain(&self, side: u8) -> Seat {
+        self.seats_of(side).next().unwrap_or(0)
+    }
+
+    /// The result for every seat from one score per side: seats share their side's score;
+    /// ranks by score (equal scores share a place).
+    pub fn result(&self, side_scores: &[i64], side_ranks: &[u8], reason: String) -> GameResult {
+        let per = |v: &[i64]| -> Vec<i64> {
+            self.0
+                .iter()
+                .map(|&s| v.get(s as usize).copied().unwrap_or(0))
+                .collect()
+        };
+        GameResult {
+            scores: per(side_scores),
+            ranks: self
+                .0
+                .iter()
+                .map(|&s| side_ranks.get(s as usize).copied().unwrap_or(1))
+                .collect(),
+            reason,
+            cooperative: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seats_are_dealt_or_listed_and_checked() {
+        assert_eq!(Seating::from_option("4", 2, 6).unwrap().0, vec![0, 1, 0, 1]);
+        assert_eq!(
+            Seating::from_option("0,0,1", 2, 6).unwrap().0,
+            vec![0, 0, 1]
+        );
+        assert!(
+            Seating::from_option("1", 2, 6)
+                .unwrap_err()
+                .message
+                .contains("1 seats")
+        );
+        assert!(Seating::from_option("7", 2, 6).is_err());
+        assert!(
+            Seating::from_option("0,0", 2, 6)
+                .unwrap_err()
+                .message
+                .contains("side 1 has no seat")
+        );
+        assert!(Seating::from_option("0,2", 2, 6).is_err());
+        assert!(Seating::from_option("x", 2, 6).is_err());
+        let s = Seating(vec![0, 1, 0]);
+        assert_eq!(s.seats_of(0).collect::<Vec<_>>(), vec![0, 2]);
+        assert_eq!(s.captain(1), 1);
+        let r = s.result(&[5, 3], &[1, 2], "x".into());
+        assert_eq!(r.ranks, vec![1, 2, 1]);
+        assert_eq!(r.scores, vec![5, 3, 5]);
+    }
+}

@@ -1,0 +1,366 @@
+//! Setting up: a plain-data [`Setup`] is checked once into the fixed part of a game
+//! (shakmaty's Setup → Position), a saved state is checked as strictly, and before the first
+//! round each side chooses its Force Users' powers (SWTB-O1..O4).
+//!
+//! Rule ids owned here: SWTB-U1 (the unit table, as data), SWTB-P (points), SWTB-O1..O4
+//! (choosing powers), and the scenario's own checks.
+
+use crate::data::{Alignment, Class, Goal, Power, Setup, UnitType};
+use crate::events::Event;
+use crate::state::{Fixed, Name, Phase, Place, Progress, Swtb, Terrain, Unit, UnitId};
+use battlemat_core::{Seat, Seating, SetupError};
+use battlemat_geom::Grid;
+use std::sync::Arc;
+
+/// The most seats a game of SWTB seats: several players may share a side.
+pub const MAX_SEATS: u8 = 6;
+
+/// Check a setup and derive the fixed part of the game.
+pub fn check_setup(setup: &Setup) -> Result<Fixed, SetupError> {
+    let s = &setup.scenario;
+    let o = &setup.options;
+    let err = |at: String, m: String| Err(SetupError::new(at, m));
+    if s.width == 0 || s.height == 0 || s.width > Grid::MAX_SIDE || s.height > 99 {
+        return err(
+            "scenario.width".into(),
+            "the board must be 1-26 columns by 1-99 rows".into(),
+        );
+    }
+    if s.sides.len() != 2 {
+        return err(
+            "scenario.sides".into(),
+            format!("SWTB is for two sides, found {}", s.sides.len()),
+        );
+    }
+    if s.max_rounds == 0 || s.max_rounds > 200 {
+        return err("scenario.max_rounds".into(), "must be 1 to 200".into());
+    }
+    let grid = Grid {
+        kind: o.grid,
+        width: s.width,
+        height: s.height,
+    };
+    let mut terrain = vec![Terrain::Open; s.width as usize * s.height as usize];
+    for (field, list, t) in [
+        ("walls", &s.walls, Terrain::Wall),
+        ("hills", &s.hills, Terrain::Hill),
+        ("fortified", &s.fortified, Terrain::Fortified),
+    ] {
+        for (i, c) in list.iter().enumerate() {
+            if !grid.contains(*c) {
+                return err(
+                    format!("scenario.{field}[{i}]"),
+                    format!("{c} is off the {}x{} board", s.width, s.height),
+                );
+            }
+            terrain[grid.index(*c)] = t;
+        }
+    }
+    let type_keys: Vec<String> = setup.unit_types.keys().cloned().collect();
+    let types: Vec<UnitType> = setup.unit_types.values().cloned().collect();
+    if types.len() > 255 {
+        return err("unit_types".into(), "at most 255 unit types".into());
+    }
+    for (k, t) in &setup.unit_types {
+        for (f, v) in [("dice", t.dice), ("attack_dice", t.attack_dice())] {
+            if !(1..=20).contains(&v) {
+                return err(
+                    format!("unit_types.{k}.{f}"),
+                    "combat dice must be 1 to 20".into(),
+                );
+            }
+        }
+        if t.cost > 1_000_000 {
+            return err(
+                format!("unit_types.{k}.cost"),
+                "at most 1000000 points".into(),
+            );
+        }
+        for (f, v) in [
+            ("choked_on", t.choked_on),
+            ("mind_tricked_on", t.mind_tricked_on),
+        ] {
+            if matches!(v, Some(n) if !(1..=6).contains(&n)) {
+                return err(format!("unit_types.{k}.{f}"), "must be 1 to 6".into());
+            }
+        }
+    }
+    let seating = match &setup.seating {
+        Some(seating) => {
+            seating.check(2, MAX_SEATS, "seating")?;
+            seating.clone()
+        }
+        None => Seating::one_per_side(2),
+    };
+    let mut names: Vec<Name> = Vec::new();
+    let mut start = Vec::new();
+    let mut occupied = std::collections::BTreeMap::new();
+    let mut start_count = [0u8; 2];
+    for (si, side) in s.sides.iter().enumerate() {
+        let mut cost: u64 = 0;
+        // A side's units are dealt to its seats in turn, in the scenario's order.
+        let seats: Vec<Seat> = seating.seats_of(si as u8).collect();
+        let mut dealt = 0usize;
+        for (ui, u) in side.units.iter().enumerate() {
+            let at = format!("scenario.sides[{si}].units[{ui}]");
+            let Some(ti) = type_keys.iter().position(|k| *k == u.kind) else {
+                return err(
+                    format!("{at}.kind"),
+                    format!(
+                        "no unit type {:?}; types are {}",
+                        u.kind,
+                        type_keys.join(", ")
+                    ),
+                );
+            };
+            let t = &types[ti];
+            if t.class == Class::Gun && !o.artillery {
+                continue; // fixed guns only with the Artillery and AA rule (SWTB-O8)
+            }
+            cost += u64::from(t.cost);
+            match (t.flies(), u.at) {
+                (true, Some(_)) => {
+                    return err(
+                        format!("{at}.at"),
+                        "flying units start lined up off the battlefield (SWTB-F1): leave `at` out"
+                            .into(),
+                    );
+                }
+                (false, None) => {
+                    return err(
+                        format!("{at}.at"),
+                        "ground units need a starting cell".into(),
+                    );
+                }
+                (false, Some(c)) => {
+                    if !grid.contains(c) {
+                        return err(format!("{at}.at"), format!("{c} is off the board"));
+                    }
+                    if terrain[grid.index(c)] == Terrain::Wall {
+                        return err(format!("{at}.at"), format!("{c} is a wall"));
+                    }
+                    if let Some(prev) = occupied.insert(c, u.name.clone()) {
+                        return err(
+                            format!("{at}.at"),
+                            format!("{c} is already taken by {prev}"),
+                        );
+                    }
+                }
+                (true, None) => {}
+            }
+            let power = match u.power {
+                Some(p) if !t.force_user => {
+                    return err(
+                        format!("{at}.power"),
+                        format!("{p:?} needs a Force User (SWTB-O1..O4)"),
+                    );
+                }
+                Some(Power::ForceChoke) if side.alignment != Alignment::Dark => {
+                    return err(
+                        format!("{at}.power"),
+                        "Force Choke is a dark side power (SWTB-O2)".into(),
+                    );
+                }
+                Some(Power::MindTrick) if side.alignment != Alignment::Light => {
+                    return err(
+                        format!("{at}.power"),
+                        "Mind Trick is a light side power (SWTB-O3)".into(),
+                    );
+                }
+                p => p.filter(|_| o.force_powers),
+            };
+            if names.len() >= 200 {
+                return err(at, "at most 200 units".into());
+            }
+            names.push(u.name.as_str().into());
+            start.push(Unit {
+                kind: ti as u8,
+                side: si as u8,
+                owner: seats[dealt % seats.len()],
+                place: u.at.map_or(Place::Line, Place::Field),
+                hits: 0,
+                acted: false,
+                may_attack: false,
+                power,
+                power_used: false,
+                back_to_line: false,
+            });
+            dealt += 1;
+            if t.class != Class::Gun {
+                start_count[si] += 1;
+            }
+        }
+        if o.points && cost > u64::from(s.points) {
+            return err(
+                format!("scenario.sides[{si}].units"),
+                format!(
+                    "{} costs {cost} points, over the scenario's {} (SWTB-P)",
+                    side.name, s.points
+                ),
+            );
+        }
+        if start_count[si] == 0 {
+            return err(
+                format!("scenario.sides[{si}].units"),
+                format!("{} has no units", side.name),
+            );
+        }
+    }
+    if let Some(Goal::Reach { side, cells } | Goal::Hold { side, cells }) = &s.goal {
+        if *side > 1 {
+            return err("scenario.goal.side".into(), "side must be 0 or 1".into());
+        }
+        if let Some(c) = cells.iter().find(|c| !grid.contains(**c)) {
+            return err(
+                "scenario.goal.cells".into(),
+                format!("{c} is off the board"),
+            );
+        }
+    }
+    Ok(Fixed {
+        setup: setup.clone(),
+        side_names: [
+            s.sides[0].name.as_str().into(),
+            s.sides[1].name.as_str().into(),
+        ],
+        seating,
+        grid,
+        terrain,
+        types,
+        type_keys,
+        names,
+        start,
+        start_count,
+    })
+}
+
+/// A saved state's progress is checked as strictly as a setup: nothing in it may point
+/// outside the game (the rules index units, unit types and cells without further checks).
+pub fn check_progress(fixed: &Fixed, d: &Progress) -> Result<(), String> {
+    if d.units.len() != fixed.names.len() {
+        return Err("unit list does not match the setup".into());
+    }
+    let n = d.units.len();
+    let on_board = |c: &battlemat_geom::Cell| fixed.grid.contains(*c);
+    for (i, u) in d.units.iter().enumerate() {
+        let place_ok = match &u.place {
+            Place::Field(c) | Place::Fallen(c) => on_board(c),
+            Place::Line | Place::Gone => true,
+        };
+        if u.kind as usize >= fixed.types.len()
+            || u.side > 1
+            || !place_ok
+            || fixed.seating.side_of(u.owner) != u.side
+            || u.owner >= fixed.seating.seats()
+        {
+            return Err(format!("units[{i}] does not fit the setup"));
+        }
+    }
+    let id_ok = |u: &UnitId| (*u as usize) < n;
+    let options = &fixed.setup.options;
+    let phase_ok = match &d.phase {
+        Phase::Combat(c) => {
+            id_ok(&c.attacker)
+                && id_ok(&c.target)
+                && (1..=21).contains(&c.att_dice)
+                && (1..=21).contains(&c.def_dice)
+                && c.att_rolled <= c.att_dice
+                && c.def_rolled <= c.def_dice
+                && c.extra_owed <= c.att_dice
+        }
+        Phase::PowerDie {
+            user, target, need, ..
+        } => id_ok(user) && id_ok(target) && (1..=6).contains(need),
+        Phase::ReviveDie { droid, fallen } => id_ok(droid) && id_ok(fallen),
+        Phase::ChooseFirst { winner } => *winner <= 1,
+        Phase::ChoosePower { unit } => {
+            id_ok(unit)
+                && options.force_powers
+                && fixed.types[d.units[*unit as usize].kind as usize].force_user
+        }
+        Phase::Morale { side, left, .. } => *side <= 1 && *left > 0,
+        Phase::Initiative { left, .. } => *left != [0, 0] && left.iter().all(|&l| l <= 20),
+        Phase::Turn | Phase::Over { .. } => true,
+    };
+    if !phase_ok
+        || d.first > 1
+        || d.active > 1
+        || fixed.seating.side_of(d.seat) != d.active
+        || d.seat >= fixed.seating.seats()
+    {
+        return Err("the phase does not fit the setup".into());
+    }
+    // A power only on a Force User, with powers in play, of its side's alignment.
+    for (i, u) in d.units.iter().enumerate() {
+        if let Some(p) = u.power {
+            // Chosen for the side it started on (a mind trick may have turned it since).
+            let alignment = fixed.setup.scenario.sides[fixed.start[i].side as usize].alignment;
+            let allowed = match p {
+                Power::ForceChoke => alignment == Alignment::Dark,
+                Power::MindTrick => alignment == Alignment::Light,
+                _ => true,
+            };
+            let fu = fixed.types[u.kind as usize].force_user;
+            if !(allowed && fu && options.force_powers) {
+                return Err(format!("units[{i}] holds a power it cannot have"));
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Swtb {
+    pub fn new(setup: &Setup) -> Result<Swtb, SetupError> {
+        let fixed = check_setup(setup)?;
+        let mut g = Swtb {
+            now: Progress {
+                units: fixed.start.clone(),
+                round: 0,
+                first: 0,
+                active: 0,
+                seat: 0,
+                second_half: false,
+                phase: Phase::Turn,
+                morale_due: 0,
+                halved: [false; 2],
+            },
+            fixed: Arc::new(fixed),
+        };
+        g.next_power_choice_or_first_round(&mut Vec::new());
+        Ok(g)
+    }
+
+    /// SWTB-O1..O4: "Each Force User may select one of the following powers". Before the
+    /// first round, each Force User the scenario gave no power has its side choose one.
+    pub(crate) fn next_power_choice_or_first_round(&mut self, ev: &mut Vec<Event>) {
+        let unchosen = self.ids().find(|&u| {
+            self.options().force_powers
+                && self.ty(u).force_user
+                && self.now.units[u as usize].power.is_none()
+        });
+        match unchosen {
+            Some(unit) => self.now.phase = Phase::ChoosePower { unit },
+            None => self.start_round(ev),
+        }
+    }
+
+    /// The powers `u`'s side may choose for it: Force Choke is the dark side's, Mind Trick
+    /// the light side's (SWTB-O2, SWTB-O3).
+    pub fn powers_for(&self, u: UnitId) -> Vec<Power> {
+        let side = self.now.units[u as usize].side as usize;
+        let alignment = self.fixed.setup.scenario.sides[side].alignment;
+        [
+            Power::LightSaberThrow,
+            Power::ForceChoke,
+            Power::MindTrick,
+            Power::DeflectBlasters,
+        ]
+        .into_iter()
+        .filter(|p| match p {
+            Power::ForceChoke => alignment == Alignment::Dark,
+            Power::MindTrick => alignment == Alignment::Light,
+            _ => true,
+        })
+        .collect()
+    }
+}
