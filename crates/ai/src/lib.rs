@@ -15,7 +15,7 @@
 //! enumeration, and two runs of the same position would choose differently. MCTS, for deep
 //! search, comes later and builds on the same API.
 
-use battlemat_core::{Game, Seat, Step, ToAct};
+use battlemat_core::{Game, Next, Seat, Step};
 use battlemat_dice::Roller;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -62,9 +62,13 @@ pub struct Random;
 
 impl Random {
     pub fn choose<G: Game>(&self, state: &G, roller: &mut Roller) -> Option<G::Action> {
-        let legal = state.legal_actions();
-        let i = roller.pick(&vec![1; legal.len()])?;
-        legal.into_iter().nth(i)
+        let mut legal = state.legal_actions();
+        if legal.is_empty() {
+            return None;
+        }
+        // One of n equally likely: the same draw as `pick` over n equal weights.
+        let i = roller.roll(legal.len() as u32) as usize - 1;
+        Some(legal.swap_remove(i))
     }
 }
 
@@ -84,7 +88,7 @@ impl Default for Greedy {
 
 /// The value of each legal action for the deciding seat, in `legal_actions` order.
 pub fn action_values<G: Game>(state: &G, budget: usize) -> Vec<(G::Action, f64)> {
-    let ToAct::Decide { seat, .. } = state.to_act() else {
+    let Next::Decide(seat) = state.next() else {
         return vec![];
     };
     let mut memo = HashMap::new();
@@ -110,7 +114,7 @@ pub fn action_values<G: Game>(state: &G, budget: usize) -> Vec<(G::Action, f64)>
 
 /// The expected value for `seat` of `state`, weighing every chance outcome until a decision.
 pub fn expect<G: Game>(state: &G, seat: Seat, memo: &mut HashMap<G, f64>, left: &mut usize) -> f64 {
-    let ToAct::Chance(c) = state.to_act() else {
+    let Next::Chance(c) = state.next() else {
         return state.evaluate(seat);
     };
     if let Some(v) = memo.get(state) {
@@ -125,9 +129,14 @@ pub fn expect<G: Game>(state: &G, seat: Seat, memo: &mut HashMap<G, f64>, left: 
     memo.insert(state.clone(), state.evaluate(seat));
     let total = c.total_weight() as f64;
     let mut v = 0.0;
-    for o in &c.outcomes {
+    let mut events = Vec::new();
+    for o in c.list() {
         let mut next = state.clone();
-        if next.apply(&Step::Roll { value: o.value }).is_ok() {
+        events.clear();
+        if next
+            .apply_trusted(&Step::Roll { value: o.value }, &mut events)
+            .is_ok()
+        {
             v += o.weight as f64 / total * expect(&next, seat, memo, left);
         }
     }
@@ -173,22 +182,24 @@ pub fn play<G: Game>(
     let mut state = G::new_game(setup).map_err(|e| e.to_string())?;
     let mut steps = 0;
     let mut decisions = 0;
+    let mut events = Vec::new();
     loop {
         if steps > max_steps {
             return Err(format!("game did not end within {max_steps} steps"));
         }
-        let step = match state.to_act() {
-            ToAct::Over(result) => {
+        let step = match state.next() {
+            Next::Over => {
+                let result = state.result().ok_or("the game is over without a result")?;
                 return Ok(Played {
                     result,
                     steps,
                     decisions,
                 });
             }
-            ToAct::Chance(c) => Step::Roll {
-                value: c.roll(roller),
+            Next::Chance(o) => Step::Roll {
+                value: o.roll(roller),
             },
-            ToAct::Decide { seat, .. } => {
+            Next::Decide(seat) => {
                 decisions += 1;
                 let kind = players.get(seat as usize % players.len().max(1)).copied();
                 let action = choose(kind.unwrap_or(PlayerKind::Random), &state, roller)
@@ -196,8 +207,10 @@ pub fn play<G: Game>(
                 Step::Act { seat, action }
             }
         };
+        // The players take listed actions and the dice listed faces: the trusted path.
+        events.clear();
         state
-            .apply(&step)
+            .apply_trusted(&step, &mut events)
             .map_err(|e| format!("step {steps}: {e}"))?;
         steps += 1;
     }

@@ -19,6 +19,9 @@
 //! game with a result for every seat; and nothing the game marks as hidden from a seat
 //! ([`Game::hidden_from`]) appears in that seat's observation or events.
 //!
+//! The trusted path ([`Game::apply_trusted`], which AIs use) must give the same state and
+//! events as the checked one at every deep step.
+//!
 //! `BATTLEMAT_TEST_SCALE=N` (an environment variable) multiplies the number of games, for
 //! longer runs than the test suite's.
 
@@ -257,9 +260,26 @@ fn play_one<G: Game>(
                 act(seat, legal[i].clone())
             }
         };
+        let trusted = deep.then(|| {
+            let mut t = state.clone();
+            let mut ev = Vec::new();
+            t.apply_trusted(&step, &mut ev)
+                .unwrap_or_else(|e| panic!("{at}: trusted {step:?} refused: {e}"));
+            (t, ev)
+        });
         let events = state
             .apply(&step)
             .unwrap_or_else(|e| panic!("{at}: {step:?} refused: {e}"));
+        if let Some((t, ev)) = trusted {
+            assert!(
+                t == state,
+                "{at}: apply_trusted and apply give different states"
+            );
+            assert_eq!(
+                ev, events,
+                "{at}: apply_trusted and apply give different events"
+            );
+        }
         for e in &events {
             json(e, "event");
             let _ = e.to_string();

@@ -98,9 +98,6 @@ pub enum Outcomes {
     Weighted(Vec<ChanceOutcome>),
 }
 
-/// Enough ones for any die a game rolls through [`Outcomes::Die`].
-const ONES: [u64; 120] = [1; 120];
-
 impl Outcomes {
     pub fn is_outcome(&self, value: u32) -> bool {
         match self {
@@ -126,9 +123,8 @@ impl Outcomes {
     /// Roll it with a seeded roller (the same faces as [`Chance::roll`]).
     pub fn roll(&self, roller: &mut battlemat_dice::Roller) -> u32 {
         match self {
-            Outcomes::Die(n) if (*n as usize) <= ONES.len() => roller
-                .pick(&ONES[..*n as usize])
-                .map_or(1, |i| i as u32 + 1),
+            // `pick` over n equal weights is `roll(n) - 1`: the same faces, no allocation.
+            Outcomes::Die(n) if *n > 0 => roller.roll(*n),
             other => {
                 let list = other.list();
                 let weights: Vec<u64> = list.iter().map(|o| o.weight).collect();

@@ -16,6 +16,10 @@
 //! sight is blocked only when both are (the usual hex-wargame convention). The floats are
 //! plain IEEE arithmetic, no trigonometry, and so the same on every platform.
 
+mod topology;
+
+pub use topology::{CellSet, Topology};
+
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -203,6 +207,15 @@ impl Grid {
                 self.cell_of_axial(cube_round(x, -x - z, z))
             })
             .collect()
+    }
+
+    /// The cells strictly between `a` and `b` as one trace crosses them: on squares the one
+    /// exact trace, on hexes the trace nudged to one side (`side` = 1.0) or the other.
+    pub(crate) fn traced(&self, a: Cell, b: Cell, side: f64) -> Vec<Cell> {
+        match self.kind {
+            GridKind::Square => square_between(a, b),
+            GridKind::Hex => self.hex_between(a, b, side),
+        }
     }
 
     /// Is the line from `a` to `b` clear, given which cells block? Stops at the first

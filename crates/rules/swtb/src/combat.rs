@@ -18,12 +18,29 @@ use battlemat_geom::Cell;
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
+/// An attacker as the attack rules see it (see [`Swtb::attacker`]).
+pub(crate) struct Attacker {
+    u: UnitId,
+    side: u8,
+    /// Why it may attack nobody, checked after the target's side and state.
+    barred: Option<Why>,
+    flies: bool,
+    from: Option<Cell>,
+    attacks_fliers: bool,
+    attacks_ground: bool,
+    after_move: bool,
+    saber: bool,
+    throw: bool,
+}
+
 impl Swtb {
     /// SWTB-4: blasters cannot shoot through figures, walls, hills or vehicles. Fliers on the
     /// battlefield are above it and block nothing.
     pub(crate) fn clear_line(&self, a: Cell, b: Cell, occ: &Occupancy) -> bool {
         let g = &self.fixed.grid;
-        g.clear_line(a, b, |c| occ.blocks_sight[g.index(c)])
+        self.fixed
+            .topology
+            .clear(a, b, &occ.blocking, |c| occ.blocks(g.index(c)))
     }
 
     /// The kind of attack `u` would make on `target`, or why it may not (SWTB-2..6, F, O8).
@@ -43,74 +60,111 @@ impl Swtb {
         target: UnitId,
         occ: &Occupancy,
     ) -> Result<AttackKind, Why> {
+        self.attack_on(&self.attacker(u), target, occ)
+    }
+
+    /// What the attack rules need to know of an attacker, read once for all its targets.
+    pub(crate) fn attacker(&self, u: UnitId) -> Attacker {
         let unit = self.now.units[u as usize];
         let t = self.ty(u);
+        let barred = if t.weapon == Weapon::None {
+            Some(Why::NoWeapon(u))
+        } else if t.crewed {
+            Some(Why::UseFire)
+        } else if unit.acted && !unit.may_attack {
+            Some(Why::Acted(u))
+        } else {
+            None
+        };
+        Attacker {
+            u,
+            side: unit.side,
+            barred,
+            flies: t.flies(),
+            from: self.cell_of(u),
+            attacks_fliers: t.attacks_fliers,
+            attacks_ground: t.attacks_ground,
+            after_move: unit.acted && unit.may_attack,
+            saber: t.weapon == Weapon::LightSaber,
+            throw: self.has_power(u, Power::LightSaberThrow),
+        }
+    }
+
+    /// The attack rules for one target.
+    pub(crate) fn attack_on(
+        &self,
+        a: &Attacker,
+        target: UnitId,
+        occ: &Occupancy,
+    ) -> Result<AttackKind, Why> {
+        let u = a.u;
         let tgt = self.now.units[target as usize];
-        if tgt.side == unit.side {
+        if tgt.side == a.side {
             return Err(Why::SameSide(target));
         }
         if !self.alive(target) {
             return Err(Why::TargetOut(target));
         }
-        if t.weapon == Weapon::None {
-            return Err(Why::NoWeapon(u));
-        }
-        if t.crewed {
-            return Err(Why::UseFire);
-        }
-        let after_move = unit.acted && unit.may_attack;
-        if unit.acted && !unit.may_attack {
-            return Err(Why::Acted(u));
+        if let Some(why) = a.barred {
+            return Err(why);
         }
         let tgt_flies = self.ty(target).flies();
-        if t.flies() {
-            // Ships/Flying Units: one of three attacks per turn (SWTB-F3..F5).
-            return Ok(match (tgt_flies, tgt.place) {
-                (true, Place::Line) => AttackKind::Dogfight,
-                (true, _) => AttackKind::Intercept,
-                (false, _) => AttackKind::GroundAttack,
-            });
+        if a.flies {
+            return Ok(self.attack_kind_of(u, target));
         }
-        let (Some(from), Place::Field(to)) = (self.cell_of(u), tgt.place) else {
+        let (Some(from), Place::Field(to)) = (a.from, tgt.place) else {
             return Err(Why::OffField(target));
         };
-        if tgt_flies && !t.attacks_fliers {
+        if tgt_flies && !a.attacks_fliers {
             return Err(Why::NoFliers(u));
         }
-        if !tgt_flies && !t.attacks_ground {
+        if !tgt_flies && !a.attacks_ground {
             return Err(Why::OnlyFliers(u));
         }
         let dist = self.fixed.grid.distance(from, to);
-        if after_move {
+        if a.after_move {
             // SWTB-2: moving into contact with an enemy allows an attack, on a unit in contact.
             return if dist == 1 {
-                Ok(AttackKind::Melee)
+                Ok(self.attack_kind_of(u, target))
             } else {
                 Err(Why::NotInContact(u))
             };
         }
-        match t.weapon {
-            Weapon::LightSaber => {
-                let throw = self.has_power(u, Power::LightSaberThrow);
-                match (dist, throw) {
-                    (1, _) => Ok(AttackKind::Melee),
-                    // SWTB-O1: a thrown light saber reaches one space away.
-                    (2, true) if self.clear_line(from, to, occ) => Ok(AttackKind::Melee),
-                    (2, true) => Err(Why::ThrowBlocked),
-                    (_, true) => Err(Why::ThrowReach),
-                    (_, false) => Err(Why::SaberReach),
-                }
-            }
-            _ => {
-                if dist > 1 && !self.clear_line(from, to, occ) {
-                    return Err(Why::NoLine(from, to));
-                }
-                Ok(if dist == 1 {
-                    AttackKind::Melee
-                } else {
-                    AttackKind::Shot
-                })
-            }
+        if a.saber {
+            return match (dist, a.throw) {
+                (1, _) => Ok(self.attack_kind_of(u, target)),
+                // SWTB-O1: a thrown light saber reaches one space away.
+                (2, true) if self.clear_line(from, to, occ) => Ok(self.attack_kind_of(u, target)),
+                (2, true) => Err(Why::ThrowBlocked),
+                (_, true) => Err(Why::ThrowReach),
+                (_, false) => Err(Why::SaberReach),
+            };
+        }
+        if dist > 1 && !self.clear_line(from, to, occ) {
+            return Err(Why::NoLine(from, to));
+        }
+        Ok(self.attack_kind_of(u, target))
+    }
+
+    /// What kind of attack `u` makes on `target`, once the attack rules allow it: a flier's
+    /// one of three (SWTB-F3..F5); in contact, or a thrown light saber, melee; else a shot.
+    pub(crate) fn attack_kind_of(&self, u: UnitId, target: UnitId) -> AttackKind {
+        let tgt_flies = self.ty(target).flies();
+        if self.ty(u).flies() {
+            return match (tgt_flies, self.now.units[target as usize].place) {
+                (true, Place::Line) => AttackKind::Dogfight,
+                (true, _) => AttackKind::Intercept,
+                (false, _) => AttackKind::GroundAttack,
+            };
+        }
+        let dist = match (self.cell_of(u), self.cell_of(target)) {
+            (Some(a), Some(b)) => self.fixed.grid.distance(a, b),
+            _ => 0,
+        };
+        if dist <= 1 || self.ty(u).weapon == Weapon::LightSaber {
+            AttackKind::Melee
+        } else {
+            AttackKind::Shot
         }
     }
 

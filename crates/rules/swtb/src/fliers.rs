@@ -22,7 +22,7 @@ impl Swtb {
             Dest::Cell(c) => {
                 if !self.fixed.grid.contains(c) {
                     Err(Why::OffBoard(c))
-                } else if occ.unit[self.fixed.grid.index(c)].is_some() {
+                } else if !occ.is_empty(self.fixed.grid.index(c)) {
                     Err(Why::FlierTaken(c))
                 } else if self.terrain(c) == Terrain::Wall {
                     Err(Why::FlierWall(c))
@@ -43,7 +43,7 @@ impl Swtb {
         let g = &self.fixed.grid;
         for c in g.cells() {
             let i = g.index(c);
-            if occ.unit[i].is_none() && self.fixed.terrain[i] != Terrain::Wall {
+            if occ.is_empty(i) && self.fixed.terrain[i] != Terrain::Wall {
                 out.push(Action::Move {
                     unit: u,
                     to: Dest::Cell(c),
@@ -63,7 +63,7 @@ impl Swtb {
             .into_iter()
             .filter(|n| {
                 let i = g.index(*n);
-                occ.unit[i].is_none_or(|o| o == u) && self.fixed.terrain[i] != Terrain::Wall
+                occ.unit_on(i).is_none_or(|o| o == u) && self.fixed.terrain[i] != Terrain::Wall
             })
             .collect()
     }

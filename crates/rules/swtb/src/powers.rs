@@ -36,19 +36,30 @@ impl Swtb {
         if !adjacent {
             return Err(Why::PowerRange(p));
         }
+        if self.power_need(target, p).is_none() {
+            return Err(Why::Ineffective(p, target));
+        }
+        Ok(self.power_plan(u, target, p))
+    }
+
+    /// The die `p` needs against `target` (SWTB-O2, SWTB-O3): none when it is immune.
+    fn power_need(&self, target: UnitId, p: Power) -> Option<u8> {
         let tt = self.ty(target);
-        let need = if p == Power::ForceChoke {
+        if p == Power::ForceChoke {
             tt.choked_on
         } else {
             tt.mind_tricked_on
-        };
-        let need = need.ok_or(Why::Ineffective(p, target))?;
-        Ok(Plan::Power {
+        }
+    }
+
+    /// The plan of a power that may be used.
+    pub(crate) fn power_plan(&self, u: UnitId, target: UnitId, p: Power) -> Plan {
+        Plan::Power {
             unit: u,
             target,
             power: p,
-            need,
-        })
+            need: self.power_need(target, p).unwrap_or(1),
+        }
     }
 
     pub(crate) fn legal_powers(&self, u: UnitId, enemies: &[UnitId], out: &mut Vec<Action>) {

@@ -224,6 +224,25 @@ pub fn check_setup(setup: &Setup) -> Result<Fixed, SetupError> {
             s.sides[1].name.as_str().into(),
         ],
         seating,
+        topology: battlemat_geom::Topology::of(grid),
+        open: {
+            let mut open = battlemat_geom::CellSet::default();
+            for (i, t) in terrain.iter().enumerate() {
+                if *t != Terrain::Wall {
+                    open.insert(i);
+                }
+            }
+            open
+        },
+        terrain_blocking: {
+            let mut set = battlemat_geom::CellSet::default();
+            for (i, t) in terrain.iter().enumerate() {
+                if matches!(t, Terrain::Wall | Terrain::Hill) {
+                    set.insert(i);
+                }
+            }
+            set
+        },
         grid,
         terrain,
         types,

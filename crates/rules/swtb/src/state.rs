@@ -4,7 +4,7 @@
 
 use crate::data::{Options, Power, Setup, UnitType};
 use battlemat_core::{Seat, Seating};
-use battlemat_geom::{Cell, Grid};
+use battlemat_geom::{Cell, CellSet, Grid, Topology};
 use serde::{Deserialize, Serialize};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
@@ -144,6 +144,12 @@ pub struct Fixed {
     pub setup: Setup,
     pub seating: Seating,
     pub grid: Grid,
+    /// The grid's neighbour and sight tables, shared by every game on a grid of its shape.
+    pub topology: Arc<Topology>,
+    /// The cells that are not walls (for the topology's set operations).
+    pub open: CellSet,
+    /// The cells whose terrain blocks sight: walls and hills (SWTB-4).
+    pub terrain_blocking: CellSet,
     pub terrain: Vec<Terrain>,
     pub types: Vec<UnitType>,
     pub type_keys: Vec<String>,
