@@ -302,7 +302,7 @@ mod tests {
                 };
                 let t = Topology::of(grid);
                 for pattern in 0..3usize {
-                    let open = |i: usize| (i * 7 + pattern * 3) % 4 != 0;
+                    let open = |i: usize| !(i * 7 + pattern * 3).is_multiple_of(4);
                     let mut passable = CellSet::default();
                     (0..grid.width as usize * grid.height as usize)
                         .filter(|&i| open(i))
@@ -350,8 +350,9 @@ mod tests {
                 let t = Topology::of(grid);
                 assert!(t.has_sight_table());
                 for pattern in 0..4u64 {
-                    let blocked =
-                        |c: Cell| (c.col as u64 * 7 + c.row as u64 * 13 + pattern * 5) % 5 == 0;
+                    let blocked = |c: Cell| {
+                        (c.col as u64 * 7 + c.row as u64 * 13 + pattern * 5).is_multiple_of(5)
+                    };
                     let mut set = CellSet::default();
                     for c in grid.cells().filter(|c| blocked(*c)) {
                         set.insert(grid.index(c));
