@@ -97,6 +97,8 @@ impl CellSet {
 #[derive(Debug)]
 pub struct Topology {
     pub grid: Grid,
+    /// Each cell by index.
+    cells: Vec<Cell>,
     /// Each cell's neighbours, as indices, in [`Grid::neighbours`] order.
     neighbours: Vec<([u16; 8], u8)>,
     /// For each pair (a, b), `a * cells + b`: the cells strictly between them, once per
@@ -196,6 +198,7 @@ impl Topology {
         }
         Topology {
             grid,
+            cells: grid.cells().collect(),
             neighbours,
             between,
             traces,
@@ -246,6 +249,11 @@ impl Topology {
             frontier = next;
         }
         Some(reached)
+    }
+
+    /// The cell with index `i`.
+    pub fn cell(&self, i: usize) -> Cell {
+        self.cells[i]
     }
 
     /// The neighbours of the cell with index `i`, as indices.

@@ -9,7 +9,7 @@
 //! attack dice, thermal detonator dice, then defence dice — keeping only running totals.
 
 use crate::data::{Class, Contest, Power, Ties, Weapon};
-use crate::events::Event;
+use crate::events::{DieFor, Event, Roller};
 use crate::legal::{Plan, Why};
 use crate::movement::Occupancy;
 use crate::state::{AttackKind, Combat, Phase, Place, Swtb, Terrain, UnitId};
@@ -17,6 +17,14 @@ use battlemat_core::Illegal;
 use battlemat_geom::Cell;
 use std::borrow::Cow;
 use std::cmp::Ordering;
+
+/// A target as the attack rules see it (see [`Swtb::target`]).
+pub(crate) struct Target {
+    id: UnitId,
+    side: u8,
+    place: Place,
+    flies: bool,
+}
 
 /// An attacker as the attack rules see it (see [`Swtb::attacker`]).
 pub(crate) struct Attacker {
@@ -31,6 +39,23 @@ pub(crate) struct Attacker {
     after_move: bool,
     saber: bool,
     throw: bool,
+}
+
+/// A flier's one of three attacks (SWTB-F3..F5); in contact, or with a light saber
+/// (thrown, SWTB-O1), melee; else a shot.
+fn kind_of_attack(flies: bool, saber: bool, tgt_flies: bool, tgt: Place, dist: u32) -> AttackKind {
+    if flies {
+        return match (tgt_flies, tgt) {
+            (true, Place::Line) => AttackKind::Dogfight,
+            (true, _) => AttackKind::Intercept,
+            (false, _) => AttackKind::GroundAttack,
+        };
+    }
+    if dist <= 1 || saber {
+        AttackKind::Melee
+    } else {
+        AttackKind::Shot
+    }
 }
 
 impl Swtb {
@@ -60,7 +85,18 @@ impl Swtb {
         target: UnitId,
         occ: &Occupancy,
     ) -> Result<AttackKind, Why> {
-        self.attack_on(&self.attacker(u), target, occ)
+        self.attack_on(&self.attacker(u), &self.target(target), occ)
+    }
+
+    /// What the attack rules need to know of a target, read once for all its attackers.
+    pub(crate) fn target(&self, t: UnitId) -> Target {
+        let unit = &self.now.units[t as usize];
+        Target {
+            id: t,
+            side: unit.side,
+            place: unit.place,
+            flies: self.ty(t).flies(),
+        }
     }
 
     /// What the attack rules need to know of an attacker, read once for all its targets.
@@ -94,23 +130,23 @@ impl Swtb {
     pub(crate) fn attack_on(
         &self,
         a: &Attacker,
-        target: UnitId,
+        tgt: &Target,
         occ: &Occupancy,
     ) -> Result<AttackKind, Why> {
         let u = a.u;
-        let tgt = self.now.units[target as usize];
+        let target = tgt.id;
         if tgt.side == a.side {
             return Err(Why::SameSide(target));
         }
-        if !self.alive(target) {
+        if !matches!(tgt.place, Place::Field(_) | Place::Line) {
             return Err(Why::TargetOut(target));
         }
         if let Some(why) = a.barred {
             return Err(why);
         }
-        let tgt_flies = self.ty(target).flies();
+        let tgt_flies = tgt.flies;
         if a.flies {
-            return Ok(self.attack_kind_of(u, target));
+            return Ok(kind_of_attack(true, a.saber, tgt_flies, tgt.place, 0));
         }
         let (Some(from), Place::Field(to)) = (a.from, tgt.place) else {
             return Err(Why::OffField(target));
@@ -122,19 +158,20 @@ impl Swtb {
             return Err(Why::OnlyFliers(u));
         }
         let dist = self.fixed.grid.distance(from, to);
+        let kind = kind_of_attack(false, a.saber, tgt_flies, tgt.place, dist);
         if a.after_move {
             // SWTB-2: moving into contact with an enemy allows an attack, on a unit in contact.
             return if dist == 1 {
-                Ok(self.attack_kind_of(u, target))
+                Ok(kind)
             } else {
                 Err(Why::NotInContact(u))
             };
         }
         if a.saber {
             return match (dist, a.throw) {
-                (1, _) => Ok(self.attack_kind_of(u, target)),
+                (1, _) => Ok(kind),
                 // SWTB-O1: a thrown light saber reaches one space away.
-                (2, true) if self.clear_line(from, to, occ) => Ok(self.attack_kind_of(u, target)),
+                (2, true) if self.clear_line(from, to, occ) => Ok(kind),
                 (2, true) => Err(Why::ThrowBlocked),
                 (_, true) => Err(Why::ThrowReach),
                 (_, false) => Err(Why::SaberReach),
@@ -143,29 +180,23 @@ impl Swtb {
         if dist > 1 && !self.clear_line(from, to, occ) {
             return Err(Why::NoLine(from, to));
         }
-        Ok(self.attack_kind_of(u, target))
+        Ok(kind)
     }
 
     /// What kind of attack `u` makes on `target`, once the attack rules allow it: a flier's
     /// one of three (SWTB-F3..F5); in contact, or a thrown light saber, melee; else a shot.
     pub(crate) fn attack_kind_of(&self, u: UnitId, target: UnitId) -> AttackKind {
-        let tgt_flies = self.ty(target).flies();
-        if self.ty(u).flies() {
-            return match (tgt_flies, self.now.units[target as usize].place) {
-                (true, Place::Line) => AttackKind::Dogfight,
-                (true, _) => AttackKind::Intercept,
-                (false, _) => AttackKind::GroundAttack,
-            };
-        }
         let dist = match (self.cell_of(u), self.cell_of(target)) {
             (Some(a), Some(b)) => self.fixed.grid.distance(a, b),
             _ => 0,
         };
-        if dist <= 1 || self.ty(u).weapon == Weapon::LightSaber {
-            AttackKind::Melee
-        } else {
-            AttackKind::Shot
-        }
+        kind_of_attack(
+            self.ty(u).flies(),
+            self.ty(u).weapon == Weapon::LightSaber,
+            self.ty(target).flies(),
+            self.now.units[target as usize].place,
+            dist,
+        )
     }
 
     pub(crate) fn plan_attack(
@@ -304,15 +335,24 @@ impl Swtb {
             if c.thermal && f == 6 {
                 c.extra_owed += 1;
             }
-            roller = format!("{} (attack)", self.name(c.attacker));
+            roller = Roller {
+                who: self.name_of(c.attacker),
+                why: DieFor::Attack,
+            };
         } else if c.extra_owed > 0 {
             c.extra_owed -= 1;
             c.att += f as u16; // added to the roll whatever the contest
-            roller = format!("{} (thermal detonator)", self.name(c.attacker));
+            roller = Roller {
+                who: self.name_of(c.attacker),
+                why: DieFor::ThermalDetonator,
+            };
         } else {
             c.def_rolled += 1;
             add(&mut c.def, f);
-            roller = format!("{} (defence)", self.name(c.target));
+            roller = Roller {
+                who: self.name_of(c.target),
+                why: DieFor::Defence,
+            };
         }
         ev.push(Event::Die { roller, face: f });
         if c.att_rolled == c.att_dice && c.extra_owed == 0 && c.def_rolled == c.def_dice {

@@ -3,7 +3,7 @@
 //! Rule ids owned here: SWTB-U2 (a droid beside a fallen unit of its side revives it on
 //! 5-6 on 1d6; the cell where it fell must be free).
 
-use crate::events::Event;
+use crate::events::{DieFor, Event, Roller};
 use crate::legal::{Plan, Why};
 use crate::state::{Place, Swtb, UnitId};
 
@@ -43,7 +43,10 @@ impl Swtb {
         ev: &mut Vec<Event>,
     ) {
         ev.push(Event::Die {
-            roller: format!("{} (revive)", self.name(droid)),
+            roller: Roller {
+                who: self.name_of(droid),
+                why: DieFor::Revive,
+            },
             face: f,
         });
         if f >= 5 {

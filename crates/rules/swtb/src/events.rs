@@ -106,7 +106,7 @@ pub enum Event {
         defence_dice: u8,
     },
     Die {
-        roller: String,
+        roller: Roller,
         face: u8,
     },
     Compared {
@@ -160,4 +160,81 @@ pub enum Event {
     GameOver {
         reason: String,
     },
+}
+
+/// Who rolls a die and for what: written `Han (attack)`, in events and their JSON. Held
+/// as a shared name and a word, so rolling a die formats nothing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub struct Roller {
+    pub who: Name,
+    pub why: DieFor,
+}
+
+/// What a die is rolled for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DieFor {
+    Attack,
+    ThermalDetonator,
+    Defence,
+    Power(Power),
+    Revive,
+    Morale,
+}
+
+impl DieFor {
+    const ALL: [DieFor; 9] = [
+        DieFor::Attack,
+        DieFor::ThermalDetonator,
+        DieFor::Defence,
+        DieFor::Power(Power::LightSaberThrow),
+        DieFor::Power(Power::ForceChoke),
+        DieFor::Power(Power::MindTrick),
+        DieFor::Power(Power::DeflectBlasters),
+        DieFor::Revive,
+        DieFor::Morale,
+    ];
+
+    fn word(self) -> &'static str {
+        match self {
+            DieFor::Attack => "attack",
+            DieFor::ThermalDetonator => "thermal detonator",
+            DieFor::Defence => "defence",
+            DieFor::Power(Power::LightSaberThrow) => "LightSaberThrow",
+            DieFor::Power(Power::ForceChoke) => "ForceChoke",
+            DieFor::Power(Power::MindTrick) => "MindTrick",
+            DieFor::Power(Power::DeflectBlasters) => "DeflectBlasters",
+            DieFor::Revive => "revive",
+            DieFor::Morale => "morale",
+        }
+    }
+}
+
+impl std::fmt::Display for Roller {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.who, self.why.word())
+    }
+}
+
+impl From<Roller> for String {
+    fn from(r: Roller) -> String {
+        r.to_string()
+    }
+}
+
+impl TryFrom<String> for Roller {
+    type Error = String;
+    fn try_from(s: String) -> Result<Roller, String> {
+        let bad = || format!("expected a roller like \"Han (attack)\", found {s:?}");
+        let (who, rest) = s.rsplit_once(" (").ok_or_else(bad)?;
+        let word = rest.strip_suffix(')').ok_or_else(bad)?;
+        let why = DieFor::ALL
+            .into_iter()
+            .find(|d| d.word() == word)
+            .ok_or_else(bad)?;
+        Ok(Roller {
+            who: who.into(),
+            why,
+        })
+    }
 }

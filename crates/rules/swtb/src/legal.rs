@@ -295,6 +295,7 @@ impl Swtb {
             .ids()
             .filter(|&u| self.now.units[u as usize].side != side && self.alive(u))
             .collect();
+        let targets: Vec<crate::combat::Target> = enemies.iter().map(|&e| self.target(e)).collect();
         for u in mine {
             let unit = self.now.units[u as usize];
             if unit.acted && !unit.may_attack {
@@ -308,8 +309,8 @@ impl Swtb {
                 continue;
             }
             let attacker = self.attacker(u);
-            for &e in &enemies {
-                match self.attack_on(&attacker, e, &occ) {
+            for (&e, target) in enemies.iter().zip(&targets) {
+                match self.attack_on(&attacker, target, &occ) {
                     Ok(AttackKind::GroundAttack) => {
                         // SWTB-F1: every cell beside the target where the flier may end up.
                         for c in self.landing_cells(u, e, &occ) {

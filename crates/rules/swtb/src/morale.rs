@@ -6,7 +6,7 @@
 //! than sixes and the force surrenders).
 
 use crate::data::Class;
-use crate::events::Event;
+use crate::events::{DieFor, Event, Roller};
 use crate::state::{Phase, Swtb, UnitId, other};
 
 impl Swtb {
@@ -83,7 +83,10 @@ impl Swtb {
         let ones = ones + u8::from(f == 1);
         let sixes = sixes + u8::from(f == 6);
         ev.push(Event::Die {
-            roller: format!("{} (morale)", self.side_name(side)),
+            roller: Roller {
+                who: self.side_name_of(side),
+                why: DieFor::Morale,
+            },
             face: f,
         });
         if left > 0 {

@@ -114,9 +114,8 @@ impl Swtb {
         let passable = self.fixed.open.without(&occ.ground[1 - side]);
         let start_i = self.fixed.grid.index(start);
         if let Some(reached) = topo.within(start_i, u32::from(self.ty(u).r#move), &passable) {
-            let w = self.fixed.grid.width as usize;
             for i in reached.without(&occ.occupied).iter() {
-                found(Cell::new((i % w) as u8, (i / w) as u8));
+                found(topo.cell(i));
             }
             return;
         }

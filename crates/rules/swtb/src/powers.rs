@@ -7,7 +7,7 @@
 //! `contact_powers`).
 
 use crate::data::Power;
-use crate::events::{Action, Event};
+use crate::events::{Action, DieFor, Event, Roller};
 use crate::legal::{Plan, Why};
 use crate::state::{Phase, Place, Swtb, UnitId};
 
@@ -120,7 +120,10 @@ impl Swtb {
         ev: &mut Vec<Event>,
     ) {
         ev.push(Event::Die {
-            roller: format!("{} ({power:?})", self.name(user)),
+            roller: Roller {
+                who: self.name_of(user),
+                why: DieFor::Power(power),
+            },
             face: f,
         });
         if f >= need {
