@@ -3,7 +3,7 @@
 //! scenario of its own, drives the game with exact die faces and checks the state, the
 //! events, and that illegal actions are refused with the right rule id and change nothing.
 
-use battlemat_core::{Game, Illegal, SetupError, Step, ToAct};
+use battlemat_core::{Game, SetupError, Step, ToAct};
 use battlemat_geom::{Cell, GridKind};
 use battlemat_swtb::data::{Catalog, Class, Setup, UNITS_TOML, Weapon};
 use battlemat_swtb::state::{AttackKind, Phase, Place};
@@ -32,59 +32,9 @@ fn setup_error(extra: &str, a: &[&str], b: &[&str], opts: &[(&str, &str)]) -> Se
     Swtb::new_game(&setup(extra, a, b, opts)).unwrap_err()
 }
 
-// ----- driving a game --------------------------------------------------------------------
+// ----- driving a game: the shared step drivers (`battlemat_core::testing`) ---------------
 
-fn seat(g: &Swtb) -> u8 {
-    match g.to_act() {
-        ToAct::Decide { seat, .. } => seat,
-        other => panic!("expected a decision, found {other:?}"),
-    }
-}
-
-fn act(g: &mut Swtb, a: &str) -> Vec<Event> {
-    let action: Action = a.parse().unwrap();
-    let s = seat(g);
-    g.apply(&Step::Act { seat: s, action })
-        .unwrap_or_else(|e| panic!("{a}: {e}"))
-}
-
-fn roll(g: &mut Swtb, faces: &[u32]) -> Vec<Event> {
-    let mut ev = Vec::new();
-    for &f in faces {
-        match g.to_act() {
-            ToAct::Chance(_) => {}
-            other => panic!("expected a die before face {f}, found {other:?}"),
-        }
-        ev.extend(g.apply(&Step::Roll { value: f }).unwrap());
-    }
-    ev
-}
-
-/// The action is refused by `check` and by `apply`, naming `rule`; the state is unchanged
-/// and the action is not offered.
-fn refused(g: &mut Swtb, a: &str, rule: &str) -> Illegal {
-    let action: Action = a.parse().unwrap();
-    let before = g.clone();
-    let err = g.check(&action).unwrap_err();
-    assert_eq!(err.rule.as_deref(), Some(rule), "{a}: {err}");
-    let s = seat(g);
-    let err2 = g
-        .apply(&Step::Act {
-            seat: s,
-            action: action.clone(),
-        })
-        .unwrap_err();
-    assert_eq!(err, err2);
-    assert_eq!(*g, before, "{a} changed the state");
-    assert!(!g.legal_actions().contains(&action), "{a} is offered");
-    err
-}
-
-fn allowed(g: &Swtb, a: &str) {
-    let action: Action = a.parse().unwrap();
-    g.check(&action).unwrap_or_else(|e| panic!("{a}: {e}"));
-    assert!(g.legal_actions().contains(&action), "{a} is not offered");
-}
+use battlemat_core::testing::{act, allowed, refused, roll, seat};
 
 /// Settle the initiative so that `first` acts first: if dice are rolled, `first` rolls
 /// sixes and the other side ones; the winner then names `first`. A Force User still without
@@ -1956,4 +1906,288 @@ fn setup_semantic_error_reports_file_line_col() {
     let line = text.lines().position(|l| l.contains("tie_bomber")).unwrap() + 1;
     assert!(e.at.starts_with(&format!("mine.toml:{line}:")), "{e}");
     assert!(e.at.ends_with("scenario.sides[0].units[1].kind"), "{e}");
+}
+
+// ----- readings settled with ruleset version 2 ----------------------------------------------
+
+// SWTB-O7, SWTB-F1: "Units defending from fortified positions add 1d6": a flier that
+// ground-attacked onto a fortified cell hovers above it and gets no extra die; a ground
+// unit on a fortified cell does.
+#[test]
+fn swtb_o7_a_flier_on_a_fortified_cell_defends_without_the_extra_die() {
+    let mut g = game(
+        "fortified = [\"b3\", \"a1\"]",
+        &["fighter", "trooper@a1"],
+        &["hero@c3"],
+        &[("fortified", "true")],
+    );
+    begin(&mut g, 0);
+    let ev = act(&mut g, "attack u0 u2 from b3");
+    assert_eq!(place(&g, 0), field("b3"));
+    assert_eq!(dice(&ev), (3, 2), "the hero on open ground: no extra die");
+    roll(&mut g, &[1, 1, 1, 6, 6]);
+    end(&mut g);
+    // The hero attacks the fighter where it hovers, over the fortified cell.
+    let ev = act(&mut g, "attack u2 u0");
+    assert_eq!(
+        dice(&ev),
+        (2, 3),
+        "the fighter defends with its own 3 dice only"
+    );
+    assert!(!g.fortified_defender(0));
+    // A ground unit on a fortified cell does add the die.
+    assert!(g.fortified_defender(1));
+    assert_eq!(g.attack_dice(2, 1), (2, 2, false));
+}
+
+// SWTB-2 with SWTB-O2: a Force User that moved into contact may use Force Choke (range:
+// adjacent) as the attack that moving into contact allows (option `contact_powers`).
+#[test]
+fn swtb_2_force_user_may_choke_or_trick_after_moving_into_contact() {
+    let fp = [("force_powers", "true")];
+    let mut g = game(
+        "",
+        &["trooper@d4", "trooper@a1"],
+        &["force_user@d6:force_choke"],
+        &fp,
+    );
+    begin(&mut g, 1);
+    act(&mut g, "move u2 d5");
+    allowed(&g, "choke u2 u0");
+    refused(&mut g, "choke u2 u1", "SWTB-O2"); // not in contact: range adjacent
+    let ev = act(&mut g, "choke u2 u0");
+    assert!(eliminated(&ev, 0));
+    refused(&mut g, "attack u2 u1", "SWTB-2"); // the attack that contact allowed is spent
+    // SWTB-O3, the light side: Mind Trick after moving into contact.
+    let mut g = game(
+        "",
+        &["force_user@d6:mind_trick"],
+        &["trooper@d4", "trooper@h8"],
+        &fp,
+    );
+    begin(&mut g, 0);
+    act(&mut g, "move u0 d5");
+    let ev = act(&mut g, "trick u0 u1");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Defected { unit: 1, .. }))
+    );
+    assert_eq!(g.now.units[1].side, 0);
+    assert_eq!(g.now.units[1].owner, 0, "it joins the user's seat");
+    // A Force User that moved but not into contact may not use a power.
+    let mut g = game("", &["trooper@d4"], &["force_user@h6:force_choke"], &fp);
+    begin(&mut g, 1);
+    act(&mut g, "move u1 g6");
+    refused(&mut g, "choke u1 u0", "SWTB-2");
+}
+
+// SWTB-2: with `contact_powers = false`, only a weapon attack follows a move into contact.
+#[test]
+fn swtb_2_contact_powers_off_keeps_powers_to_unmoved_force_users() {
+    let opts = [("force_powers", "true"), ("contact_powers", "false")];
+    let mut g = game("", &["trooper@d4"], &["force_user@d6:force_choke"], &opts);
+    begin(&mut g, 1);
+    act(&mut g, "move u1 d5");
+    refused(&mut g, "choke u1 u0", "SWTB-2");
+    allowed(&g, "attack u1 u0");
+    // Unmoved, the power is there.
+    let mut g = game("", &["trooper@d4"], &["force_user@d5:force_choke"], &opts);
+    begin(&mut g, 1);
+    allowed(&g, "choke u1 u0");
+}
+
+// SWTB-1: "Highest roll wins": our reading is each side's best die; `initiative = sum`
+// compares the sums of the sides' dice instead.
+#[test]
+fn swtb_1_initiative_sum_option_adds_each_sides_dice() {
+    let sides = (["force_user@a1", "force_user@b1"], ["force_user@h8"]);
+    let mut g = game("", &sides.0, &sides.1, &[("initiative", "sum")]);
+    roll(&mut g, &[3, 3, 5]); // Rebels 3 + 3 = 6 against the Empire's 5
+    assert_eq!(g.now.phase, Phase::ChooseFirst { winner: 0 });
+    // The same dice under the default (best die): 3 against 5.
+    let mut g = game("", &sides.0, &sides.1, &[]);
+    roll(&mut g, &[3, 3, 5]);
+    assert_eq!(g.now.phase, Phase::ChooseFirst { winner: 1 });
+    // Sums tie and are rolled again.
+    let mut g = game("", &sides.0, &sides.1, &[("initiative", "sum")]);
+    let ev = roll(&mut g, &[2, 3, 5]);
+    assert!(ev.contains(&Event::InitiativeTied));
+}
+
+// SWTB-O8, SWTB-6, SWTB-U2: `battlemat odds` judges the attack with the referee's own rules,
+// so it gives the referee's reason and rule id, with the right articles.
+#[test]
+fn swtb_o8_matchup_odds_give_the_referees_reason_with_articles() {
+    let p = |a: &str, d: &str| {
+        let m: BTreeMap<String, String> = [("attacker", a), ("defender", d)]
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        battlemat_swtb::odds::matchup(&m)
+    };
+    let e = p("artillery", "speeder").unwrap_err();
+    assert_eq!(e, "Artillery cannot fire at flying units (SWTB-O8)");
+    let e = p("aa_gun", "hero").unwrap_err();
+    assert_eq!(e, "AA Gun fires only at flying units (SWTB-O8)");
+    assert!(p("trooper", "fighter").unwrap_err().ends_with("(SWTB-6)"));
+    assert!(p("droid", "trooper").unwrap_err().ends_with("(SWTB-U2)"));
+    assert!(p("aa_gun", "speeder").is_ok());
+    assert_eq!(battlemat_swtb::text::with_article("AA Gun"), "an AA Gun");
+    assert_eq!(battlemat_swtb::text::with_article("Droid"), "a Droid");
+    // A power's refusal names the target's type with its article.
+    let mut g = game(
+        "",
+        &["droid@d4"],
+        &["force_user@d5:force_choke", "trooper@h8"],
+        &[("force_powers", "true")],
+    );
+    begin(&mut g, 1);
+    let e = refused(&mut g, "choke u1 u0", "SWTB-O2");
+    assert_eq!(e.reason, "ineffective against a Droid");
+}
+
+// SWTB-F1: every cell beside the target where a ground-attacking flier may end up is listed.
+#[test]
+fn swtb_f1_every_landing_cell_of_a_ground_attack_is_listed() {
+    let mut g = game(
+        "walls = [\"c4\"]",
+        &["fighter", "trooper@a1"],
+        &["trooper@d4"],
+        &[],
+    );
+    begin(&mut g, 0);
+    let lands: Vec<String> = g
+        .legal_actions()
+        .iter()
+        .map(|a| a.to_string())
+        .filter(|a| a.starts_with("attack u0 u2 from "))
+        .collect();
+    // The eight cells around d4, less the wall at c4.
+    let want = ["c3", "d3", "e3", "e4", "c5", "d5", "e5"];
+    assert_eq!(lands.len(), want.len(), "{lands:?}");
+    for c in want {
+        allowed(&g, &format!("attack u0 u2 from {c}"));
+    }
+    refused(&mut g, "attack u0 u2 from c4", "SWTB-F1");
+}
+
+// SWTB-O8: every trooper who may crew a gun is listed.
+#[test]
+fn swtb_o8_every_crew_of_a_gun_is_listed() {
+    let mut g = game(
+        "",
+        &["trooper@b5"],
+        &["artillery@e5", "trooper@e4", "trooper@e6"],
+        &[("artillery", "true")],
+    );
+    begin(&mut g, 1);
+    allowed(&g, "fire u1 u0 crew u2");
+    allowed(&g, "fire u1 u0 crew u3");
+    act(&mut g, "move u2 f3");
+    refused(&mut g, "fire u1 u0 crew u2", "SWTB-O8"); // acted, and no longer beside it
+    allowed(&g, "fire u1 u0 crew u3");
+}
+
+// Several players on a side (a house rule: the text is for two): a side's units are dealt
+// to its seats; in the side's turn its seats act one after another, each with its own
+// units; results are per seat.
+#[test]
+fn seats_several_players_share_a_side_and_take_its_turn_in_turn() {
+    let mut s = setup(
+        "",
+        &["trooper@a1", "trooper@b1"],
+        &["trooper@a8", "trooper@b8"],
+        &[],
+    );
+    s.seating = Some(battlemat_core::Seating(vec![0, 1, 0, 1]));
+    let mut g = Swtb::new_game(&s).unwrap();
+    assert_eq!(g.seats(), 4);
+    let owners: Vec<u8> = g.now.units.iter().map(|u| u.owner).collect();
+    assert_eq!(owners, vec![0, 2, 1, 3]);
+    begin(&mut g, 0);
+    assert_eq!(seat(&g), 0);
+    allowed(&g, "move u0 a2");
+    let e = battlemat_core::testing::refused_by(&mut g, "move u1 b2", None);
+    assert!(e.reason.contains("not yours"), "{e}");
+    end(&mut g);
+    assert_eq!((g.now.active, seat(&g)), (0, 2), "the side's second seat");
+    allowed(&g, "move u1 b2");
+    end(&mut g);
+    assert_eq!(
+        (g.now.active, seat(&g)),
+        (1, 1),
+        "the other side's first seat"
+    );
+    // The option: 4 seats dealt over the two sides.
+    let o: BTreeMap<String, String> = [("seats".to_string(), "4".to_string())].into();
+    let g4 = Swtb::new_game(&Swtb::setup("outpost", &o).unwrap()).unwrap();
+    assert_eq!(g4.seats(), 4);
+    let o: BTreeMap<String, String> = [("seats".to_string(), "0,0".to_string())].into();
+    assert!(
+        Swtb::setup("outpost", &o)
+            .unwrap_err()
+            .message
+            .contains("side 1 has no seat")
+    );
+    // A seat resigns: its side concedes; both its seats lose, both others win.
+    let ev = g.apply(&Step::Resign { seat: 3 }).unwrap();
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Resigned { seat: 3, .. }))
+    );
+    assert_eq!(g.result().unwrap().ranks, vec![1, 2, 1, 2]);
+}
+
+// Resigning: any seat, at any moment before the end (here, between two combat dice).
+#[test]
+fn resigning_concedes_for_the_seats_side() {
+    let mut g = game("", &["hero@a1"], &["trooper@a3"], &[]);
+    begin(&mut g, 0);
+    act(&mut g, "attack u0 u1");
+    roll(&mut g, &[6]);
+    let before = g.clone();
+    assert!(g.apply(&Step::Resign { seat: 2 }).is_err(), "no seat 2");
+    assert_eq!(g, before);
+    g.apply(&Step::Resign { seat: 0 }).unwrap();
+    let r = g.result().unwrap();
+    assert_eq!(r.ranks, vec![2, 1]);
+    assert_eq!(r.reason, "Rebels resigned");
+    assert!(
+        g.apply(&Step::Roll { value: 3 }).is_err(),
+        "the game is over"
+    );
+}
+
+// Records made with version 1 of the rules replay unless they could differ (a flier on a
+// fortified cell, SWTB-O7); otherwise replay names the release that replays them.
+#[test]
+fn version_1_records_replay_unless_fortified_fliers_could_differ() {
+    use battlemat_core::{Record, ReplayError};
+    let mut rec = Record::<Swtb>::new(setup("", &["hero@a1"], &["trooper@a3"], &[]));
+    rec.version = "1".into();
+    rec.steps.push(Step::Roll { value: 6 }); // no Force Users: one initiative die each
+    assert!(rec.replay().is_ok());
+    let mut fortified = rec.clone();
+    fortified.setup.options.fortified = true;
+    match fortified.replay() {
+        Err(ReplayError::Version {
+            found,
+            current,
+            why,
+            ..
+        }) => {
+            assert_eq!((found.as_str(), current.as_str()), ("1", "2"));
+            assert!(why.contains("battlemat 0.1.0"), "{why}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let mut future = rec.clone();
+    future.version = "3".into();
+    assert!(matches!(future.replay(), Err(ReplayError::Version { .. })));
+    let mut other = rec;
+    other.ruleset = "sd-era".into();
+    assert!(matches!(
+        other.replay(),
+        Err(ReplayError::WrongRuleset { .. })
+    ));
 }
