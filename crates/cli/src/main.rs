@@ -77,6 +77,15 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Resign for a seat: the game ends with a result for every seat, that seat's side losing.
+    Resign {
+        file: PathBuf,
+        /// The seat that resigns.
+        #[arg(long)]
+        seat: u8,
+        #[arg(long)]
+        json: bool,
+    },
     /// Replay a game file from its setup; with --verify, also check every seeded die.
     Replay {
         file: PathBuf,
@@ -350,6 +359,24 @@ fn run(cli: Cli) -> Result<()> {
                 .with_context(|| format!("{} is unchanged", file.display()))?;
             gf.steps.push(step);
             events.extend(gf.roll_pending(state.as_mut())?);
+            gf.save(&file)?;
+            if json {
+                print_json(&serde_json::json!({"events": events, "to_act": state.to_act()}))
+            } else {
+                play::print_events(&events);
+                println!("{}", play::prompt_line(state.as_ref()));
+                Ok(())
+            }
+        }
+        Command::Resign { file, seat, json } => {
+            let mut gf = GameFile::load(&file)?;
+            let mut state = gf.state()?;
+            let step = Step::Resign { seat };
+            let events = state
+                .apply(&step)
+                .map_err(|e| anyhow::anyhow!("cannot resign: {e}"))
+                .with_context(|| format!("{} is unchanged", file.display()))?;
+            gf.steps.push(step);
             gf.save(&file)?;
             if json {
                 print_json(&serde_json::json!({"events": events, "to_act": state.to_act()}))

@@ -134,7 +134,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
         lines.next().and_then(|l| l.ok())
     };
     println!(
-        "{} — seed {seed}. Type a number or an action; 'board' to redraw, 'quit' to stop.",
+        "{} — seed {seed}. Type a number or an action; 'board' to redraw, 'resign' to give up, 'quit' to stop.",
         state.info().name
     );
     let mut show_board = true;
@@ -193,6 +193,19 @@ pub fn run(a: PlayArgs) -> Result<()> {
                     match line {
                         "" => continue,
                         "q" | "quit" => break,
+                        "resign" => {
+                            // Ends the game: every seat gets a result, this seat's side loses.
+                            let step = Step::Resign { seat };
+                            state
+                                .apply(&step)
+                                .map(|events| print_events(&events))
+                                .map_err(|e| anyhow::anyhow!("{e}"))?;
+                            gf.steps.push(step);
+                            if let Some(path) = &a.save {
+                                gf.save(path)?;
+                            }
+                            continue;
+                        }
                         "board" | "b" => {
                             show_board = true;
                             continue;

@@ -1609,3 +1609,46 @@ fn sim_output_is_unchanged_byte_for_byte() {
         );
     }
 }
+
+// ----- resigning, and records of an older ruleset version -------------------------------------
+
+#[test]
+fn resign_ends_a_game_file_for_every_seat() {
+    let dir = TempDir::new().unwrap();
+    let g = seeded_game(&dir, "r.json");
+    let before = std::fs::read(&g).unwrap();
+    let err = fails(["resign", g.to_str().unwrap(), "--seat", "5"]);
+    assert!(err.contains("no seat 5"), "{err}");
+    assert_eq!(
+        std::fs::read(&g).unwrap(),
+        before,
+        "a refused resignation changes nothing"
+    );
+    let out = ok(["resign", g.to_str().unwrap(), "--seat", "1"]);
+    assert!(out.contains("Empire resign"), "{out}");
+    let replayed = ok(["replay", g.to_str().unwrap(), "--verify", "--json"]);
+    assert!(replayed.contains("Empire resigned"), "{replayed}");
+    let err = fails(["act", g.to_str().unwrap(), "end"]);
+    assert!(err.contains("over"), "{err}");
+}
+
+/// A game file of swtb version 1 replays under version 2 when nothing that changed can
+/// touch it, and is refused with the release that replays it when it could.
+#[test]
+fn version_1_game_files_replay_or_name_the_release_that_does() {
+    let dir = TempDir::new().unwrap();
+    let g = seeded_game(&dir, "v1.json");
+    let mut file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&g).unwrap()).unwrap();
+    file["version"] = "1".into();
+    std::fs::write(&g, file.to_string()).unwrap();
+    ok(["replay", g.to_str().unwrap(), "--verify"]);
+    file["setup"]["options"]["fortified"] = true.into();
+    std::fs::write(&g, file.to_string()).unwrap();
+    let err = fails(["replay", g.to_str().unwrap()]);
+    assert!(
+        err.contains("made with swtb version 1, this is version 2"),
+        "{err}"
+    );
+    assert!(err.contains("battlemat 0.1.0"), "{err}");
+}

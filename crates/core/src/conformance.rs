@@ -67,14 +67,49 @@ pub struct Summary {
 
 /// Run the kit on `setups`. Panics with a message naming the setup, game and step on the
 /// first broken promise.
+///
+/// Games run on every core (each game has its own dice stream, so what is played does not
+/// depend on the number of threads).
 pub fn run<G: Game>(setups: &[G::Setup], cfg: Conformance) -> Summary {
-    let mut sum = Summary::default();
     let games = cfg.games * scale();
-    for (si, setup) in setups.iter().enumerate() {
-        for g in 0..games {
-            let where_ = format!("setup {si}, game {g} (seed {}, stream {g})", cfg.seed);
-            let mut roller = Roller::new(cfg.seed ^ (si as u64) << 40, g);
-            play_one::<G>(setup, &mut roller, &cfg, &where_, &mut sum);
+    let jobs: Vec<(usize, u64)> = (0..setups.len())
+        .flat_map(|si| (0..games).map(move |g| (si, g)))
+        .collect();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let parts: Vec<Summary> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let jobs = &jobs;
+                scope.spawn(move || {
+                    let mut sum = Summary::default();
+                    for &(si, g) in jobs.iter().skip(t).step_by(threads) {
+                        let where_ =
+                            format!("setup {si}, game {g} (seed {}, stream {g})", cfg.seed);
+                        let mut roller = Roller::new(cfg.seed ^ (si as u64) << 40, g);
+                        play_one::<G>(&setups[si], &mut roller, &cfg, &where_, &mut sum);
+                    }
+                    sum
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    let mut sum = Summary::default();
+    for p in parts {
+        sum.games += p.games;
+        sum.steps += p.steps;
+        sum.decisions += p.decisions;
+        sum.chance_points += p.chance_points;
+        sum.longest = sum.longest.max(p.longest);
+        sum.shared += p.shared;
+        if sum.wins.len() < p.wins.len() {
+            sum.wins.resize(p.wins.len(), 0);
+        }
+        for (w, n) in sum.wins.iter_mut().zip(&p.wins) {
+            *w += n;
         }
     }
     sum

@@ -181,9 +181,10 @@ pub struct Progress {
     pub halved: [bool; 2],
 }
 
-/// A game of Star Wars Table Top Battles: the fixed part (shared) and the progress.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(into = "StateData", try_from = "StateData")]
+/// A game of Star Wars Table Top Battles: the fixed part (shared) and the progress. Saved
+/// as [`StateData`]: the setup and the progress.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(try_from = "StateData")]
 pub struct Swtb {
     pub fixed: Arc<Fixed>,
     pub now: Progress,
@@ -212,12 +213,20 @@ pub struct StateData {
     pub now: Progress,
 }
 
-impl From<Swtb> for StateData {
-    fn from(s: Swtb) -> StateData {
-        StateData {
-            setup: s.fixed.setup.clone(),
-            now: s.now,
+/// [`StateData`] borrowed from a state, so saving copies nothing.
+#[derive(Serialize)]
+struct StateDataRef<'a> {
+    setup: &'a Setup,
+    now: &'a Progress,
+}
+
+impl Serialize for Swtb {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        StateDataRef {
+            setup: &self.fixed.setup,
+            now: &self.now,
         }
+        .serialize(s)
     }
 }
 

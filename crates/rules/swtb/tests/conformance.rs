@@ -1,5 +1,6 @@
 //! The shared conformance kit, on every scenario with the basic rules, with every optional
-//! rule on, and on a hex mat with the other house rules: 2,250 seeded random games.
+//! rule on, and on a hex mat with the other house rules: 900 seeded random games (times
+//! `BATTLEMAT_TEST_SCALE` for longer runs).
 use battlemat_core::Game;
 use battlemat_core::conformance::{self, Conformance};
 use battlemat_swtb::Swtb;
@@ -30,10 +31,10 @@ fn conformance_every_scenario_and_option_set() {
     let s = conformance::run::<Swtb>(
         &setups(),
         Conformance {
-            games: 250,
+            games: 100,
             ..Default::default()
         },
     );
-    assert_eq!(s.games, 250 * 9);
+    assert_eq!(s.games, 100 * 9 * conformance::scale());
     eprintln!("{s:?}");
 }
