@@ -1,8 +1,9 @@
 //! Attacks and combat dice (SWTB-3..6), and the optional rules that change them.
 //!
 //! Rule ids owned here: SWTB-3 (opposed dice, ties), SWTB-4 (blasters need a clear line),
-//! SWTB-5 (light sabers in contact), SWTB-6 (who may attack fliers), SWTB-O4 (Deflect
-//! Blasters), SWTB-O5 and SWTB-O6 (tougher units), SWTB-O7 (fortified positions), SWTB-O9
+//! SWTB-5 (light sabers in contact), SWTB-6 (who may attack fliers), SWTB-V2 (ground
+//! vehicles attack fliers on the battlefield), SWTB-O1 (a thrown light saber's reach),
+//! SWTB-O4 (Deflect Blasters), SWTB-O5 and SWTB-O6 (tougher units), SWTB-O7 (fortified positions), SWTB-O9
 //! (thermal detonators); the contest and ties house rules.
 //!
 //! An attack is declared by an action; then the state waits at one chance point per die —

@@ -1,7 +1,9 @@
 //! Moving (SWTB-2, SWTB-U1) and the board's occupancy.
 //!
 //! Rule ids owned here: SWTB-2 (move or attack; moving into contact allows an attack),
-//! SWTB-U1 (each unit type's move), and the scenario goal "reach". Fliers move by
+//! SWTB-V1 (a ground vehicle moves or shoots, and only a figure's move into contact allows
+//! an attack), and the scenario goal "reach". It reads each unit type's move (SWTB-U1,
+//! owned by [`crate::data`]). Fliers move by
 //! [`crate::fliers`].
 
 use crate::data::{Class, Goal, Weapon};

@@ -1,8 +1,9 @@
 //! Force powers (SWTB-O1..O4), with the `force_powers` option.
 //!
-//! Rule ids owned here: SWTB-O1 (Light Saber Throw; the choice of powers is in
-//! [`crate::setup`]), SWTB-O2 (Force Choke), SWTB-O3 (Mind Trick); SWTB-O4 (Deflect
-//! Blasters) is resolved in [`crate::combat`]. Our reading of SWTB-2 for powers: a Force
+//! Rule ids owned here: SWTB-O2 (Force Choke), SWTB-O3 (Mind Trick). The other powers
+//! change attacks and are judged in [`crate::combat`]: SWTB-O1 (Light Saber Throw, in the
+//! attack rule) and SWTB-O4 (Deflect Blasters, in resolving); the choice of powers before
+//! the first round is in [`crate::setup`]. Our reading of SWTB-2 for powers: a Force
 //! User that moved into contact may use Force Choke or Mind Trick as its attack (option
 //! `contact_powers`).
 

@@ -2,8 +2,8 @@
 //! (shakmaty's Setup → Position), a saved state is checked as strictly, and before the first
 //! round each side chooses its Force Users' powers (SWTB-O1..O4).
 //!
-//! Rule ids owned here: SWTB-U1 (the unit table, as data), SWTB-P (points), SWTB-O1..O4
-//! (choosing powers), and the scenario's own checks.
+//! Rule ids owned here: SWTB-P (points), the choice of powers of SWTB-O1..O4, and the
+//! scenario's own checks; it checks the unit table of SWTB-U1 (owned by [`crate::data`]).
 
 use crate::data::{Alignment, Class, Goal, Power, Setup, UnitType};
 use crate::events::Event;
