@@ -4,10 +4,11 @@ use crate::data::Goal;
 use crate::state::{Swtb, other};
 
 impl Swtb {
-    /// A heuristic for AIs: mostly the share of points left, plus a little for closing in.
-    pub fn heuristic(&self, seat: u8) -> f64 {
-        let mine = self.points_left(seat) as f64;
-        let theirs = self.points_left(other(seat)) as f64;
+    /// A heuristic for AIs, for `side` (a seat's side: seats of one side share it): mostly
+    /// the share of points left, plus a little for closing in.
+    pub fn heuristic(&self, side: u8) -> f64 {
+        let mine = self.points_left(side) as f64;
+        let theirs = self.points_left(other(side)) as f64;
         let material = if mine + theirs > 0.0 {
             (mine - theirs) / (mine + theirs)
         } else {
@@ -36,20 +37,28 @@ impl Swtb {
             }
         };
         let mut goal = 0.0;
-        if let Some(Goal::Reach { side, cells } | Goal::Hold { side, cells }) =
-            &self.fixed.setup.scenario.goal
+        if let Some(
+            Goal::Reach {
+                side: goal_side,
+                cells,
+            }
+            | Goal::Hold {
+                side: goal_side,
+                cells,
+            },
+        ) = &self.fixed.setup.scenario.goal
         {
             let best = self
                 .ids()
-                .filter(|&u| self.now.units[u as usize].side == *side && !self.ty(u).flies())
+                .filter(|&u| self.now.units[u as usize].side == *goal_side && !self.ty(u).flies())
                 .filter_map(|u| self.cell_of(u))
                 .map(|c| cells.iter().map(|t| g.distance(c, *t)).min().unwrap_or(0))
                 .min()
                 .unwrap_or(99) as f64;
             let v = 1.0 - (best / (g.width.max(g.height) as f64)).min(1.0);
-            goal = if *side == seat { v } else { -v };
+            goal = if *goal_side == side { v } else { -v };
         }
-        (0.8 * material + 0.05 * (approach(other(seat)) - approach(seat)) + 0.1 * goal)
+        (0.8 * material + 0.05 * (approach(other(side)) - approach(side)) + 0.1 * goal)
             .clamp(-0.99, 0.99)
     }
 }
