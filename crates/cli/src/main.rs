@@ -236,6 +236,21 @@ fn print_json(v: &impl serde::Serialize) -> Result<()> {
     Ok(())
 }
 
+/// What a step did and what comes next, as text or JSON (`act`, `resign`).
+fn report_step(
+    events: &[battlemat_core::dynamic::DynEvent],
+    state: &dyn battlemat_core::dynamic::DynState,
+    json: bool,
+) -> Result<()> {
+    if json {
+        print_json(&serde_json::json!({"events": events, "to_act": state.to_act()}))
+    } else {
+        play::print_events(events);
+        println!("{}", play::prompt_line(state));
+        Ok(())
+    }
+}
+
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Rulesets { json } => rulesets(json),
@@ -360,13 +375,7 @@ fn run(cli: Cli) -> Result<()> {
             gf.steps.push(step);
             events.extend(gf.roll_pending(state.as_mut())?);
             gf.save(&file)?;
-            if json {
-                print_json(&serde_json::json!({"events": events, "to_act": state.to_act()}))
-            } else {
-                play::print_events(&events);
-                println!("{}", play::prompt_line(state.as_ref()));
-                Ok(())
-            }
+            report_step(&events, state.as_ref(), json)
         }
         Command::Resign { file, seat, json } => {
             let mut gf = GameFile::load(&file)?;
@@ -378,13 +387,7 @@ fn run(cli: Cli) -> Result<()> {
                 .with_context(|| format!("{} is unchanged", file.display()))?;
             gf.steps.push(step);
             gf.save(&file)?;
-            if json {
-                print_json(&serde_json::json!({"events": events, "to_act": state.to_act()}))
-            } else {
-                play::print_events(&events);
-                println!("{}", play::prompt_line(state.as_ref()));
-                Ok(())
-            }
+            report_step(&events, state.as_ref(), json)
         }
         Command::Replay { file, verify, json } => {
             let gf = GameFile::load(&file)?;

@@ -1835,16 +1835,19 @@ fn extreme_data_is_refused_or_handled() {
     assert_eq!(serde_json::from_value::<Swtb>(v).unwrap(), g);
 }
 
+/// `battlemat odds swtb --attacker A --defender D`.
+fn matchup(a: &str, d: &str) -> Result<battlemat_core::Odds, String> {
+    let m: BTreeMap<String, String> = [("attacker", a), ("defender", d)]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    battlemat_swtb::odds::matchup(&m)
+}
+
 // The odds command refuses attacks the rules forbid, naming the rule.
 #[test]
 fn swtb_6_matchup_odds_refuse_forbidden_attacks() {
-    let p = |a: &str, d: &str| {
-        let m: BTreeMap<String, String> = [("attacker", a), ("defender", d)]
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        battlemat_swtb::odds::matchup(&m)
-    };
+    let p = matchup;
     assert!(p("trooper", "fighter").unwrap_err().contains("SWTB-6"));
     assert!(p("droid", "trooper").unwrap_err().contains("SWTB-U2"));
     assert!(p("aa_gun", "hero").unwrap_err().contains("SWTB-O8"));
@@ -2018,13 +2021,7 @@ fn swtb_1_initiative_sum_option_adds_each_sides_dice() {
 // so it gives the referee's reason and rule id, with the right articles.
 #[test]
 fn swtb_o8_matchup_odds_give_the_referees_reason_with_articles() {
-    let p = |a: &str, d: &str| {
-        let m: BTreeMap<String, String> = [("attacker", a), ("defender", d)]
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        battlemat_swtb::odds::matchup(&m)
-    };
+    let p = matchup;
     let e = p("artillery", "speeder").unwrap_err();
     assert_eq!(e, "Artillery cannot fire at flying units (SWTB-O8)");
     let e = p("aa_gun", "hero").unwrap_err();
