@@ -179,7 +179,17 @@ pub fn play<G: Game>(
     roller: &mut Roller,
     max_steps: usize,
 ) -> Result<Played, String> {
-    let mut state = G::new_game(setup).map_err(|e| e.to_string())?;
+    let state = G::new_game(setup).map_err(|e| e.to_string())?;
+    play_from(state, players, roller, max_steps)
+}
+
+/// [`play`] from a state (a new game made once and cloned for each of many games).
+pub fn play_from<G: Game>(
+    mut state: G,
+    players: &[PlayerKind],
+    roller: &mut Roller,
+    max_steps: usize,
+) -> Result<Played, String> {
     let mut steps = 0;
     let mut decisions = 0;
     let mut events = Vec::new();

@@ -80,6 +80,8 @@ pub fn run(a: SimArgs) -> Result<()> {
     if a.games == 0 {
         bail!("--games must be at least 1");
     }
+    // The setup is read and checked once; each game starts from a clone of its new game.
+    let prepared = (entry.prepare)(&setup).map_err(anyhow::Error::msg)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(a.threads.unwrap_or(0))
         .build()?;
@@ -94,7 +96,7 @@ pub fn run(a: SimArgs) -> Result<()> {
             .into_par_iter()
             .map(|i| {
                 let mut roller = Roller::new(a.seed, i);
-                let r = (entry.play)(&setup, &players, &mut roller, 1_000_000);
+                let r = prepared.play(&players, &mut roller, 1_000_000);
                 bar.inc(1);
                 r
             })

@@ -24,6 +24,32 @@ pub struct Entry {
     pub choose: fn(&dyn DynState, PlayerKind, &mut Roller) -> Option<Value>,
     /// Play a whole game between AI players from a setup (JSON).
     pub play: fn(&Value, &[PlayerKind], &mut Roller, usize) -> Result<Played, String>,
+    /// Read and check a setup (JSON) once, for many games from it (the simulation lab).
+    pub prepare: fn(&Value) -> Result<Box<dyn Prepared>, String>,
+}
+
+/// A setup read and checked once: its new game, cloned for each game played from it.
+pub trait Prepared: Send + Sync {
+    /// Play a whole game between AI players, dice from `roller`.
+    fn play(
+        &self,
+        players: &[PlayerKind],
+        roller: &mut Roller,
+        max_steps: usize,
+    ) -> Result<Played, String>;
+}
+
+struct NewGame<G>(G);
+
+impl<G: Game> Prepared for NewGame<G> {
+    fn play(
+        &self,
+        players: &[PlayerKind],
+        roller: &mut Roller,
+        max_steps: usize,
+    ) -> Result<Played, String> {
+        battlemat_ai::play_from(self.0.clone(), players, roller, max_steps)
+    }
 }
 
 fn entry<G: Game>() -> Entry {
@@ -42,10 +68,17 @@ fn entry<G: Game>() -> Entry {
             serde_json::from_value(setup.clone()).map_err(|e| format!("malformed setup: {e}"))?;
         battlemat_ai::play::<G>(&setup, players, r, max_steps)
     }
+    fn prepare<G: Game>(setup: &Value) -> Result<Box<dyn Prepared>, String> {
+        let setup: G::Setup =
+            serde_json::from_value(setup.clone()).map_err(|e| format!("malformed setup: {e}"))?;
+        let state = G::new_game(&setup).map_err(|e| e.to_string())?;
+        Ok(Box::new(NewGame(state)))
+    }
     Entry {
         ruleset: Box::new(RulesetOf::<G>::default()),
         choose: choose::<G>,
         play: play::<G>,
+        prepare: prepare::<G>,
     }
 }
 
@@ -86,6 +119,12 @@ mod tests {
             )
             .unwrap();
             assert_eq!(p.result.ranks.len(), info.min_seats as usize);
+            // A prepared setup plays the same game, from the same dice.
+            let prepared = (e.prepare)(&setup).unwrap();
+            let again = prepared
+                .play(&[PlayerKind::Random], &mut Roller::new(1, 0), 100_000)
+                .unwrap();
+            assert_eq!(again, p);
         }
         assert!(get("chess").err().is_some_and(|e| e.contains("swtb")));
     }
