@@ -13,8 +13,12 @@
 //! ```
 //!
 //! They panic with the action and the reason on anything unexpected: they are for tests.
-//! (Each game's notation for tiny scenarios lives in its own `tests/common`, since a
-//! scenario's shape is the game's.)
+//!
+//! Tiny scenarios are written the same way in every game: each piece as `kind@place:tag`
+//! ([`piece`]) — a unit kind from the game's data, where it stands in the game's own words
+//! (a cell `c4`, a hex `0712`, a point `3.5,2`; left out for a piece off the board) and an
+//! optional tag (a force power, a pilot rank). Each game's `tests/common` turns a list of
+//! pieces into its own scenario file.
 
 use crate::{Game, Illegal, Next, Step};
 
@@ -84,4 +88,52 @@ pub fn allowed<G: Game>(g: &G, a: &str) {
     let action = parse::<G>(a);
     g.check(&action).unwrap_or_else(|e| panic!("{a}: {e}"));
     assert!(g.legal_actions().contains(&action), "{a} is not offered");
+}
+
+/// A piece in the tests' scenario notation (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Piece<'a> {
+    pub kind: &'a str,
+    pub at: Option<&'a str>,
+    pub tag: Option<&'a str>,
+}
+
+/// Read `kind@place:tag` (`place` and `tag` optional): `trooper@a1`, `fighter`,
+/// `force_user@d4:force_choke`.
+pub fn piece(s: &str) -> Piece<'_> {
+    let (kind_at, tag) = match s.split_once(':') {
+        Some((k, t)) => (k, Some(t)),
+        None => (s, None),
+    };
+    let (kind, at) = match kind_at.split_once('@') {
+        Some((k, a)) => (k, Some(a)),
+        None => (kind_at, None),
+    };
+    Piece { kind, at, tag }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_read_kind_place_and_tag() {
+        assert_eq!(
+            piece("force_user@d4:force_choke"),
+            Piece {
+                kind: "force_user",
+                at: Some("d4"),
+                tag: Some("force_choke")
+            }
+        );
+        assert_eq!(
+            piece("fighter"),
+            Piece {
+                kind: "fighter",
+                at: None,
+                tag: None
+            }
+        );
+        assert_eq!(piece("ms@0712").at, Some("0712"));
+    }
 }

@@ -42,6 +42,19 @@ fn yes() -> bool {
     true
 }
 
+fn two_seats() -> u8 {
+    2
+}
+fn is_two_seats(n: &u8) -> bool {
+    *n == 2
+}
+fn most_seats() -> u8 {
+    crate::setup::MAX_SEATS
+}
+fn is_most_seats(n: &u8) -> bool {
+    *n == crate::setup::MAX_SEATS
+}
+
 /// One line of the unit table (SWTB-U1).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -147,6 +160,12 @@ pub struct Scenario {
     pub summary: String,
     #[serde(default)]
     pub ours: bool,
+    /// The seats it is played with (several players may share a side): 2 to 6 unless the
+    /// scenario says otherwise.
+    #[serde(default = "two_seats", skip_serializing_if = "is_two_seats")]
+    pub min_seats: u8,
+    #[serde(default = "most_seats", skip_serializing_if = "is_most_seats")]
+    pub max_seats: u8,
     pub width: u8,
     pub height: u8,
     pub max_rounds: u16,

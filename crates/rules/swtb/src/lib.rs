@@ -94,8 +94,8 @@ impl Game for Swtb {
             id: RULESET_ID.into(),
             name: "Star Wars Table Top Battles".into(),
             version: RULESET_VERSION.into(),
-            min_seats: 2,
-            max_seats: setup::MAX_SEATS,
+            min_seats: cat.scenarios.iter().map(|s| s.min_seats).min().unwrap_or(2),
+            max_seats: cat.scenarios.iter().map(|s| s.max_seats).max().unwrap_or(2),
             legal_actions: Self::LEGAL_ACTIONS,
             options: Options::infos(),
             scenarios: cat
@@ -104,8 +104,8 @@ impl Game for Swtb {
                 .map(|s| ScenarioInfo {
                     id: s.id.clone(),
                     name: s.name.clone(),
-                    min_seats: 2,
-                    max_seats: setup::MAX_SEATS,
+                    min_seats: s.min_seats,
+                    max_seats: s.max_seats,
                     summary: s.summary.clone(),
                     ours: s.ours,
                 })

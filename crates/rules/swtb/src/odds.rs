@@ -249,6 +249,8 @@ fn duel(a: &str, d: &str, options: Options) -> Result<(Swtb, Action), String> {
         name: "Matchup".into(),
         summary: String::new(),
         ours: true,
+        min_seats: 2,
+        max_seats: 2,
         width: 5,
         height: 3,
         max_rounds: 1,

@@ -35,6 +35,12 @@ pub fn check_setup(setup: &Setup) -> Result<Fixed, SetupError> {
     if s.max_rounds == 0 || s.max_rounds > 200 {
         return err("scenario.max_rounds".into(), "must be 1 to 200".into());
     }
+    if !(2 <= s.min_seats && s.min_seats <= s.max_seats && s.max_seats <= MAX_SEATS) {
+        return err(
+            "scenario.max_seats".into(),
+            format!("seats must be 2 <= min_seats <= max_seats <= {MAX_SEATS}"),
+        );
+    }
     let grid = Grid {
         kind: o.grid,
         width: s.width,
@@ -87,11 +93,23 @@ pub fn check_setup(setup: &Setup) -> Result<Fixed, SetupError> {
     }
     let seating = match &setup.seating {
         Some(seating) => {
-            seating.check(2, MAX_SEATS, "seating")?;
+            seating.check(2, s.max_seats, "seating")?;
             seating.clone()
         }
         None => Seating::one_per_side(2),
     };
+    if seating.seats() < s.min_seats {
+        return err(
+            "seating".into(),
+            format!(
+                "{} is for {} to {} seats, not {}",
+                s.name,
+                s.min_seats,
+                s.max_seats,
+                seating.seats()
+            ),
+        );
+    }
     let mut names: Vec<Name> = Vec::new();
     let mut start = Vec::new();
     let mut occupied = std::collections::BTreeMap::new();

@@ -5,20 +5,20 @@ use battlemat_core::GameOptions;
 use battlemat_swtb::data::{Catalog, Options, Scenario, Setup};
 use std::collections::BTreeMap;
 
-/// Units in a tiny notation: `kind@cell` for ground units, `kind@cell:power` for a Force
-/// User with a power, `kind` alone for a flier (it starts on the line).
+/// Units in the shared notation (`battlemat_core::testing::piece`): `kind@cell` for ground
+/// units, `kind@cell:power` for a Force User with a power, `kind` alone for a flier (it
+/// starts on the line).
 pub fn units(prefix: &str, list: &[&str]) -> String {
     list.iter()
         .enumerate()
         .map(|(i, s)| {
-            let (kind_at, power) = match s.split_once(':') {
-                Some((k, p)) => (k, format!(", power = \"{p}\"")),
-                None => (*s, String::new()),
-            };
-            let (kind, at) = match kind_at.split_once('@') {
-                Some((k, a)) => (k, format!(", at = \"{a}\"")),
-                None => (kind_at, String::new()),
-            };
+            let p = battlemat_core::testing::piece(s);
+            let kind = p.kind;
+            let at = p.at.map(|a| format!(", at = \"{a}\"")).unwrap_or_default();
+            let power = p
+                .tag
+                .map(|t| format!(", power = \"{t}\""))
+                .unwrap_or_default();
             format!("{{ kind = \"{kind}\", name = \"{prefix} {kind} {i}\"{at}{power} }}")
         })
         .collect::<Vec<_>>()
