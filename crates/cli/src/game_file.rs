@@ -247,6 +247,15 @@ impl GameFile {
         Ok(self.replay()?.0)
     }
 
+    /// Before steps are added to a record of an older ruleset version: the current version
+    /// replays it as it was (that is what let it load), and the new steps are made under the
+    /// current rules, so the file is now of the current version.
+    pub fn stamp_current_version(&mut self) -> Result<()> {
+        let entry = battlemat_rulesets::get(&self.ruleset).map_err(anyhow::Error::msg)?;
+        self.version = entry.ruleset.info().version;
+        Ok(())
+    }
+
     /// With seeded dice, roll every die the game is waiting for.
     pub fn roll_pending(&mut self, state: &mut dyn DynState) -> Result<Vec<DynEvent>> {
         let DiceMode::Seeded(pos) = &mut self.dice else {

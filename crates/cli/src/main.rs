@@ -372,6 +372,7 @@ fn run(cli: Cli) -> Result<()> {
                 .apply(&step)
                 .map_err(|e| anyhow::anyhow!("illegal: {e}"))
                 .with_context(|| format!("{} is unchanged", file.display()))?;
+            gf.stamp_current_version()?;
             gf.steps.push(step);
             events.extend(gf.roll_pending(state.as_mut())?);
             gf.save(&file)?;
@@ -385,6 +386,7 @@ fn run(cli: Cli) -> Result<()> {
                 .apply(&step)
                 .map_err(|e| anyhow::anyhow!("cannot resign: {e}"))
                 .with_context(|| format!("{} is unchanged", file.display()))?;
+            gf.stamp_current_version()?;
             gf.steps.push(step);
             gf.save(&file)?;
             report_step(&events, state.as_ref(), json)

@@ -1520,12 +1520,15 @@ fn readme_play_by_email_example_runs() {
 
 // ----- sim output pinned byte for byte ------------------------------------------------------
 
-/// `battlemat sim` prints the same bytes as the files in `tests/golden/`, made by the
-/// engine before it was rebuilt for speed (the outpost files, which have no fliers or guns,
-/// are unchanged since; bunker and skies were made again once, when every landing cell of a
-/// ground attack and every crew of a gun came to be listed as actions, which changes what
-/// the random and greedy players pick). A change to the rules or the players that alters a
-/// simulation shows here.
+/// `battlemat sim` prints the same bytes as the files in `tests/golden/`. The outpost files
+/// were made by the engine before it was rebuilt for speed (version 1 of the rules, commit
+/// 91138a0) and are unchanged since: outpost has no fliers or guns, so they cover every rule
+/// and option whose reading did not change — hex sight, `contest = highest`, `ties =
+/// reroll`, tougher units, morale, thermal detonators, fortified ground units and force
+/// powers (with `contact_powers = false`, version 1's reading). The bunker and skies files
+/// were made again with version 2, whose fliers and guns list every landing cell and crew
+/// (which changes what the players pick) and whose fliers get no fortified die; they pin
+/// version 2 from here on.
 #[test]
 fn sim_output_is_unchanged_byte_for_byte() {
     let golden = |name: &str| {
@@ -1535,7 +1538,63 @@ fn sim_output_is_unchanged_byte_for_byte() {
         ))
         .unwrap()
     };
-    let cases: [(&str, &[&str]); 4] = [
+    let cases: [(&str, &[&str]); 6] = [
+        (
+            "sim_outpost_random_options_v1.txt",
+            &[
+                "--scenario",
+                "outpost",
+                "--games",
+                "300",
+                "--seed",
+                "21",
+                "--players",
+                "random,random",
+                "--option",
+                "grid=hex",
+                "--option",
+                "contest=highest",
+                "--option",
+                "ties=reroll",
+                "--option",
+                "tougher_everything=true",
+                "--option",
+                "morale=true",
+                "--option",
+                "thermal_detonators=true",
+                "--option",
+                "fortified=true",
+                "--option",
+                "force_powers=true",
+                "--option",
+                "contact_powers=false",
+            ],
+        ),
+        (
+            "sim_outpost_greedy_options_v1.txt",
+            &[
+                "--scenario",
+                "outpost",
+                "--games",
+                "20",
+                "--seed",
+                "4",
+                "--players",
+                "greedy,random",
+                "--option",
+                "tougher_vehicles=true",
+                "--option",
+                "morale=true",
+                "--option",
+                "thermal_detonators=true",
+                "--option",
+                "fortified=true",
+                "--option",
+                "force_powers=true",
+                "--option",
+                "contact_powers=false",
+            ],
+        ),
         (
             "sim_outpost_random.json",
             &[
@@ -1643,12 +1702,38 @@ fn version_1_game_files_replay_or_name_the_release_that_does() {
     file["version"] = "1".into();
     std::fs::write(&g, file.to_string()).unwrap();
     ok(["replay", g.to_str().unwrap(), "--verify"]);
-    file["setup"]["options"]["fortified"] = true.into();
+    // Continued, it becomes a version 2 file (its steps replay the same under version 2).
+    ok(["act", g.to_str().unwrap(), "first 0"]);
+    let cont: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&g).unwrap()).unwrap();
+    assert_eq!(cont["version"], "2");
+    // With the fortified option, a flier and fortified cells (bunker), version 1 could
+    // differ: refused, naming the release that replays it.
+    let b = dir.path().join("bunker.json");
+    ok([
+        "new",
+        "swtb",
+        "--scenario",
+        "bunker",
+        "--option",
+        "fortified=true",
+        "--seed",
+        "3",
+        "-o",
+        b.to_str().unwrap(),
+    ]);
+    let mut file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&b).unwrap()).unwrap();
+    file["version"] = "1".into();
+    let g = b;
     std::fs::write(&g, file.to_string()).unwrap();
     let err = fails(["replay", g.to_str().unwrap()]);
     assert!(
         err.contains("made with swtb version 1, this is version 2"),
         "{err}"
     );
-    assert!(err.contains("battlemat 0.1.0"), "{err}");
+    assert!(
+        err.contains("battlemat 0.1.0 (git commit 91138a0)"),
+        "{err}"
+    );
 }

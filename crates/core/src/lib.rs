@@ -617,9 +617,11 @@ pub trait Game:
     }
 
     /// Apply a step from a trusted source — an AI that took the action from
-    /// `legal_actions`, or a record already verified — without checking the seat or the die
-    /// face. The action is still judged once by the rules, which need its plan anyway; a
-    /// refusal here is a caller's bug and changes nothing.
+    /// `legal_actions`, or a die face from the listed outcomes — without checking the seat or
+    /// the face. By default the action is still judged (`apply_action`); a game may skip
+    /// judging it again and read what it does off the action, so a step that was not listed
+    /// is the caller's bug and may leave the state wrong. The conformance kit checks at every
+    /// deep step that this gives the same state and events as [`Game::apply`].
     fn apply_trusted(
         &mut self,
         step: &Step<Self::Action>,

@@ -10,8 +10,9 @@
 //! shared (`Arc`) by every game on it.
 //!
 //! Sight tables are kept for grids of up to [`Topology::MAX_TABLE_CELLS`] cells (a larger
-//! table would cost more memory than it saves time); on larger grids [`Topology::clear`]
-//! traces the line ([`Grid::clear_line`]). Either way the answer is the trace's answer: the
+//! table would cost more memory and building time than it saves), and for at most
+//! [`Topology::MAX_SHAPES`] grid shapes at once; on larger grids [`Topology::clear`] traces
+//! the line ([`Grid::clear_line`]) and moves are searched cell by cell. Either way the answer is the trace's answer: the
 //! tables are made by tracing, and a test checks them pair by pair.
 //!
 //! Rejected: caching traced lines per game as they are asked (a memo keyed by the pair).
@@ -20,7 +21,7 @@
 use crate::{Cell, Grid, GridKind};
 use std::sync::{Arc, Mutex};
 
-/// A set of cells of a grid of at most [`Topology::MAX_TABLE_CELLS`] cells, by index.
+/// A set of cells of a grid of at most 256 cells, by index.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct CellSet([u64; 4]);
 
@@ -131,8 +132,13 @@ impl Eq for Topology {}
 static CACHE: Mutex<Vec<Arc<Topology>>> = Mutex::new(Vec::new());
 
 impl Topology {
-    /// Grids of at most this many cells keep sight tables (16 × 16).
-    pub const MAX_TABLE_CELLS: usize = 256;
+    /// Grids of at most this many cells keep sight tables (12 × 12: building one takes a
+    /// few milliseconds and about a megabyte on hexes).
+    pub const MAX_TABLE_CELLS: usize = 144;
+
+    /// At most this many grid shapes are kept; the oldest is dropped for a new one (games
+    /// on it keep their `Arc`).
+    pub const MAX_SHAPES: usize = 32;
 
     /// The shared topology of `grid`'s shape.
     pub fn of(grid: Grid) -> Arc<Topology> {
@@ -141,6 +147,9 @@ impl Topology {
             return t.clone();
         }
         let t = Arc::new(Topology::build(grid));
+        if cache.len() >= Self::MAX_SHAPES {
+            cache.remove(0);
+        }
         cache.push(t.clone());
         t
     }
@@ -302,7 +311,7 @@ mod tests {
     #[test]
     fn within_is_a_breadth_first_search() {
         for kind in [GridKind::Square, GridKind::Hex] {
-            for (w, h) in [(10, 8), (9, 9), (16, 16), (5, 13)] {
+            for (w, h) in [(10, 8), (9, 9), (12, 12), (5, 13)] {
                 let grid = Grid {
                     kind,
                     width: w,
@@ -349,7 +358,7 @@ mod tests {
     #[test]
     fn tables_agree_with_traced_lines() {
         for kind in [GridKind::Square, GridKind::Hex] {
-            for (w, h) in [(10, 8), (7, 9), (16, 16)] {
+            for (w, h) in [(10, 8), (7, 9), (12, 12)] {
                 let grid = Grid {
                     kind,
                     width: w,

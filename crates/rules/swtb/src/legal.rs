@@ -170,13 +170,20 @@ impl Swtb {
     /// A unit the deciding seat may act with: it exists, is in play, and is the seat's.
     pub(crate) fn can_start(&self, u: UnitId) -> Result<(), Why> {
         let unit = self.unit(u).ok_or(Why::NoUnit(u))?;
-        if unit.side != self.now.active || unit.owner != self.now.seat {
+        if unit.side != self.now.active || !self.commands(u) {
             return Err(Why::NotYours(u));
         }
         if !self.alive(u) {
             return Err(Why::OutOfGame(u));
         }
         Ok(())
+    }
+
+    /// Does the acting seat command `u`? Its own units; and a fixed gun of its side, which
+    /// whichever of the side's seats crews it fires (SWTB-O8: a gun is fired by an adjacent
+    /// trooper, and the crew must be the seat's own).
+    pub(crate) fn commands(&self, u: UnitId) -> bool {
+        self.now.units[u as usize].owner == self.now.seat || self.ty(u).crewed
     }
 
     pub fn check_action(&self, a: &Action) -> Result<(), Illegal> {
@@ -195,6 +202,11 @@ impl Swtb {
     /// checks at every step that this gives the same state and events as [`Swtb::act`].
     pub fn act_trusted(&mut self, a: &Action, ev: &mut Vec<Event>) {
         let plan = self.plan_trusted(a);
+        debug_assert_eq!(
+            self.plan(a),
+            Ok(plan),
+            "a trusted action that is not legal: {a}"
+        );
         self.carry_out(plan, ev);
     }
 
@@ -286,10 +298,9 @@ impl Swtb {
         let occ = self.occupancy();
         let mut out = Vec::with_capacity(64);
         let side = self.now.active;
-        let seat = self.now.seat;
         let mine = self.ids().filter(|&u| {
             let unit = &self.now.units[u as usize];
-            unit.side == side && unit.owner == seat && self.alive(u)
+            unit.side == side && self.commands(u) && self.alive(u)
         });
         let enemies: Vec<UnitId> = self
             .ids()

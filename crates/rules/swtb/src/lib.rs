@@ -23,7 +23,7 @@
 //! | [`movement`] | SWTB-2 moving and contact, SWTB-U1 reach, occupancy |
 //! | [`fliers`] | SWTB-F1..F5 |
 //! | [`combat`] | SWTB-3..6 attacks and dice; SWTB-O4..O7, SWTB-O9 |
-//! | [`powers`] | SWTB-O1..O3 force powers |
+//! | [`powers`] | SWTB-O2, O3 force powers (O1 and O4 change attacks: [`combat`]) |
 //! | [`artillery`] | SWTB-O8 fixed guns |
 //! | [`droids`] | SWTB-U2 revival |
 //! | [`morale`] | SWTB-O10, and the end of a side |
@@ -79,7 +79,9 @@ use std::collections::BTreeMap;
 
 pub const RULESET_ID: &str = "swtb";
 /// Bumped whenever a rule change would make an old record replay differently. Version 2: a
-/// flier on a fortified cell does not defend with the fortified die (SWTB-O7).
+/// flier on a fortified cell does not defend with the fortified die (SWTB-O7); it also
+/// lists every landing cell and crew, allows Force Choke and Mind Trick after moving into
+/// contact by default (`contact_powers`), and adds the `initiative` option.
 pub const RULESET_VERSION: &str = "2";
 
 impl Game for Swtb {
@@ -206,22 +208,31 @@ impl Game for Swtb {
         Swtb::new(setup)
     }
 
-    /// Version 1 differs from 2 only when a flier stands on a fortified cell with the
-    /// `fortified` option on (SWTB-O7); the other changes since add choices (listed ground
-    /// attacks, powers after moving into contact, options with version 1's defaults) and do
-    /// not change what a version 1 record's steps do.
+    /// Version 1 differs from 2, for what a version 1 record's steps do, only when a flier
+    /// can stand on a fortified cell with the `fortified` option on (SWTB-O7): the scenario
+    /// has fortified cells and a flying unit. The other changes since add choices (every
+    /// landing cell and crew listed, powers after moving into contact, new options whose
+    /// defaults are version 1's readings), which change no step a version 1 record holds.
     fn replays_older(version: &str, setup: &Setup) -> Result<(), String> {
+        let s = &setup.scenario;
+        let fliers = s.sides.iter().flat_map(|side| &side.units).any(|u| {
+            setup
+                .unit_types
+                .get(&u.kind)
+                .is_some_and(data::UnitType::flies)
+        });
+        let could_differ = setup.options.fortified && !s.fortified.is_empty() && fliers;
         match version {
-            "1" if !setup.options.fortified => Ok(()),
-            "1" => Err(
-                "made with swtb version 1, this is version 2: with the fortified option, a \
-                 flier on a fortified cell no longer defends with the extra die (SWTB-O7); \
-                 replay it with battlemat 0.1.0, the last release with swtb version 1"
-                    .into(),
-            ),
+            "1" if !could_differ => Ok(()),
+            "1" => Err(format!(
+                "made with swtb version 1, this is version {RULESET_VERSION}: with the \
+                 fortified option, a flier on a fortified cell no longer defends with the \
+                 extra die (SWTB-O7), and this scenario has both; replay it with battlemat \
+                 0.1.0 (git commit 91138a0), the last release with swtb version 1"
+            )),
             v => Err(format!(
                 "made with swtb version {v}; this is version {RULESET_VERSION}, which replays \
-                 versions 1 and 2"
+                 its own records and those of version 1 that its rules replay unchanged"
             )),
         }
     }

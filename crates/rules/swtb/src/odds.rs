@@ -173,8 +173,10 @@ pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
             opts.insert(k, v.clone());
         }
     }
-    // Force powers change who may be chosen, not the dice of this attack.
+    // Force powers change who may be chosen, and points what may be fielded, not the dice
+    // of this attack.
     opts.remove("force_powers");
+    opts.remove("points");
     let mut o = Options::from_pairs(&opts).map_err(|e| e.to_string())?;
     o.artillery = true; // a gun named here is in play
     let (g, action) = duel(&a_id, &d_id, o)?;

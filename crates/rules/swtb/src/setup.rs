@@ -194,7 +194,12 @@ pub fn check_setup(setup: &Setup) -> Result<Fixed, SetupError> {
             start.push(Unit {
                 kind: ti as u8,
                 side: si as u8,
-                owner: seats[dealt % seats.len()],
+                // A fixed gun is fired by whichever seat crews it (SWTB-O8); it is not dealt.
+                owner: if t.crewed {
+                    seats[0]
+                } else {
+                    seats[dealt % seats.len()]
+                },
                 place: u.at.map_or(Place::Line, Place::Field),
                 hits: 0,
                 acted: false,
@@ -203,7 +208,7 @@ pub fn check_setup(setup: &Setup) -> Result<Fixed, SetupError> {
                 power_used: false,
                 back_to_line: false,
             });
-            dealt += 1;
+            dealt += usize::from(!t.crewed);
             if t.class != Class::Gun {
                 start_count[si] += 1;
             }

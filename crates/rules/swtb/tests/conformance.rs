@@ -1,6 +1,6 @@
 //! The shared conformance kit, on every scenario with the basic rules, with every optional
-//! rule on, and on a hex mat with the other house rules: 900 seeded random games (times
-//! `BATTLEMAT_TEST_SCALE` for longer runs).
+//! rule on, on a hex mat with the other house rules, and with four players two a side:
+//! 1,200 seeded random games (times `BATTLEMAT_TEST_SCALE` for longer runs).
 use battlemat_core::Game;
 use battlemat_core::conformance::{self, Conformance};
 use battlemat_swtb::Swtb;
@@ -17,6 +17,12 @@ fn setups() -> Vec<battlemat_swtb::Setup> {
     hex.insert("contest".into(), "highest".into());
     hex.insert("ties".into(), "reroll".into());
     variants.push(hex);
+    // Four players, two a side, and the other house rules' second values.
+    let mut teams = all_on.clone();
+    teams.insert("seats".into(), "4".into());
+    teams.insert("initiative".into(), "sum".into());
+    teams.insert("contact_powers".into(), "false".into());
+    variants.push(teams);
     let mut out = Vec::new();
     for s in Swtb::info().scenarios {
         for o in &variants {
@@ -35,6 +41,6 @@ fn conformance_every_scenario_and_option_set() {
             ..Default::default()
         },
     );
-    assert_eq!(s.games, 100 * 9 * conformance::scale());
+    assert_eq!(s.games, 100 * 12 * conformance::scale());
     eprintln!("{s:?}");
 }

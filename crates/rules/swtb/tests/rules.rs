@@ -2160,13 +2160,27 @@ fn resigning_concedes_for_the_seats_side() {
 #[test]
 fn version_1_records_replay_unless_fortified_fliers_could_differ() {
     use battlemat_core::{Record, ReplayError};
-    let mut rec = Record::<Swtb>::new(setup("", &["hero@a1"], &["trooper@a3"], &[]));
-    rec.version = "1".into();
-    rec.steps.push(Step::Roll { value: 6 }); // no Force Users: one initiative die each
-    assert!(rec.replay().is_ok());
-    let mut fortified = rec.clone();
-    fortified.setup.options.fortified = true;
-    match fortified.replay() {
+    let record = |extra: &str, a: &[&str], opts: &[(&str, &str)]| {
+        let mut rec = Record::<Swtb>::new(setup(extra, a, &["trooper@a3"], opts));
+        rec.version = "1".into();
+        rec.steps.push(Step::Roll { value: 6 }); // no Force Users: one initiative die each
+        rec
+    };
+    let fort = "fortified = [\"b2\"]";
+    let on = [("fortified", "true")];
+    // Nothing that changed can touch these: they replay under version 2.
+    assert!(
+        record("", &["hero@a1"], &on).replay().is_ok(),
+        "no fortified cell"
+    );
+    assert!(record(fort, &["hero@a1"], &on).replay().is_ok(), "no flier");
+    assert!(
+        record(fort, &["fighter", "hero@a1"], &[]).replay().is_ok(),
+        "option off"
+    );
+    // A flier, a fortified cell and the option: version 1 could differ; refused.
+    let rec = record(fort, &["fighter", "hero@a1"], &on);
+    match rec.replay() {
         Err(ReplayError::Version {
             found,
             current,
@@ -2174,7 +2188,10 @@ fn version_1_records_replay_unless_fortified_fliers_could_differ() {
             ..
         }) => {
             assert_eq!((found.as_str(), current.as_str()), ("1", "2"));
-            assert!(why.contains("battlemat 0.1.0"), "{why}");
+            assert!(
+                why.contains("battlemat 0.1.0 (git commit 91138a0)"),
+                "{why}"
+            );
         }
         other => panic!("{other:?}"),
     }
@@ -2187,4 +2204,29 @@ fn version_1_records_replay_unless_fortified_fliers_could_differ() {
         other.replay(),
         Err(ReplayError::WrongRuleset { .. })
     ));
+}
+
+// SWTB-O8 with shared sides: a fixed gun is dealt to no one; whichever of its side's seats
+// has an adjacent trooper who has not acted fires it, with that trooper as the crew.
+#[test]
+fn swtb_o8_with_shared_sides_a_gun_is_fired_by_the_seat_that_crews_it() {
+    let mut s = setup(
+        "",
+        &["trooper@b5", "trooper@a1"],
+        &["artillery@e5", "trooper@e4", "trooper@e6"],
+        &[("artillery", "true")],
+    );
+    s.seating = Some(battlemat_core::Seating(vec![0, 1, 0, 1]));
+    let mut g = Swtb::new_game(&s).unwrap();
+    let owners: Vec<u8> = g.now.units.iter().map(|u| u.owner).collect();
+    assert_eq!(owners, vec![0, 2, 1, 1, 3], "the gun is not dealt; the troopers are");
+    begin(&mut g, 1);
+    assert_eq!(seat(&g), 1);
+    allowed(&g, "fire u2 u0 crew u3");
+    let e = battlemat_core::testing::refused_by(&mut g, "fire u2 u0 crew u4", None);
+    assert!(e.reason.contains("not yours"), "{e}");
+    end(&mut g);
+    assert_eq!(seat(&g), 3);
+    allowed(&g, "fire u2 u0 crew u4");
+    act(&mut g, "fire u2 u0 crew u4");
 }
