@@ -2219,7 +2219,11 @@ fn swtb_o8_with_shared_sides_a_gun_is_fired_by_the_seat_that_crews_it() {
     s.seating = Some(battlemat_core::Seating(vec![0, 1, 0, 1]));
     let mut g = Swtb::new_game(&s).unwrap();
     let owners: Vec<u8> = g.now.units.iter().map(|u| u.owner).collect();
-    assert_eq!(owners, vec![0, 2, 1, 1, 3], "the gun is not dealt; the troopers are");
+    assert_eq!(
+        owners,
+        vec![0, 2, 1, 1, 3],
+        "the gun is not dealt; the troopers are"
+    );
     begin(&mut g, 1);
     assert_eq!(seat(&g), 1);
     allowed(&g, "fire u2 u0 crew u3");
