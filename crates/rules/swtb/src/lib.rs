@@ -265,6 +265,11 @@ impl Game for Swtb {
                     self.side_name(*winner)
                 )
             }
+            Phase::Turn if self.fixed.seating.seats() > 2 => format!(
+                "{} (seat {}): move or attack with one of your units, or end your part of the turn",
+                self.side_name(self.now.active),
+                self.now.seat
+            ),
             Phase::Turn => format!(
                 "{}: move or attack with a unit, or end the turn",
                 self.side_name(self.now.active)

@@ -307,6 +307,8 @@ pub struct Observation {
     pub scenario: String,
     pub sides: Vec<String>,
     pub active: u8,
+    /// How many seats play (more than two: several players share a side).
+    pub seats: u8,
     pub status: String,
     pub points_left: Vec<i64>,
     pub units: Vec<UnitView>,
@@ -343,6 +345,11 @@ impl Swtb {
                     self.side_name(*winner)
                 )
             }
+            Phase::Turn if self.fixed.seating.seats() > 2 => format!(
+                "{} to act (seat {})",
+                self.side_name(self.now.active),
+                self.now.seat
+            ),
             Phase::Turn => format!("{} to act", self.side_name(self.now.active)),
             Phase::Combat(_) => "combat dice".to_string(),
             Phase::PowerDie { .. } => "force power die".to_string(),
@@ -363,6 +370,7 @@ impl Swtb {
                 .map(|s| s.name.clone())
                 .collect(),
             active: self.now.active,
+            seats: self.fixed.seating.seats(),
             status,
             points_left: vec![self.points_left(0), self.points_left(1)],
             units,
@@ -455,6 +463,9 @@ impl fmt::Display for Observation {
                 }
                 if u.acted && matches!(u.place, Place::Field(_) | Place::Line) {
                     extra.push_str(" (acted)");
+                }
+                if self.seats > 2 {
+                    extra.push_str(&format!(" (seat {})", u.owner));
                 }
                 writeln!(
                     f,
