@@ -1522,7 +1522,9 @@ fn readme_play_by_email_example_runs() {
 
 /// `battlemat sim` prints the same bytes as the files in `tests/golden/`. The outpost files
 /// were made by the engine before it was rebuilt for speed (version 1 of the rules, commit
-/// 91138a0) and are unchanged since: outpost has no fliers or guns, so they cover every rule
+/// 91138a0, with the arguments below less `--option contact_powers=false`, an option it did
+/// not have: version 1 never allowed a power after moving into contact) and are unchanged
+/// since: outpost has no fliers or guns, so they cover every rule
 /// and option whose reading did not change — hex sight, `contest = highest`, `ties =
 /// reroll`, tougher units, morale, thermal detonators, fortified ground units and force
 /// powers (with `contact_powers = false`, version 1's reading). The bunker and skies files
@@ -1707,6 +1709,19 @@ fn version_1_game_files_replay_or_name_the_release_that_does() {
     let cont: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&g).unwrap()).unwrap();
     assert_eq!(cont["version"], "2");
+    ok(["replay", g.to_str().unwrap(), "--verify"]);
+    // So does one that a seat resigns.
+    let r = dir.path().join("v1r.json");
+    let mut v1: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(seeded_game(&dir, "v1r.json")).unwrap())
+            .unwrap();
+    v1["version"] = "1".into();
+    std::fs::write(&r, v1.to_string()).unwrap();
+    ok(["resign", r.to_str().unwrap(), "--seat", "0"]);
+    let resigned: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&r).unwrap()).unwrap();
+    assert_eq!(resigned["version"], "2");
+    ok(["replay", r.to_str().unwrap(), "--verify"]);
     // With the fortified option, a flier and fortified cells (bunker), version 1 could
     // differ: refused, naming the release that replays it.
     let b = dir.path().join("bunker.json");

@@ -10,12 +10,12 @@ use crate::state::{Place, Swtb, UnitId};
 
 impl Swtb {
     pub(crate) fn plan_fire(&self, gun: UnitId, target: UnitId, crew: UnitId) -> Result<Plan, Why> {
-        self.can_start(gun)?;
+        self.can_fire(gun)?;
         self.fire_rule(gun, target, crew, &self.occupancy())?;
         Ok(Plan::Fire { gun, target, crew })
     }
 
-    /// The gun rules; `gun` must be the deciding seat's.
+    /// The gun rules; `gun` must be of the acting side and in play ([`Swtb::can_fire`]).
     fn fire_rule(
         &self,
         gun: UnitId,

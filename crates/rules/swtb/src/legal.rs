@@ -170,7 +170,7 @@ impl Swtb {
     /// A unit the deciding seat may act with: it exists, is in play, and is the seat's.
     pub(crate) fn can_start(&self, u: UnitId) -> Result<(), Why> {
         let unit = self.unit(u).ok_or(Why::NoUnit(u))?;
-        if unit.side != self.now.active || !self.commands(u) {
+        if unit.side != self.now.active || unit.owner != self.now.seat {
             return Err(Why::NotYours(u));
         }
         if !self.alive(u) {
@@ -179,11 +179,18 @@ impl Swtb {
         Ok(())
     }
 
-    /// Does the acting seat command `u`? Its own units; and a fixed gun of its side, which
-    /// whichever of the side's seats crews it fires (SWTB-O8: a gun is fired by an adjacent
-    /// trooper, and the crew must be the seat's own).
-    pub(crate) fn commands(&self, u: UnitId) -> bool {
-        self.now.units[u as usize].owner == self.now.seat || self.ty(u).crewed
+    /// A fixed gun the acting seat may fire: its side's, in play. A gun is dealt to no seat;
+    /// whichever seat crews it fires it (SWTB-O8, with several seats on a side), and the
+    /// crew must be that seat's own ([`Swtb::can_start`]).
+    pub(crate) fn can_fire(&self, gun: UnitId) -> Result<(), Why> {
+        let unit = self.unit(gun).ok_or(Why::NoUnit(gun))?;
+        if unit.side != self.now.active {
+            return Err(Why::NotYours(gun));
+        }
+        if !self.alive(gun) {
+            return Err(Why::OutOfGame(gun));
+        }
+        Ok(())
     }
 
     pub fn check_action(&self, a: &Action) -> Result<(), Illegal> {
@@ -298,9 +305,11 @@ impl Swtb {
         let occ = self.occupancy();
         let mut out = Vec::with_capacity(64);
         let side = self.now.active;
+        let seat = self.now.seat;
         let mine = self.ids().filter(|&u| {
             let unit = &self.now.units[u as usize];
-            unit.side == side && self.commands(u) && self.alive(u)
+            // The seat's own units, and its side's guns (fired by whichever seat crews them).
+            unit.side == side && (unit.owner == seat || self.ty(u).crewed) && self.alive(u)
         });
         let enemies: Vec<UnitId> = self
             .ids()
@@ -312,7 +321,7 @@ impl Swtb {
             if unit.acted && !unit.may_attack {
                 continue;
             }
-            if !unit.acted {
+            if !unit.acted && unit.owner == seat {
                 self.legal_moves(u, &occ, &mut out);
             }
             if self.ty(u).crewed {

@@ -22,7 +22,7 @@
 //! | [`turn`] | SWTB-1 initiative, rounds and turns, the end, resigning, who decides |
 //! | [`movement`] | SWTB-2 moving and contact, SWTB-U1 reach, occupancy |
 //! | [`fliers`] | SWTB-F1..F5 |
-//! | [`combat`] | SWTB-3..6 attacks and dice; SWTB-O4..O7, SWTB-O9 |
+//! | [`combat`] | SWTB-3..6 attacks and dice; SWTB-V2; SWTB-O1 (a throw's reach), O4..O7, O9 |
 //! | [`powers`] | SWTB-O2, O3 force powers (O1 and O4 change attacks: [`combat`]) |
 //! | [`artillery`] | SWTB-O8 fixed guns |
 //! | [`droids`] | SWTB-U2 revival |
@@ -81,7 +81,8 @@ pub const RULESET_ID: &str = "swtb";
 /// Bumped whenever a rule change would make an old record replay differently. Version 2: a
 /// flier on a fortified cell does not defend with the fortified die (SWTB-O7); it also
 /// lists every landing cell and crew, allows Force Choke and Mind Trick after moving into
-/// contact by default (`contact_powers`), and adds the `initiative` option.
+/// contact by default (`contact_powers`), and adds the `initiative` option and shared sides
+/// (`seats`). Version 2 is first released with battlemat 0.2.0.
 pub const RULESET_VERSION: &str = "2";
 
 impl Game for Swtb {

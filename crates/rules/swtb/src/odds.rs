@@ -173,12 +173,12 @@ pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
             opts.insert(k, v.clone());
         }
     }
-    // Force powers change who may be chosen, and points what may be fielded, not the dice
-    // of this attack.
-    opts.remove("force_powers");
-    opts.remove("points");
     let mut o = Options::from_pairs(&opts).map_err(|e| e.to_string())?;
-    o.artillery = true; // a gun named here is in play
+    // Force powers change who may be chosen, and points what may be fielded, not the dice
+    // of this attack; a gun named here is in play.
+    o.force_powers = false;
+    o.points = false;
+    o.artillery = true;
     let (g, action) = duel(&a_id, &d_id, o)?;
     let plan = g.plan(&action).map_err(|w| g.explain(w).to_string())?;
     let (unit, target, kind) = match plan {

@@ -35,10 +35,16 @@ pub fn check_setup(setup: &Setup) -> Result<Fixed, SetupError> {
     if s.max_rounds == 0 || s.max_rounds > 200 {
         return err("scenario.max_rounds".into(), "must be 1 to 200".into());
     }
-    if !(2 <= s.min_seats && s.min_seats <= s.max_seats && s.max_seats <= MAX_SEATS) {
+    if !(2..=MAX_SEATS).contains(&s.min_seats) {
+        return err(
+            "scenario.min_seats".into(),
+            format!("must be 2 to {MAX_SEATS}"),
+        );
+    }
+    if !(s.min_seats..=MAX_SEATS).contains(&s.max_seats) {
         return err(
             "scenario.max_seats".into(),
-            format!("seats must be 2 <= min_seats <= max_seats <= {MAX_SEATS}"),
+            format!("must be min_seats ({}) to {MAX_SEATS}", s.min_seats),
         );
     }
     let grid = Grid {

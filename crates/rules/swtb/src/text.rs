@@ -288,8 +288,8 @@ pub struct UnitView {
     pub name: String,
     pub kind: String,
     pub side: u8,
-    /// The seat that commands it.
-    pub owner: u8,
+    /// The seat that commands it; none for a fixed gun, which whichever seat crews it fires.
+    pub owner: Option<u8>,
     pub place: Place,
     pub hits: u8,
     pub toughness: u8,
@@ -324,7 +324,7 @@ impl Swtb {
                 UnitView {
                     id: u,
                     name: self.name(u).into(),
-                    owner: unit.owner,
+                    owner: (!self.ty(u).crewed).then_some(unit.owner),
                     kind: self.fixed.type_keys[unit.kind as usize].clone(),
                     side: unit.side,
                     place: unit.place,
@@ -464,8 +464,10 @@ impl fmt::Display for Observation {
                 if u.acted && matches!(u.place, Place::Field(_) | Place::Line) {
                     extra.push_str(" (acted)");
                 }
-                if self.seats > 2 {
-                    extra.push_str(&format!(" (seat {})", u.owner));
+                match (self.seats > 2, u.owner) {
+                    (true, Some(seat)) => extra.push_str(&format!(" (seat {seat})")),
+                    (true, None) => extra.push_str(" (any seat that crews it)"),
+                    _ => {}
                 }
                 writeln!(
                     f,

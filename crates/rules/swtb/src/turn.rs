@@ -95,9 +95,11 @@ impl Swtb {
     }
 
     /// Does `seat` command a unit in play?
+    /// (Fixed guns are fired by whichever seat crews them and belong to none.)
     fn commands_units(&self, seat: Seat) -> bool {
-        self.ids()
-            .any(|u| self.now.units[u as usize].owner == seat && self.alive(u))
+        self.ids().any(|u| {
+            self.now.units[u as usize].owner == seat && self.alive(u) && !self.ty(u).crewed
+        })
     }
 
     /// The side's next seat after `after` (or its first) that commands a unit in play.

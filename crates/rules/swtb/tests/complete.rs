@@ -1,5 +1,5 @@
 //! The legal-action list is complete, tried exhaustively: on a small mat with every kind of
-//! unit and every optional rule, at every decision of seeded random games, every action of
+//! unit in the built-in table and every optional rule, at every decision of seeded random games, every action of
 //! a finite universe (every unit, every target, every cell, every power, a unit and a cell
 //! that do not exist) is accepted by `check` exactly when `legal_actions` lists it. The
 //! conformance kit checks the same by sampling neighbours of listed actions, for every game;
@@ -89,6 +89,8 @@ fn every_accepted_action_is_listed_on_a_small_mat() {
                 "droid@c1",
                 "fighter",
                 "hero@a2",
+                "aa_gun@b2",
+                "hero_ship",
             ],
             &[
                 "force_user@e5",
@@ -96,11 +98,23 @@ fn every_accepted_action_is_listed_on_a_small_mat() {
                 "trooper@d5",
                 "speeder",
                 "small_vehicle@e3",
+                "large_vehicle@e1",
             ],
             &pairs,
         );
         setup.seating = seats.map(battlemat_core::Seating);
         let first = Swtb::new_game(&setup).unwrap();
+        let kinds: std::collections::BTreeSet<&str> = first
+            .now
+            .units
+            .iter()
+            .map(|u| first.fixed.type_keys[u.kind as usize].as_str())
+            .collect();
+        assert_eq!(
+            kinds.len(),
+            first.fixed.types.len(),
+            "every unit type is on the mat"
+        );
         let all = universe(first.now.units.len() as u8, 5, 5);
         let mut decisions = 0;
         for game in 0..12 {
@@ -114,6 +128,21 @@ fn every_accepted_action_is_listed_on_a_small_mat() {
                 Next::Decide(seat) => {
                     decisions += 1;
                     let legal = g.legal_actions();
+                    // A seat acts only with its own units (a gun: with its own crew).
+                    for a in &legal {
+                        let own = |u: u8| g.now.units[u as usize].owner == seat;
+                        let ok = match *a {
+                            Action::Move { unit, .. }
+                            | Action::Attack { unit, .. }
+                            | Action::Choke { unit, .. }
+                            | Action::MindTrick { unit, .. }
+                            | Action::Revive { unit, .. } => own(unit),
+                            Action::Fire { crew, .. } => own(crew),
+                            Action::ChoosePower { unit, .. } => own(unit),
+                            Action::First { .. } | Action::EndTurn => true,
+                        };
+                        assert!(ok, "{grid}, game {game}: seat {seat} is offered {a}");
+                    }
                     for a in &all {
                         assert_eq!(
                             g.check(a).is_ok(),

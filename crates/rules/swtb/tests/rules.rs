@@ -2029,6 +2029,17 @@ fn swtb_o8_matchup_odds_give_the_referees_reason_with_articles() {
     assert!(p("trooper", "fighter").unwrap_err().ends_with("(SWTB-6)"));
     assert!(p("droid", "trooper").unwrap_err().ends_with("(SWTB-U2)"));
     assert!(p("aa_gun", "speeder").is_ok());
+    // Options that do not change an attack's dice are accepted, and still checked.
+    let with = |k: &str, v: &str| {
+        let m: BTreeMap<String, String> = [("attacker", "hero"), ("defender", "trooper"), (k, v)]
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        battlemat_swtb::odds::matchup(&m)
+    };
+    assert!(with("points", "true").is_ok());
+    assert!(with("force_powers", "true").is_ok());
+    assert!(with("points", "banana").unwrap_err().contains("banana"));
     assert_eq!(battlemat_swtb::text::with_article("AA Gun"), "an AA Gun");
     assert_eq!(battlemat_swtb::text::with_article("Droid"), "a Droid");
     // A power's refusal names the target's type with its article.
@@ -2229,8 +2240,16 @@ fn swtb_o8_with_shared_sides_a_gun_is_fired_by_the_seat_that_crews_it() {
     allowed(&g, "fire u2 u0 crew u3");
     let e = battlemat_core::testing::refused_by(&mut g, "fire u2 u0 crew u4", None);
     assert!(e.reason.contains("not yours"), "{e}");
+    let text = g.observe(battlemat_core::Viewer::Seat(1)).to_string();
+    assert!(text.contains("(any seat that crews it)"), "{text}");
+    assert!(text.contains("(seat 3)"), "{text}");
+    // Seat 1 fires it; seat 3 cannot fire it again this turn.
+    act(&mut g, "fire u2 u0 crew u3");
+    roll(&mut g, &[1, 1, 6]);
     end(&mut g);
     assert_eq!(seat(&g), 3);
-    allowed(&g, "fire u2 u0 crew u4");
-    act(&mut g, "fire u2 u0 crew u4");
+    refused(&mut g, "fire u2 u0 crew u4", "SWTB-2");
+    // Seat 1's trooper is still not seat 3's to move.
+    let e = battlemat_core::testing::refused_by(&mut g, "move u3 d4", None);
+    assert!(e.reason.contains("not yours"), "{e}");
 }
