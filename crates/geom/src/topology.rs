@@ -21,13 +21,13 @@
 use crate::{Cell, Grid, GridKind};
 use std::sync::{Arc, Mutex};
 
-/// A set of cells of a grid of at most 256 cells, by index.
+/// A set of cells of a grid of at most [`Topology::MAX_TABLE_CELLS`] cells, by index.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct CellSet([u64; 4]);
+pub struct CellSet([u64; 2]);
 
 impl CellSet {
     pub const fn empty() -> CellSet {
-        CellSet([0; 4])
+        CellSet([0; 2])
     }
     pub fn insert(&mut self, i: usize) {
         if let Some(w) = self.0.get_mut(i / 64) {
@@ -41,7 +41,7 @@ impl CellSet {
         self.0.iter().zip(&other.0).any(|(a, b)| a & b != 0)
     }
     pub fn is_empty(&self) -> bool {
-        self.0 == [0; 4]
+        self.0 == [0; 2]
     }
     pub fn and(&self, o: &CellSet) -> CellSet {
         CellSet(std::array::from_fn(|k| self.0[k] & o.0[k]))
@@ -58,12 +58,7 @@ impl CellSet {
             return *self;
         }
         let w = &self.0;
-        CellSet([
-            w[0] << k,
-            (w[1] << k) | (w[0] >> (64 - k)),
-            (w[2] << k) | (w[1] >> (64 - k)),
-            (w[3] << k) | (w[2] >> (64 - k)),
-        ])
+        CellSet([w[0] << k, (w[1] << k) | (w[0] >> (64 - k))])
     }
     /// Every index moved down by `k` (< 64).
     fn down(&self, k: u32) -> CellSet {
@@ -71,12 +66,7 @@ impl CellSet {
             return *self;
         }
         let w = &self.0;
-        CellSet([
-            (w[0] >> k) | (w[1] << (64 - k)),
-            (w[1] >> k) | (w[2] << (64 - k)),
-            (w[2] >> k) | (w[3] << (64 - k)),
-            w[3] >> k,
-        ])
+        CellSet([(w[0] >> k) | (w[1] << (64 - k)), w[1] >> k])
     }
     /// The indices in the set, in increasing order (board order).
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
@@ -132,9 +122,10 @@ impl Eq for Topology {}
 static CACHE: Mutex<Vec<Arc<Topology>>> = Mutex::new(Vec::new());
 
 impl Topology {
-    /// Grids of at most this many cells keep sight tables (12 × 12: building one takes a
-    /// few milliseconds and about a megabyte on hexes).
-    pub const MAX_TABLE_CELLS: usize = 144;
+    /// Grids of at most this many cells keep sight tables (up to 11 × 11, 16 × 8…): two
+    /// words a set, so that the tables stay in cache; building one takes a few milliseconds
+    /// and at most half a megabyte on hexes.
+    pub const MAX_TABLE_CELLS: usize = 128;
 
     /// At most this many grid shapes are kept; the oldest is dropped for a new one (games
     /// on it keep their `Arc`).
@@ -311,7 +302,7 @@ mod tests {
     #[test]
     fn within_is_a_breadth_first_search() {
         for kind in [GridKind::Square, GridKind::Hex] {
-            for (w, h) in [(10, 8), (9, 9), (12, 12), (5, 13)] {
+            for (w, h) in [(10, 8), (9, 9), (11, 11), (16, 8), (5, 13)] {
                 let grid = Grid {
                     kind,
                     width: w,
@@ -358,7 +349,7 @@ mod tests {
     #[test]
     fn tables_agree_with_traced_lines() {
         for kind in [GridKind::Square, GridKind::Hex] {
-            for (w, h) in [(10, 8), (7, 9), (12, 12)] {
+            for (w, h) in [(10, 8), (7, 9), (11, 11), (16, 8)] {
                 let grid = Grid {
                     kind,
                     width: w,
