@@ -1540,133 +1540,47 @@ fn sim_output_is_unchanged_byte_for_byte() {
         ))
         .unwrap()
     };
-    let cases: [(&str, &[&str]); 6] = [
+    let cases = [
         (
             "sim_outpost_random_options_v1.txt",
-            &[
-                "--scenario",
-                "outpost",
-                "--games",
-                "300",
-                "--seed",
-                "21",
-                "--players",
-                "random,random",
-                "--option",
-                "grid=hex",
-                "--option",
-                "contest=highest",
-                "--option",
-                "ties=reroll",
-                "--option",
-                "tougher_everything=true",
-                "--option",
-                "morale=true",
-                "--option",
-                "thermal_detonators=true",
-                "--option",
-                "fortified=true",
-                "--option",
-                "force_powers=true",
-                "--option",
-                "contact_powers=false",
-            ],
+            "--scenario outpost --games 300 --seed 21 --players random,random --option grid=hex \
+             --option contest=highest --option ties=reroll --option tougher_everything=true \
+             --option morale=true --option thermal_detonators=true --option fortified=true \
+             --option force_powers=true --option contact_powers=false",
         ),
         (
             "sim_outpost_greedy_options_v1.txt",
-            &[
-                "--scenario",
-                "outpost",
-                "--games",
-                "20",
-                "--seed",
-                "4",
-                "--players",
-                "greedy,random",
-                "--option",
-                "tougher_vehicles=true",
-                "--option",
-                "morale=true",
-                "--option",
-                "thermal_detonators=true",
-                "--option",
-                "fortified=true",
-                "--option",
-                "force_powers=true",
-                "--option",
-                "contact_powers=false",
-            ],
+            "--scenario outpost --games 20 --seed 4 --players greedy,random \
+             --option tougher_vehicles=true --option morale=true --option thermal_detonators=true \
+             --option fortified=true --option force_powers=true --option contact_powers=false",
         ),
         (
             "sim_outpost_random.json",
-            &[
-                "--scenario",
-                "outpost",
-                "--games",
-                "300",
-                "--seed",
-                "7",
-                "--players",
-                "random,random",
-                "--json",
-            ],
+            "--scenario outpost --games 300 --seed 7 --players random,random --json",
         ),
         (
             "sim_outpost_greedy.txt",
-            &["--scenario", "outpost", "--games", "20", "--seed", "11"],
+            "--scenario outpost --games 20 --seed 11",
         ),
         (
             "sim_bunker_greedy_options.json",
-            &[
-                "--scenario",
-                "bunker",
-                "--games",
-                "20",
-                "--seed",
-                "3",
-                "--players",
-                "greedy,random",
-                "--option",
-                "fortified=true",
-                "--option",
-                "artillery=true",
-                "--option",
-                "thermal_detonators=true",
-                "--option",
-                "tougher_vehicles=true",
-                "--json",
-            ],
+            "--scenario bunker --games 20 --seed 3 --players greedy,random \
+             --option fortified=true --option artillery=true --option thermal_detonators=true \
+             --option tougher_vehicles=true --json",
         ),
         (
             "sim_skies_random_hex.json",
-            &[
-                "--scenario",
-                "skies",
-                "--games",
-                "200",
-                "--seed",
-                "5",
-                "--players",
-                "random,random",
-                "--option",
-                "grid=hex",
-                "--option",
-                "contest=highest",
-                "--option",
-                "ties=reroll",
-                "--option",
-                "tougher_everything=true",
-                "--json",
-            ],
+            "--scenario skies --games 200 --seed 5 --players random,random --option grid=hex \
+             --option contest=highest --option ties=reroll --option tougher_everything=true --json",
         ),
     ];
     for (file, args) in cases {
         let mut all = vec!["sim", "swtb"];
-        all.extend_from_slice(args);
+        all.extend(args.split_whitespace());
         assert_eq!(
             ok(all),
             golden(file),
-            "sim {args:?} differs from tests/golden/{file}"
+            "sim {args} differs from tests/golden/{file}"
         );
     }
 }
