@@ -1,0 +1,643 @@
+//! The open table: games played with measuring sticks or tape (SD ERA, SERM) rather than on
+//! a grid.
+//!
+//! Positions are integer *ticks* — a game chooses how many make its unit of length (SD ERA:
+//! 2,400 a stick, so a base's radius of 1/8 stick and "next to" of 1/6 stick are whole
+//! numbers; SERM: ticks per inch). A unit stands on a round base ([`Base`]); terrain pieces
+//! ([`Piece`]) are convex polygons or circles with a height, whether they block sight, and
+//! how many units fit on top; the table is a rectangle `width` × `depth`.
+//!
+//! Every query is exact and deterministic: integer arithmetic in `i128`, no floating point
+//! and no trigonometry. Distances that are square roots are compared squared, or floored
+//! with an integer square root; a sweep (how far a base moves before it first touches
+//! something) is solved in rationals and then placed on the lattice, checked by the exact
+//! overlap test. "Touching" is not "overlapping": bases may stand edge to edge, and a line
+//! of sight that grazes a piece's edge or corner is not blocked.
+//!
+//! Coordinates must stay within ±2^24 ticks (checked by [`Table::check`]); products then fit
+//! comfortably in `i128`.
+//!
+//! Rejected: `f64` geometry (what a physics library does). It is fast and simple, but a
+//! result one ulp either side of "touching" decides whether a unit is stunned, and such a
+//! decision must replay identically everywhere and be explainable to a player.
+
+use serde::{Deserialize, Serialize};
+
+/// A length or coordinate in ticks.
+pub type Ticks = i64;
+
+/// The largest coordinate magnitude a table may use.
+pub const MAX_COORD: Ticks = 1 << 24;
+
+/// A point on the table, in ticks; `x` across, `y` from the near edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Point {
+    pub x: Ticks,
+    pub y: Ticks,
+}
+
+impl Point {
+    pub const fn new(x: Ticks, y: Ticks) -> Point {
+        Point { x, y }
+    }
+    fn sub(self, o: Point) -> (i128, i128) {
+        ((self.x - o.x) as i128, (self.y - o.y) as i128)
+    }
+}
+
+fn dot(a: (i128, i128), b: (i128, i128)) -> i128 {
+    a.0 * b.0 + a.1 * b.1
+}
+
+fn cross(a: (i128, i128), b: (i128, i128)) -> i128 {
+    a.0 * b.1 - a.1 * b.0
+}
+
+/// The largest integer whose square is at most `n`.
+pub fn isqrt(n: u128) -> u128 {
+    if n < 2 {
+        return n;
+    }
+    // Newton's method from above, on integers.
+    let mut x = 1u128 << (128 - n.leading_zeros()).div_ceil(2);
+    loop {
+        let y = (x + n / x) / 2;
+        if y >= x {
+            return x;
+        }
+        x = y;
+    }
+}
+
+/// The smallest integer whose square is at least `n`.
+fn isqrt_ceil(n: u128) -> u128 {
+    let r = isqrt(n);
+    if r * r == n { r } else { r + 1 }
+}
+
+/// The distance between two points, rounded down.
+pub fn distance_floor(a: Point, b: Point) -> Ticks {
+    let d = a.sub(b);
+    isqrt(dot(d, d) as u128) as Ticks
+}
+
+/// The point `dist` ticks from `from` toward `through` (or beyond it), rounded to the
+/// nearest tick on each axis: "one stick in the line of fire", "exactly that far in a
+/// straight line". `from` itself when the two are the same point.
+pub fn toward(from: Point, through: Point, dist: Ticks) -> Point {
+    let d = through.sub(from);
+    let len2 = dot(d, d);
+    if len2 == 0 {
+        return from;
+    }
+    // Each axis is d * dist / |d|: its square is d^2 dist^2 / len2, a rational; the root is
+    // rounded to the nearest integer (isqrt of 4q, then halved, rounds half up).
+    let axis = |c: i128| -> Ticks {
+        let num = c * c * (dist as i128) * (dist as i128);
+        let r = isqrt((4 * num / len2) as u128) as i128;
+        let mag = (r + 1) / 2;
+        (mag * c.signum() * (dist as i128).signum()) as Ticks
+    };
+    Point::new(from.x + axis(d.0), from.y + axis(d.1))
+}
+
+/// Is `target` within the 180° arc in front of a unit at `at` facing `facing` (a point it
+/// faces toward)? The arc's edge counts as in it.
+pub fn in_front(at: Point, facing: Point, target: Point) -> bool {
+    dot(facing.sub(at), target.sub(at)) >= 0
+}
+
+/// A unit's round base.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Base {
+    pub centre: Point,
+    pub radius: Ticks,
+}
+
+impl Base {
+    pub const fn new(centre: Point, radius: Ticks) -> Base {
+        Base { centre, radius }
+    }
+
+    /// Are the two bases at most `gap` apart, edge to edge ("next to" is a small gap)?
+    pub fn within(&self, other: &Base, gap: Ticks) -> bool {
+        let reach = (self.radius + other.radius + gap) as i128;
+        let d = self.centre.sub(other.centre);
+        reach >= 0 && dot(d, d) <= reach * reach
+    }
+
+    /// Do the bases overlap (more than touch)?
+    pub fn overlaps(&self, other: &Base) -> bool {
+        let reach = (self.radius + other.radius) as i128;
+        let d = self.centre.sub(other.centre);
+        dot(d, d) < reach * reach
+    }
+
+    /// The gap between the bases' edges, rounded down (negative when they overlap).
+    pub fn gap_floor(&self, other: &Base) -> Ticks {
+        distance_floor(self.centre, other.centre) - self.radius - other.radius
+    }
+}
+
+/// A terrain piece's footprint: a circle, or a convex polygon (corners in either order).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outline {
+    Circle { centre: Point, radius: Ticks },
+    Polygon { corners: Vec<Point> },
+}
+
+/// A terrain piece.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Piece {
+    pub outline: Outline,
+    /// How tall it is, in ticks.
+    pub height: Ticks,
+    pub blocks_sight: bool,
+    /// How many units fit on top (0: none may stand on it).
+    pub holds: u8,
+}
+
+/// Squared distance from `p` to the segment `a`-`b`, as a fraction (numerator,
+/// denominator > 0).
+fn segment_distance2(p: Point, a: Point, b: Point) -> (i128, i128) {
+    let e = b.sub(a);
+    let w = p.sub(a);
+    let len2 = dot(e, e);
+    if len2 == 0 {
+        return (dot(w, w), 1);
+    }
+    let t = dot(w, e);
+    if t <= 0 {
+        (dot(w, w), 1)
+    } else if t >= len2 {
+        let v = p.sub(b);
+        (dot(v, v), 1)
+    } else {
+        let c = cross(e, w);
+        (c * c, len2)
+    }
+}
+
+impl Outline {
+    /// The corners counter-clockwise (a polygon given clockwise is reversed).
+    fn ccw(corners: &[Point]) -> Vec<Point> {
+        let mut area = 0i128;
+        for i in 0..corners.len() {
+            let (a, b) = (corners[i], corners[(i + 1) % corners.len()]);
+            area += a.x as i128 * b.y as i128 - b.x as i128 * a.y as i128;
+        }
+        let mut c = corners.to_vec();
+        if area < 0 {
+            c.reverse();
+        }
+        c
+    }
+
+    /// Is it a usable shape: a positive radius, or at least three corners making a convex
+    /// polygon with an area?
+    pub fn check(&self) -> Result<(), String> {
+        match self {
+            Outline::Circle { radius, .. } if *radius <= 0 => {
+                Err("a circle needs a positive radius".into())
+            }
+            Outline::Circle { .. } => Ok(()),
+            Outline::Polygon { corners } if corners.len() < 3 => {
+                Err("a polygon needs at least three corners".into())
+            }
+            Outline::Polygon { corners } => {
+                let c = Self::ccw(corners);
+                let n = c.len();
+                let mut turned = false;
+                for i in 0..n {
+                    let turn = cross(c[(i + 1) % n].sub(c[i]), c[(i + 2) % n].sub(c[(i + 1) % n]));
+                    if turn < 0 {
+                        return Err("a polygon must be convex".into());
+                    }
+                    turned |= turn > 0;
+                }
+                if !turned {
+                    return Err("a polygon needs an area (its corners are on one line)".into());
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Is `p` inside or on the edge?
+    pub fn contains(&self, p: Point) -> bool {
+        match self {
+            Outline::Circle { centre, radius } => {
+                let d = p.sub(*centre);
+                dot(d, d) <= (*radius as i128) * (*radius as i128)
+            }
+            Outline::Polygon { corners } => {
+                let c = Self::ccw(corners);
+                (0..c.len()).all(|i| cross(c[(i + 1) % c.len()].sub(c[i]), p.sub(c[i])) >= 0)
+            }
+        }
+    }
+
+    /// Does the base overlap the piece (more than touch its edge)?
+    pub fn overlaps(&self, b: &Base) -> bool {
+        let r = b.radius as i128;
+        match self {
+            Outline::Circle { centre, radius } => b.overlaps(&Base::new(*centre, *radius)),
+            Outline::Polygon { corners } => {
+                let c = Self::ccw(corners);
+                let n = c.len();
+                let strictly_inside =
+                    (0..n).all(|i| cross(c[(i + 1) % n].sub(c[i]), b.centre.sub(c[i])) > 0);
+                strictly_inside
+                    || (0..n).any(|i| {
+                        let (num, den) = segment_distance2(b.centre, c[i], c[(i + 1) % n]);
+                        num < r * r * den
+                    })
+            }
+        }
+    }
+
+    /// Does the whole base fit on the piece (standing on top)?
+    pub fn holds(&self, b: &Base) -> bool {
+        let r = b.radius as i128;
+        match self {
+            Outline::Circle { centre, radius } => {
+                let room = (*radius - b.radius) as i128;
+                let d = b.centre.sub(*centre);
+                room >= 0 && dot(d, d) <= room * room
+            }
+            Outline::Polygon { corners } => {
+                let c = Self::ccw(corners);
+                let n = c.len();
+                (0..n).all(|i| {
+                    let e = c[(i + 1) % n].sub(c[i]);
+                    let s = cross(e, b.centre.sub(c[i]));
+                    s >= 0 && s * s >= r * r * dot(e, e)
+                })
+            }
+        }
+    }
+
+    /// Does the segment from `a` to `b` pass through the piece's interior (more than graze
+    /// its edge or a corner)?
+    pub fn crossed_by(&self, a: Point, b: Point) -> bool {
+        match self {
+            Outline::Circle { centre, radius } => {
+                let (num, den) = segment_distance2(*centre, a, b);
+                let r = *radius as i128;
+                num < r * r * den
+            }
+            Outline::Polygon { corners } => {
+                // The open half-planes inside each edge cut the segment a + t(b - a) to an
+                // interval of t; it crosses the interior if some t in (0, 1) is left.
+                // Bounds are fractions num/den with den > 0.
+                let c = Self::ccw(corners);
+                let n = c.len();
+                let d = b.sub(a);
+                let (mut lo, mut hi) = ((0i128, 1i128), (1i128, 1i128));
+                for i in 0..n {
+                    let e = c[(i + 1) % n].sub(c[i]);
+                    // inside: c0 + t*c1 > 0
+                    let c0 = cross(e, a.sub(c[i]));
+                    let c1 = cross(e, d);
+                    if c1 == 0 {
+                        if c0 <= 0 {
+                            return false;
+                        }
+                    } else if c1 > 0 {
+                        // t > -c0 / c1
+                        let f = (-c0, c1);
+                        if f.0 * lo.1 > lo.0 * f.1 {
+                            lo = f;
+                        }
+                    } else {
+                        // t < c0 / -c1
+                        let f = (c0, -c1);
+                        if f.0 * hi.1 < hi.0 * f.1 {
+                            hi = f;
+                        }
+                    }
+                }
+                lo.0 * hi.1 < hi.0 * lo.1
+            }
+        }
+    }
+}
+
+/// Where a base may end a move that jumps over terrain (SD ERA: "may not move through
+/// terrain, but mobile suits may jump over terrain, and may land on top of terrain").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Landing {
+    /// On open ground.
+    Ground,
+    /// On top of the piece with this index, which holds it and has room.
+    OnTop(usize),
+    /// Not here: it would overlap this (or stand off the table).
+    Blocked(Hit),
+}
+
+/// What a sweep ran into first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Hit {
+    /// A table edge.
+    Edge,
+    /// The piece with this index.
+    Piece(usize),
+    /// The base with this index in the list given.
+    Base(usize),
+}
+
+/// Where a sweep stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sweep {
+    /// The last point of the path the base reached without overlapping anything.
+    pub stop: Point,
+    /// What it touched, if it did not reach the end of its path.
+    pub hit: Option<Hit>,
+}
+
+/// The table: a rectangle and its terrain.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Table {
+    pub width: Ticks,
+    pub depth: Ticks,
+    pub pieces: Vec<Piece>,
+}
+
+/// A contact parameter along a path, as the fraction `num / den` of it (den > 0).
+#[derive(Clone, Copy, Debug)]
+struct Fraction {
+    num: i128,
+    den: i128,
+}
+
+impl Fraction {
+    fn less(self, o: Fraction) -> bool {
+        self.num * o.den < o.num * self.den
+    }
+}
+
+impl Table {
+    /// Is the table usable: positive size within [`MAX_COORD`], every piece a proper shape
+    /// inside it?
+    pub fn check(&self) -> Result<(), String> {
+        if self.width <= 0 || self.depth <= 0 || self.width > MAX_COORD || self.depth > MAX_COORD {
+            return Err(format!("the table must be 1 to {MAX_COORD} ticks a side"));
+        }
+        for (i, p) in self.pieces.iter().enumerate() {
+            p.outline.check().map_err(|e| format!("pieces[{i}]: {e}"))?;
+            let inside =
+                |q: &Point| (0..=self.width).contains(&q.x) && (0..=self.depth).contains(&q.y);
+            let ok = match &p.outline {
+                Outline::Circle { centre, radius } => inside(centre) && *radius <= MAX_COORD,
+                Outline::Polygon { corners } => corners.iter().all(inside),
+            };
+            if !ok {
+                return Err(format!("pieces[{i}]: outside the table"));
+            }
+            if p.height < 0 {
+                return Err(format!("pieces[{i}]: a negative height"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Is the whole base on the table?
+    pub fn on_table(&self, b: &Base) -> bool {
+        let c = b.centre;
+        c.x - b.radius >= 0
+            && c.x + b.radius <= self.width
+            && c.y - b.radius >= 0
+            && c.y + b.radius <= self.depth
+    }
+
+    /// Can `a` see `b`? No piece that blocks sight, except those in `ignore` (the pieces
+    /// the two stand on), has the segment between them pass through its interior.
+    pub fn sight(&self, a: Point, b: Point, ignore: &[usize]) -> bool {
+        self.pieces
+            .iter()
+            .enumerate()
+            .all(|(i, p)| !p.blocks_sight || ignore.contains(&i) || !p.outline.crossed_by(a, b))
+    }
+
+    /// The piece whose top holds the whole base, if any (where a unit stands on terrain).
+    pub fn piece_holding(&self, b: &Base) -> Option<usize> {
+        self.pieces
+            .iter()
+            .position(|p| p.holds > 0 && p.outline.holds(b))
+    }
+
+    /// May `b` end a move here, given the bases `others` already on the table? On open
+    /// ground clear of every piece and base; or wholly on top of a piece that holds units and
+    /// has room (fewer of `others` wholly on it than it holds), clear of the other pieces
+    /// and bases.
+    pub fn landing(&self, b: &Base, others: &[Base]) -> Landing {
+        if !self.on_table(b) {
+            return Landing::Blocked(Hit::Edge);
+        }
+        if let Some(j) = others.iter().position(|o| o.overlaps(b)) {
+            return Landing::Blocked(Hit::Base(j));
+        }
+        let top = self.piece_holding(b);
+        if let Some(i) = self
+            .pieces
+            .iter()
+            .enumerate()
+            .position(|(i, p)| Some(i) != top && p.outline.overlaps(b))
+        {
+            return Landing::Blocked(Hit::Piece(i));
+        }
+        match top {
+            None => Landing::Ground,
+            Some(i) => {
+                let on = others
+                    .iter()
+                    .filter(|o| self.pieces[i].outline.holds(o))
+                    .count();
+                if on < self.pieces[i].holds as usize {
+                    Landing::OnTop(i)
+                } else {
+                    Landing::Blocked(Hit::Piece(i))
+                }
+            }
+        }
+    }
+
+    /// Is the base clear of every piece but those in `ignore`, of every base in `others`,
+    /// and on the table?
+    pub fn clear(&self, b: &Base, others: &[Base], ignore: &[usize]) -> bool {
+        self.on_table(b)
+            && self
+                .pieces
+                .iter()
+                .enumerate()
+                .all(|(i, p)| ignore.contains(&i) || !p.outline.overlaps(b))
+            && others.iter().all(|o| !o.overlaps(b))
+    }
+
+    /// Move `mover` in a straight line toward `to` and stop at the first contact: with a
+    /// table edge, a piece not in `ignore`, or one of `others`. Things it already overlaps,
+    /// or touches and moves away from, do not stop it. The stop is the farthest point of the
+    /// path, as drawn on the tick lattice, where the base is clear; `hit` says what stopped
+    /// it (none when it reached `to`).
+    pub fn sweep(&self, mover: Base, to: Point, others: &[Base], ignore: &[usize]) -> Sweep {
+        let s = mover.centre;
+        let d = to.sub(s);
+        if d == (0, 0) {
+            return Sweep { stop: s, hit: None };
+        }
+        let r = mover.radius as i128;
+        let mut best: Option<(Fraction, Hit)> = None;
+        let mut consider = |f: Option<Fraction>, hit: Hit| {
+            if let Some(f) = f
+                && f.num <= f.den
+                && best.is_none_or(|(b, _)| f.less(b))
+            {
+                best = Some((f, hit));
+            }
+        };
+        // Table edges: the base's edge reaches x = 0, x = width, y = 0 or y = depth. A base
+        // already over an edge is not stopped by it.
+        let edge = |from: i128, low: i128, high: i128, speed: i128| -> Option<Fraction> {
+            let gap = match speed.signum() {
+                -1 => from - low,
+                1 => high - from,
+                _ => return None,
+            };
+            (gap >= 0).then_some(Fraction {
+                num: gap,
+                den: speed.abs(),
+            })
+        };
+        let (w, h) = (self.width as i128, self.depth as i128);
+        consider(edge(s.x as i128, r, w - r, d.0), Hit::Edge);
+        consider(edge(s.y as i128, r, h - r, d.1), Hit::Edge);
+        for (i, o) in others.iter().enumerate() {
+            consider(
+                sweep_point(s, d, o.centre, r + o.radius as i128),
+                Hit::Base(i),
+            );
+        }
+        for (i, p) in self.pieces.iter().enumerate() {
+            if ignore.contains(&i) {
+                continue;
+            }
+            let f = match &p.outline {
+                Outline::Circle { centre, radius } => {
+                    sweep_point(s, d, *centre, r + *radius as i128)
+                }
+                Outline::Polygon { corners } => sweep_polygon(s, d, r, &Outline::ccw(corners)),
+            };
+            consider(f, Hit::Piece(i));
+        }
+        // Draw the path on the lattice: K steps along the longer axis; step k is at
+        // s + d * k / K, rounded toward s.
+        let k_max = d.0.abs().max(d.1.abs());
+        let at = |k: i128| {
+            Point::new(
+                s.x + (d.0 * k / k_max) as Ticks,
+                s.y + (d.1 * k / k_max) as Ticks,
+            )
+        };
+        let (mut k, hit) = match best {
+            None => (k_max, None),
+            Some((f, hit)) => ((f.num * k_max / f.den).min(k_max), Some(hit)),
+        };
+        // The rational contact is exact; rounding onto the lattice may leave the last step a
+        // hair into the obstacle, so step back until the base is clear (or at the start).
+        let clear =
+            |p: Point| self.clear_of_new(&Base::new(p, mover.radius), &mover, others, ignore);
+        while k > 0 && !clear(at(k)) {
+            k -= 1;
+        }
+        Sweep { stop: at(k), hit }
+    }
+
+    /// Is `b` (the mover at a new point) clear of everything it was not already overlapping
+    /// at its start?
+    fn clear_of_new(&self, b: &Base, start: &Base, others: &[Base], ignore: &[usize]) -> bool {
+        let edge_ok = self.on_table(b) || !self.on_table(start);
+        edge_ok
+            && self.pieces.iter().enumerate().all(|(i, p)| {
+                ignore.contains(&i) || !p.outline.overlaps(b) || p.outline.overlaps(start)
+            })
+            && others.iter().all(|o| !o.overlaps(b) || o.overlaps(start))
+    }
+}
+
+/// The first t in [0, 1] at which a point moving from `s` by `d` comes within `reach` of
+/// `c`, rounded down; none if it never does, or starts within reach (already touching or
+/// overlapping: it is not stopped by what it is leaving, and what it overlaps it passes).
+fn sweep_point(s: Point, d: (i128, i128), c: Point, reach: i128) -> Option<Fraction> {
+    let f = s.sub(c);
+    let a = dot(d, d);
+    let b = 2 * dot(f, d);
+    let cc = dot(f, f) - reach * reach;
+    if cc < 0 {
+        return None; // overlapping at the start
+    }
+    if cc == 0 {
+        // touching: stopped only if moving into it
+        return (b < 0).then_some(Fraction { num: 0, den: 1 });
+    }
+    if b >= 0 {
+        return None; // moving away
+    }
+    let disc = b * b - 4 * a * cc;
+    if disc < 0 {
+        return None;
+    }
+    // t = (-b - sqrt(disc)) / 2a; the ceiling of the root makes it a hair early.
+    let num = (-b - isqrt_ceil(disc as u128) as i128).max(0);
+    Some(Fraction { num, den: 2 * a })
+}
+
+/// The first t at which a base of radius `r` moving from `s` by `d` touches the convex
+/// polygon `c` (counter-clockwise): its edges as lines at distance r, and its corners.
+fn sweep_polygon(s: Point, d: (i128, i128), r: i128, c: &[Point]) -> Option<Fraction> {
+    let start = Base::new(s, r as Ticks);
+    let poly = Outline::Polygon {
+        corners: c.to_vec(),
+    };
+    if poly.overlaps(&start) {
+        return None; // already overlapping: it passes
+    }
+    let n = c.len();
+    let mut best: Option<Fraction> = None;
+    let mut consider = |f: Option<Fraction>| {
+        if let Some(f) = f
+            && best.is_none_or(|b| f.less(b))
+        {
+            best = Some(f);
+        }
+    };
+    for i in 0..n {
+        let (a, b) = (c[i], c[(i + 1) % n]);
+        let e = b.sub(a);
+        let len2 = dot(e, e);
+        // The centre's signed distance to the edge's line, times |e|: c0 + t*c1; outside is
+        // negative. Contact when it reaches -r|e| moving inward (c1 > 0).
+        let c0 = cross(e, s.sub(a));
+        let c1 = cross(e, d);
+        if c1 > 0 && c0 < 0 {
+            let r_len = isqrt_ceil((r * r * len2) as u128) as i128;
+            let num = (-r_len - c0).max(0);
+            let f = Fraction { num, den: c1 };
+            // Only where the contact point lies along the edge (corners handle the rest):
+            // the centre at t projects within the edge.
+            let px = s.x as i128 * c1 + d.0 * num;
+            let py = s.y as i128 * c1 + d.1 * num;
+            let proj = (px - a.x as i128 * c1) * e.0 + (py - a.y as i128 * c1) * e.1;
+            if proj >= 0 && proj <= len2 * c1 {
+                consider(Some(f));
+            }
+        }
+        consider(sweep_point(s, d, a, r));
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests;
