@@ -63,6 +63,9 @@ enum Command {
         seat: Option<u8>,
         #[arg(long)]
         json: bool,
+        /// Also write a picture of the table, to scale, as an SVG file.
+        #[arg(long, value_name = "OUT.svg")]
+        svg: Option<PathBuf>,
     },
     /// List what may be done now (actions, or die faces with --table-dice).
     Legal {
@@ -286,7 +289,12 @@ fn run(cli: Cli) -> Result<()> {
                 Ok(())
             }
         }
-        Command::View { file, seat, json } => {
+        Command::View {
+            file,
+            seat,
+            json,
+            svg,
+        } => {
             let gf = GameFile::load(&file)?;
             let state = gf.state()?;
             let viewer = match seat {
@@ -296,6 +304,13 @@ fn run(cli: Cli) -> Result<()> {
                 Some(s) => Viewer::Seat(s),
                 None => Viewer::Spectator,
             };
+            if let Some(out) = svg {
+                let picture = state.picture(viewer).with_context(|| {
+                    format!("{} draws no picture of its table", state.info().id)
+                })?;
+                std::fs::write(&out, picture)
+                    .with_context(|| format!("writing {}", out.display()))?;
+            }
             let (obs, text) = state.observe(viewer);
             if json {
                 print_json(&serde_json::json!({"observation": obs, "to_act": state.to_act()}))

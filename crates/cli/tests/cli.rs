@@ -1666,3 +1666,51 @@ fn version_1_game_files_replay_or_name_the_release_that_does() {
         "{err}"
     );
 }
+
+// ----- the picture ---------------------------------------------------------------------------
+
+/// `view --svg` writes a well-formed SVG picture of the table, with every unit on it.
+#[test]
+fn view_svg_draws_the_table() {
+    let dir = TempDir::new().unwrap();
+    for (name, extra) in [
+        ("sq.json", vec![]),
+        ("hex.json", vec!["--option", "grid=hex"]),
+    ] {
+        let g = dir.path().join(name);
+        let mut args = vec![
+            "new",
+            "swtb",
+            "--scenario",
+            "skies",
+            "--seed",
+            "3",
+            "-o",
+            p(&g),
+        ];
+        args.extend(extra);
+        ok(args);
+        let out = dir.path().join(format!("{name}.svg"));
+        ok(["view", p(&g), "--svg", p(&out)]);
+        let svg = std::fs::read_to_string(&out).unwrap();
+        let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{e}\n{svg}"));
+        assert_eq!(doc.root_element().tag_name().name(), "svg");
+        let titles: Vec<&str> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("title"))
+            .filter_map(|n| n.text())
+            .collect();
+        for u in 0..16 {
+            assert!(
+                titles.iter().any(|t| t.starts_with(&format!("u{u} "))),
+                "u{u} is not drawn: {titles:?}"
+            );
+        }
+        assert!(svg.contains("Skies over the Canyon"));
+        // The same state, the same bytes.
+        ok(["view", p(&g), "--svg", p(&out)]);
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), svg);
+    }
+    let err = fails(["view", "/nonexistent.json", "--svg", "/tmp/x.svg"]);
+    assert!(err.contains("nonexistent"), "{err}");
+}

@@ -81,6 +81,8 @@ pub trait DynState: Send + Sync {
     /// Of a step's events, what `viewer` is told ([`Game::event_for`]).
     fn events_for(&self, events: &[DynEvent], viewer: Viewer) -> Vec<DynEvent>;
     fn observe(&self, viewer: Viewer) -> (Value, String);
+    /// An SVG picture of the table for `viewer`, if the game draws one.
+    fn picture(&self, viewer: Viewer) -> Option<String>;
     fn odds(&self, action: &Value) -> Option<Odds>;
     fn evaluate(&self, seat: Seat) -> f64;
     fn result(&self) -> Option<GameResult>;
@@ -258,6 +260,9 @@ impl<G: Game> DynState for Erased<G> {
     }
     fn odds(&self, action: &Value) -> Option<Odds> {
         self.0.odds(&action_from_json::<G>(action).ok()?)
+    }
+    fn picture(&self, viewer: Viewer) -> Option<String> {
+        self.0.picture(viewer)
     }
     fn evaluate(&self, seat: Seat) -> f64 {
         self.0.evaluate(seat)

@@ -518,6 +518,12 @@ pub trait Game:
         Vec::new()
     }
 
+    /// A picture of the table as `viewer` sees it: a whole SVG document, drawn to scale
+    /// (`battlemat view FILE --svg OUT.svg`). `None` for a game that has none.
+    fn picture(&self, _viewer: Viewer) -> Option<String> {
+        None
+    }
+
     /// A heuristic value of the position for `seat`, in `[-1, 1]`, for AIs that stop
     /// searching before the end. The default scores finished games only.
     fn evaluate(&self, seat: Seat) -> f64 {

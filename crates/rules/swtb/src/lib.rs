@@ -28,7 +28,7 @@
 //! | [`droids`] | SWTB-U2 revival |
 //! | [`morale`] | SWTB-O10, and the end of a side |
 //! | [`legal`] | the one judge: `plan` (used by `check`, `legal` and `act`), refusals in words |
-//! | [`events`], [`text`], [`odds`], [`ai`] | actions and events; words; exact odds; evaluation |
+//! | [`events`], [`text`], [`picture`], [`odds`], [`ai`] | actions and events; words; the SVG picture; exact odds; evaluation |
 //!
 //! Units are data ([`data::UnitType`] in `data/units.toml`): a handful of primitives
 //! (class, move, dice, weapon, which targets it may attack, crewing, toughness keys,
@@ -59,6 +59,7 @@ pub mod morale;
 pub mod movement;
 pub mod odds;
 pub mod options;
+pub mod picture;
 pub mod powers;
 pub mod setup;
 pub mod state;
@@ -351,6 +352,10 @@ impl Game for Swtb {
 
     fn observe(&self, _viewer: Viewer) -> Observation {
         self.observation()
+    }
+
+    fn picture(&self, _viewer: Viewer) -> Option<String> {
+        Some(self.svg())
     }
 
     fn evaluate(&self, seat: Seat) -> f64 {
