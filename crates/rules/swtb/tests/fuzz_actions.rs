@@ -64,7 +64,7 @@ fn arbitrary_actions_never_panic_and_refusals_change_nothing() {
     for scenario in ["outpost", "bunker", "skies"] {
         for opts in [BTreeMap::new(), all_on.clone()] {
             let setup = Swtb::setup(scenario, &opts).unwrap();
-            for _game in 0..15 {
+            for _game in 0..15 * battlemat_core::conformance::scale() {
                 let mut g = Swtb::new_game(&setup).unwrap();
                 for _ in 0..2000 {
                     let step = match g.to_act() {
@@ -146,7 +146,7 @@ fn arbitrary_text_never_panics() {
         "ü1",
         "a+2",
     ];
-    for _ in 0..20_000 {
+    for _ in 0..20_000 * battlemat_core::conformance::scale() {
         let n = r.roll(6) as usize - 1;
         let text: Vec<&str> = (0..n)
             .map(|_| words[r.roll(words.len() as u32) as usize - 1])
