@@ -81,24 +81,45 @@ pub fn distance_floor(a: Point, b: Point) -> Ticks {
     isqrt(dot(d, d) as u128) as Ticks
 }
 
-/// The point `dist` ticks from `from` toward `through` (or beyond it), rounded to the
-/// nearest tick on each axis: "one stick in the line of fire", "exactly that far in a
-/// straight line". `from` itself when the two are the same point.
+/// The point `dist` ticks from `from` toward `through` (or beyond it; away from it for a
+/// negative `dist`): "one stick in the line of fire", "exactly that far in a straight line".
+/// On the lattice it is the farthest point no farther than `dist` among the two nearest on
+/// each axis, and of those the nearest the line. `from` itself when the two are the same
+/// point.
 pub fn toward(from: Point, through: Point, dist: Ticks) -> Point {
     let d = through.sub(from);
     let len2 = dot(d, d);
     if len2 == 0 {
         return from;
     }
-    // Each axis is d * dist / |d|: its square is d^2 dist^2 / len2, a rational; the root is
-    // rounded to the nearest integer (isqrt of 4q, then halved, rounds half up).
-    let axis = |c: i128| -> Ticks {
-        let num = c * c * (dist as i128) * (dist as i128);
-        let r = isqrt((4 * num / len2) as u128) as i128;
-        let mag = (r + 1) / 2;
-        (mag * c.signum() * (dist as i128).signum()) as Ticks
-    };
-    Point::new(from.x + axis(d.0), from.y + axis(d.1))
+    debug_assert!(
+        dist.abs() <= 2 * MAX_COORD,
+        "a distance past the table's range"
+    );
+    // Each axis is d * dist / |d|, whose square d^2 dist^2 / len2 is rational: floor its root
+    // and try it and the next integer on each axis; keep the farthest point no farther than
+    // `dist`, and of those the nearest the line.
+    let dist2 = (dist as i128) * (dist as i128);
+    let floor = |c: i128| isqrt((c * c * dist2 / len2) as u128) as i128;
+    let (fx, fy) = (floor(d.0), floor(d.1));
+    let sign = (dist as i128).signum();
+    let mut best = (fx * d.0.signum() * sign, fy * d.1.signum() * sign);
+    let mut best_key = (-1i128, 0i128);
+    for mx in [fx, fx + 1] {
+        for my in [fy, fy + 1] {
+            let v = (mx * d.0.signum() * sign, my * d.1.signum() * sign);
+            let len = dot(v, v);
+            if len > dist2 {
+                continue;
+            }
+            let key = (len, -cross(d, v).abs());
+            if key > best_key {
+                best_key = key;
+                best = v;
+            }
+        }
+    }
+    Point::new(from.x + best.0 as Ticks, from.y + best.1 as Ticks)
 }
 
 /// Is `target` within the 180° arc in front of a unit at `at` facing `facing` (a point it
@@ -181,13 +202,19 @@ fn segment_distance2(p: Point, a: Point, b: Point) -> (i128, i128) {
 
 impl Outline {
     /// The corners counter-clockwise (a polygon given clockwise is reversed).
+    /// The corners counter-clockwise, a corner repeated next to itself (a ring closed by
+    /// repeating its first corner) counted once.
     fn ccw(corners: &[Point]) -> Vec<Point> {
+        let mut c = corners.to_vec();
+        c.dedup();
+        while c.len() > 1 && c.first() == c.last() {
+            c.pop();
+        }
         let mut area = 0i128;
-        for i in 0..corners.len() {
-            let (a, b) = (corners[i], corners[(i + 1) % corners.len()]);
+        for i in 0..c.len() {
+            let (a, b) = (c[i], c[(i + 1) % c.len()]);
             area += a.x as i128 * b.y as i128 - b.x as i128 * a.y as i128;
         }
-        let mut c = corners.to_vec();
         if area < 0 {
             c.reverse();
         }
@@ -202,12 +229,20 @@ impl Outline {
                 Err("a circle needs a positive radius".into())
             }
             Outline::Circle { .. } => Ok(()),
-            Outline::Polygon { corners } if corners.len() < 3 => {
-                Err("a polygon needs at least three corners".into())
+            Outline::Polygon { corners } if Self::ccw(corners).len() < 3 => {
+                Err("a polygon needs at least three different corners".into())
             }
             Outline::Polygon { corners } => {
                 let c = Self::ccw(corners);
                 let n = c.len();
+                // Convex and simple: every corner on or left of every edge (a star turns left
+                // at every corner too, but fails this).
+                for i in 0..n {
+                    let e = c[(i + 1) % n].sub(c[i]);
+                    if c.iter().any(|q| cross(e, q.sub(c[i])) < 0) {
+                        return Err("a polygon must be convex (and not cross itself)".into());
+                    }
+                }
                 let mut turned = false;
                 for i in 0..n {
                     let turn = cross(c[(i + 1) % n].sub(c[i]), c[(i + 2) % n].sub(c[(i + 1) % n]));
@@ -533,13 +568,16 @@ impl Table {
             consider(f, Hit::Piece(i));
         }
         // Draw the path on the lattice: K steps along the longer axis; step k is at
-        // s + d * k / K, rounded toward s.
+        // s + d * k / K, the shorter axis rounded either way (the two lattice points nearest
+        // the path), the one farther along first.
         let k_max = d.0.abs().max(d.1.abs());
-        let at = |k: i128| {
-            Point::new(
-                s.x + (d.0 * k / k_max) as Ticks,
-                s.y + (d.1 * k / k_max) as Ticks,
-            )
+        let at = |k: i128, other: bool| {
+            let axis = |c: i128| {
+                let q = c * k / k_max;
+                let exact = q * k_max == c * k;
+                q + if other && !exact { c.signum() } else { 0 }
+            };
+            Point::new(s.x + axis(d.0) as Ticks, s.y + axis(d.1) as Ticks)
         };
         let (mut k, hit) = match best {
             None => (k_max, None),
@@ -549,10 +587,20 @@ impl Table {
         // hair into the obstacle, so step back until the base is clear (or at the start).
         let clear =
             |p: Point| self.clear_of_new(&Base::new(p, mover.radius), &mover, others, ignore);
-        while k > 0 && !clear(at(k)) {
+        loop {
+            if k == 0 {
+                return Sweep { stop: s, hit };
+            }
+            for other in [true, false] {
+                if clear(at(k, other)) {
+                    return Sweep {
+                        stop: at(k, other),
+                        hit,
+                    };
+                }
+            }
             k -= 1;
         }
-        Sweep { stop: at(k), hit }
     }
 
     /// Is `b` (the mover at a new point) clear of everything it was not already overlapping
@@ -586,10 +634,15 @@ fn sweep_point(s: Point, d: (i128, i128), c: Point, reach: i128) -> Option<Fract
         return None; // moving away
     }
     let disc = b * b - 4 * a * cc;
-    if disc < 0 {
+    if disc <= 0 {
+        return None; // missed, or a tangent graze: touching is not overlapping
+    }
+    // The contact t = (-b - sqrt(disc)) / 2a is at most 1 exactly when -b - 2a <= sqrt(disc).
+    let past = -b - 2 * a;
+    if past > 0 && past * past > disc {
         return None;
     }
-    // t = (-b - sqrt(disc)) / 2a; the ceiling of the root makes it a hair early.
+    // The ceiling of the root makes it a hair early, never late.
     let num = (-b - isqrt_ceil(disc as u128) as i128).max(0);
     Some(Fraction { num, den: 2 * a })
 }
@@ -621,7 +674,9 @@ fn sweep_polygon(s: Point, d: (i128, i128), r: i128, c: &[Point]) -> Option<Frac
         // negative. Contact when it reaches -r|e| moving inward (c1 > 0).
         let c0 = cross(e, s.sub(a));
         let c1 = cross(e, d);
-        if c1 > 0 && c0 < 0 {
+        // The contact t = (-r|e| - c0) / c1 is at most 1 exactly when -c0 - c1 <= r|e|.
+        let past = -c0 - c1;
+        if c1 > 0 && c0 < 0 && (past <= 0 || past * past <= r * r * len2) {
             let r_len = isqrt_ceil((r * r * len2) as u128) as i128;
             let num = (-r_len - c0).max(0);
             let f = Fraction { num, den: c1 };
