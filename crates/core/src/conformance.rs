@@ -179,22 +179,7 @@ fn play_one<G: Game>(
                     state.legal_actions().is_empty(),
                     "{at}: legal actions after the end"
                 );
-                assert_eq!(
-                    result.ranks.len(),
-                    seats as usize,
-                    "{at}: one rank per seat"
-                );
-                assert_eq!(
-                    result.scores.len(),
-                    seats as usize,
-                    "{at}: one score per seat"
-                );
-                assert!(
-                    result
-                        .ranks
-                        .iter()
-                        .all(|&r| r >= 1 && r as usize <= seats as usize)
-                );
+                result_checks(&result, seats, &at);
                 let before = state.clone();
                 assert!(
                     state.apply(&Step::Roll { value: 1 }).is_err(),
@@ -453,6 +438,19 @@ fn neighbours(v: &Value, numbers: &[i64], words: &[String]) -> Vec<Value> {
     }
 }
 
+/// A result has a score and a rank for every seat, ranks from 1 to the number of seats.
+fn result_checks(r: &crate::GameResult, seats: Seat, at: &str) {
+    assert_eq!(r.ranks.len(), seats as usize, "{at}: one rank per seat");
+    assert_eq!(r.scores.len(), seats as usize, "{at}: one score per seat");
+    assert!(
+        r.ranks
+            .iter()
+            .all(|&k| k >= 1 && k as usize <= seats as usize),
+        "{at}: ranks {:?} outside 1 to {seats}",
+        r.ranks
+    );
+}
+
 /// A resignation by any seat ends the game with a result for every seat, the resigning
 /// seat not the sole winner of a competitive game.
 fn resign_checks<G: Game>(state: &G, roller: &mut Roller, at: &str) {
@@ -468,16 +466,7 @@ fn resign_checks<G: Game>(state: &G, roller: &mut Roller, at: &str) {
         .result()
         .unwrap_or_else(|| panic!("{at}: a resignation did not end the game"));
     assert_eq!(g.next(), Next::Over, "{at}: resigned but not over");
-    assert_eq!(
-        r.ranks.len(),
-        seats as usize,
-        "{at}: one rank per seat after resigning"
-    );
-    assert_eq!(
-        r.scores.len(),
-        seats as usize,
-        "{at}: one score per seat after resigning"
-    );
+    result_checks(&r, seats, &format!("{at}, after seat {seat} resigned"));
     if r.cooperative.is_none() {
         assert!(
             !r.winners().contains(&seat) || r.is_shared(),

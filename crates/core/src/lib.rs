@@ -125,14 +125,16 @@ impl Outcomes {
         match self {
             // `pick` over n equal weights is `roll(n) - 1`: the same faces, no allocation.
             Outcomes::Die(n) if *n > 0 => roller.roll(*n),
-            other => {
-                let list = other.list();
-                let weights: Vec<u64> = list.iter().map(|o| o.weight).collect();
-                let i = roller.pick(&weights).unwrap_or(0);
-                list.get(i).map_or(1, |o| o.value)
-            }
+            other => pick_outcome(&other.list(), roller),
         }
     }
+}
+
+/// One of weighted outcomes, by a seeded roller.
+fn pick_outcome(outcomes: &[ChanceOutcome], roller: &mut battlemat_dice::Roller) -> u32 {
+    let weights: Vec<u64> = outcomes.iter().map(|o| o.weight).collect();
+    let i = roller.pick(&weights).unwrap_or(0);
+    outcomes.get(i).map_or(1, |o| o.value)
 }
 
 /// A chance point: one die or one draw. Outcomes have integer weights, so probabilities are
@@ -183,9 +185,7 @@ impl Chance {
 
     /// Roll it with a seeded roller.
     pub fn roll(&self, roller: &mut battlemat_dice::Roller) -> u32 {
-        let weights: Vec<u64> = self.outcomes.iter().map(|o| o.weight).collect();
-        let i = roller.pick(&weights).unwrap_or(0);
-        self.outcomes[i].value
+        pick_outcome(&self.outcomes, roller)
     }
 }
 

@@ -10,12 +10,12 @@ use crate::state::{Place, Swtb, UnitId};
 
 impl Swtb {
     pub(crate) fn plan_fire(&self, gun: UnitId, target: UnitId, crew: UnitId) -> Result<Plan, Why> {
-        self.can_fire(gun)?;
+        self.can_start(gun)?;
         self.fire_rule(gun, target, crew, &self.occupancy())?;
         Ok(Plan::Fire { gun, target, crew })
     }
 
-    /// The gun rules; `gun` must be of the acting side and in play ([`Swtb::can_fire`]).
+    /// The gun rules; `gun` must be of the acting side and in play ([`Swtb::can_start`]).
     fn fire_rule(
         &self,
         gun: UnitId,
@@ -72,7 +72,7 @@ impl Swtb {
         let seat = self.now.seat;
         for crew in self.ids() {
             let cu = &self.now.units[crew as usize];
-            if cu.owner != seat
+            if cu.owner != Some(seat)
                 || cu.side != self.now.active
                 || !self.ty(crew).crew
                 || !self.adjacent_units(gun, crew)

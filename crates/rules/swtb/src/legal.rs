@@ -170,25 +170,12 @@ impl Swtb {
     /// A unit the deciding seat may act with: it exists, is in play, and is the seat's.
     pub(crate) fn can_start(&self, u: UnitId) -> Result<(), Why> {
         let unit = self.unit(u).ok_or(Why::NoUnit(u))?;
-        if unit.side != self.now.active || unit.owner != self.now.seat {
+        // A fixed gun belongs to no seat: any seat of its side may fire it (SWTB-O8).
+        if unit.side != self.now.active || unit.owner.is_some_and(|o| o != self.now.seat) {
             return Err(Why::NotYours(u));
         }
         if !self.alive(u) {
             return Err(Why::OutOfGame(u));
-        }
-        Ok(())
-    }
-
-    /// A fixed gun the acting seat may fire: its side's, in play. A gun is dealt to no seat;
-    /// whichever seat crews it fires it (SWTB-O8, with several seats on a side), and the
-    /// crew must be that seat's own ([`Swtb::can_start`]).
-    pub(crate) fn can_fire(&self, gun: UnitId) -> Result<(), Why> {
-        let unit = self.unit(gun).ok_or(Why::NoUnit(gun))?;
-        if unit.side != self.now.active {
-            return Err(Why::NotYours(gun));
-        }
-        if !self.alive(gun) {
-            return Err(Why::OutOfGame(gun));
         }
         Ok(())
     }
@@ -309,7 +296,7 @@ impl Swtb {
         let mine = self.ids().filter(|&u| {
             let unit = &self.now.units[u as usize];
             // The seat's own units, and its side's guns (fired by whichever seat crews them).
-            unit.side == side && (unit.owner == seat || self.ty(u).crewed) && self.alive(u)
+            unit.side == side && unit.owner.is_none_or(|o| o == seat) && self.alive(u)
         });
         let enemies: Vec<UnitId> = self
             .ids()
@@ -321,7 +308,7 @@ impl Swtb {
             if unit.acted && !unit.may_attack {
                 continue;
             }
-            if !unit.acted && unit.owner == seat {
+            if !unit.acted {
                 self.legal_moves(u, &occ, &mut out);
             }
             if self.ty(u).crewed {

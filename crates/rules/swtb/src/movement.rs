@@ -14,11 +14,8 @@ use battlemat_geom::{Cell, CellSet};
 
 /// The board at one moment: the unit on each cell and which cells block sight.
 pub struct Occupancy {
-    /// The unit on each cell by index, [`Occupancy::EMPTY`] for none: in `inline` on boards
-    /// of up to [`Occupancy::INLINE`] cells (no allocation), else in `unit`.
-    inline: [u8; Occupancy::INLINE],
+    /// The unit on each cell by index, [`Occupancy::EMPTY`] for none.
     unit: Vec<u8>,
-    cells: usize,
     /// The cells that block sight, for the grid's sight table.
     pub blocking: CellSet,
     /// The same, by index, when the grid has no sight table (else empty).
@@ -31,36 +28,14 @@ pub struct Occupancy {
 
 impl Occupancy {
     const EMPTY: u8 = u8::MAX;
-    const INLINE: usize = 256;
-
-    fn slots(&self) -> &[u8] {
-        if self.cells <= Self::INLINE {
-            &self.inline[..self.cells]
-        } else {
-            &self.unit
-        }
-    }
-
-    fn slots_mut(&mut self) -> &mut [u8] {
-        if self.cells <= Self::INLINE {
-            &mut self.inline[..self.cells]
-        } else {
-            &mut self.unit
-        }
-    }
 
     /// The unit on the cell with index `i`.
     pub fn unit_on(&self, i: usize) -> Option<UnitId> {
-        Some(self.slots()[i]).filter(|&u| u != Self::EMPTY)
+        Some(self.unit[i]).filter(|&u| u != Self::EMPTY)
     }
 
     pub fn is_empty(&self, i: usize) -> bool {
-        self.slots()[i] == Self::EMPTY
-    }
-
-    /// How many cells the board has.
-    pub fn cells(&self) -> usize {
-        self.cells
+        self.unit[i] == Self::EMPTY
     }
 
     /// Does the cell with index `i` block sight?
@@ -79,13 +54,7 @@ impl Swtb {
         let n = self.fixed.terrain.len();
         let table = self.fixed.topology.has_sight_table();
         let mut occ = Occupancy {
-            inline: [Occupancy::EMPTY; Occupancy::INLINE],
-            unit: if n > Occupancy::INLINE {
-                vec![Occupancy::EMPTY; n]
-            } else {
-                Vec::new()
-            },
-            cells: n,
+            unit: vec![Occupancy::EMPTY; n],
             blocking: CellSet::default(),
             blocks_sight: Vec::new(),
             occupied: CellSet::default(),
@@ -113,7 +82,7 @@ impl Swtb {
         for (u, unit) in self.now.units.iter().enumerate() {
             if let Place::Field(c) = unit.place {
                 let i = self.fixed.grid.index(c);
-                occ.slots_mut()[i] = u as u8;
+                occ.unit[i] = u as u8;
                 occ.occupied.insert(i);
                 // Fliers on the battlefield are above it and block nothing.
                 if !self.fixed.types[unit.kind as usize].flies() {
@@ -133,8 +102,7 @@ impl Swtb {
         out
     }
 
-    /// [`Swtb::reachable`], each cell handed to `found` in board order, no allocation on
-    /// grids with sight tables.
+    /// [`Swtb::reachable`], each cell handed to `found` in board order.
     pub(crate) fn each_reachable(&self, u: UnitId, occ: &Occupancy, mut found: impl FnMut(Cell)) {
         let Some(start) = self.cell_of(u) else {
             return;
@@ -152,15 +120,16 @@ impl Swtb {
             }
             return;
         }
-        let n = occ.cells();
-        if n > 256 {
-            let mut dist = vec![u8::MAX; n];
-            let mut queue = vec![0u16; n];
-            self.search(u, start, occ, &mut dist, &mut queue, &mut found);
-        } else {
-            let (mut dist, mut queue) = ([u8::MAX; 256], [0u16; 256]);
-            self.search(u, start, occ, &mut dist, &mut queue, &mut found);
-        }
+        // Larger grids: breadth-first, cell by cell.
+        let n = occ.unit.len();
+        self.search(
+            u,
+            start,
+            occ,
+            &mut vec![u8::MAX; n],
+            &mut vec![0u16; n],
+            &mut found,
+        );
     }
 
     /// Breadth-first from `start`, by cell index, in the buffers given (`dist` all unseen).

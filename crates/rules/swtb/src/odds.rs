@@ -10,6 +10,7 @@ use crate::legal::Plan;
 use crate::state::{AttackKind, Phase, Place, Swtb, UnitId};
 use battlemat_core::{GameOptions, Odds};
 use battlemat_dice::Dist;
+use battlemat_geom::Cell;
 use std::collections::BTreeMap;
 
 /// The distribution of one side's combat roll: `n` d6, totalled or best die (the `contest`
@@ -231,16 +232,20 @@ fn duel(a: &str, d: &str, options: Options) -> Result<(Swtb, Action), String> {
         .map(|(k, _)| k.clone())
         .ok_or("the unit table has no type that crews a gun")?;
     let (at, dt) = (&types[a], &types[d]);
-    let spec = |kind: &str, at: Option<&str>| crate::data::UnitSpec {
+    // The attacker at a2 (its crew at a1), the defender at b2.
+    let (a1, a2, b2) = (Cell::new(0, 0), Cell::new(0, 1), Cell::new(1, 1));
+    let spec = |kind: &str, at: Option<Cell>| crate::data::UnitSpec {
         kind: kind.into(),
         name: types[kind].name.clone(),
-        at: at.map(cell),
+        at,
         power: None,
     };
-    let mut side0 = vec![spec(a, (!at.flies()).then_some("a2"))];
+    let mut side0 = vec![spec(a, (!at.flies()).then_some(a2))];
     if at.crewed {
-        side0.push(spec(&crew_kind, Some("a1")));
+        side0.push(spec(&crew_kind, Some(a1)));
     }
+    // The defender comes after side 0's units.
+    let def = side0.len() as UnitId;
     let side = |name: &str, alignment, units| crate::data::SideSpec {
         name: name.into(),
         alignment,
@@ -259,14 +264,14 @@ fn duel(a: &str, d: &str, options: Options) -> Result<(Swtb, Action), String> {
         points: 0,
         walls: vec![],
         hills: vec![],
-        fortified: vec![cell("b2")],
+        fortified: vec![b2],
         goal: None,
         sides: vec![
             side("Attacker", crate::data::Alignment::Light, side0),
             side(
                 "Defender",
                 crate::data::Alignment::Dark,
-                vec![spec(d, (!dt.flies()).then_some("b2"))],
+                vec![spec(d, (!dt.flies()).then_some(b2))],
             ),
         ],
     };
@@ -277,11 +282,10 @@ fn duel(a: &str, d: &str, options: Options) -> Result<(Swtb, Action), String> {
         seating: None,
     };
     let mut g = Swtb::new(&setup).map_err(|e| e.to_string())?;
-    let def: UnitId = side0_len(&g);
     // A flier defends on the battlefield against a ground attacker (it can be reached
     // there, SWTB-6), on its line against another flier (a dogfight, SWTB-F3).
     if dt.flies() && !at.flies() {
-        g.now.units[def as usize].place = Place::Field(cell("b2"));
+        g.now.units[def as usize].place = Place::Field(b2);
     }
     g.now.phase = Phase::Turn;
     g.now.active = 0;
@@ -305,13 +309,4 @@ fn duel(a: &str, d: &str, options: Options) -> Result<(Swtb, Action), String> {
         }
     };
     Ok((g, action))
-}
-
-fn cell(name: &str) -> battlemat_geom::Cell {
-    let (col, row) = name.split_at(1);
-    battlemat_geom::Cell::new(col.as_bytes()[0] - b'a', row.parse::<u8>().unwrap_or(1) - 1)
-}
-
-fn side0_len(g: &Swtb) -> UnitId {
-    g.now.units.iter().filter(|u| u.side == 0).count() as UnitId
 }

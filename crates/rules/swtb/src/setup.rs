@@ -82,6 +82,13 @@ pub fn check_setup(setup: &Setup) -> Result<Fixed, SetupError> {
                 );
             }
         }
+        if t.crewed && t.r#move != 0 {
+            // SWTB-O8: artillery and AA guns are fixed, fired by whichever trooper crews them.
+            return err(
+                format!("unit_types.{k}.move"),
+                "a crewed gun is fixed in place (SWTB-O8): its move must be 0".into(),
+            );
+        }
         if t.cost > 1_000_000 {
             return err(
                 format!("unit_types.{k}.cost"),
@@ -201,11 +208,7 @@ pub fn check_setup(setup: &Setup) -> Result<Fixed, SetupError> {
                 kind: ti as u8,
                 side: si as u8,
                 // A fixed gun is fired by whichever seat crews it (SWTB-O8); it is not dealt.
-                owner: if t.crewed {
-                    seats[0]
-                } else {
-                    seats[dealt % seats.len()]
-                },
+                owner: (!t.crewed).then(|| seats[dealt % seats.len()]),
                 place: u.at.map_or(Place::Line, Place::Field),
                 hits: 0,
                 acted: false,
@@ -254,24 +257,8 @@ pub fn check_setup(setup: &Setup) -> Result<Fixed, SetupError> {
         ],
         seating,
         topology: battlemat_geom::Topology::of(grid),
-        open: {
-            let mut open = battlemat_geom::CellSet::default();
-            for (i, t) in terrain.iter().enumerate() {
-                if *t != Terrain::Wall {
-                    open.insert(i);
-                }
-            }
-            open
-        },
-        terrain_blocking: {
-            let mut set = battlemat_geom::CellSet::default();
-            for (i, t) in terrain.iter().enumerate() {
-                if matches!(t, Terrain::Wall | Terrain::Hill) {
-                    set.insert(i);
-                }
-            }
-            set
-        },
+        open: cells_where(&terrain, |t| t != Terrain::Wall),
+        terrain_blocking: cells_where(&terrain, |t| matches!(t, Terrain::Wall | Terrain::Hill)),
         grid,
         terrain,
         types,
@@ -280,6 +267,17 @@ pub fn check_setup(setup: &Setup) -> Result<Fixed, SetupError> {
         start,
         start_count,
     })
+}
+
+/// The cells whose terrain passes `test`, as a set (for the topology's tables).
+fn cells_where(terrain: &[Terrain], test: impl Fn(Terrain) -> bool) -> battlemat_geom::CellSet {
+    let mut set = battlemat_geom::CellSet::default();
+    for (i, t) in terrain.iter().enumerate() {
+        if test(*t) {
+            set.insert(i);
+        }
+    }
+    set
 }
 
 /// A saved state's progress is checked as strictly as a setup: nothing in it may point
@@ -295,11 +293,14 @@ pub fn check_progress(fixed: &Fixed, d: &Progress) -> Result<(), String> {
             Place::Field(c) | Place::Fallen(c) => on_board(c),
             Place::Line | Place::Gone => true,
         };
+        let owner_ok = |t: &UnitType| match u.owner {
+            Some(o) => o < fixed.seating.seats() && fixed.seating.side_of(o) == u.side,
+            None => t.crewed,
+        };
         if u.kind as usize >= fixed.types.len()
             || u.side > 1
             || !place_ok
-            || fixed.seating.side_of(u.owner) != u.side
-            || u.owner >= fixed.seating.seats()
+            || !owner_ok(&fixed.types[u.kind as usize])
         {
             return Err(format!("units[{i}] does not fit the setup"));
         }

@@ -33,8 +33,9 @@ pub struct Unit {
     /// Index into the game's unit types.
     pub kind: u8,
     pub side: u8,
-    /// The seat that commands it (one of its side's seats).
-    pub owner: Seat,
+    /// The seat that commands it (one of its side's seats); none for a fixed gun, which
+    /// whichever of its side's seats crews it fires (SWTB-O8).
+    pub owner: Option<Seat>,
     pub place: Place,
     pub hits: u8,
     /// Has moved or attacked this turn (SWTB-2).

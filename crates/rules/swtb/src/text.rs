@@ -324,7 +324,7 @@ impl Swtb {
                 UnitView {
                     id: u,
                     name: self.name(u).into(),
-                    owner: (!self.ty(u).crewed).then_some(unit.owner),
+                    owner: unit.owner,
                     kind: self.fixed.type_keys[unit.kind as usize].clone(),
                     side: unit.side,
                     place: unit.place,

@@ -95,11 +95,9 @@ impl Swtb {
     }
 
     /// Does `seat` command a unit in play?
-    /// (Fixed guns are fired by whichever seat crews them and belong to none.)
     fn commands_units(&self, seat: Seat) -> bool {
-        self.ids().any(|u| {
-            self.now.units[u as usize].owner == seat && self.alive(u) && !self.ty(u).crewed
-        })
+        self.ids()
+            .any(|u| self.now.units[u as usize].owner == Some(seat) && self.alive(u))
     }
 
     /// The side's next seat after `after` (or its first) that commands a unit in play.
@@ -238,7 +236,11 @@ impl Swtb {
     /// Who decides now: a seat, or nobody (a die, or the end).
     pub fn deciding_seat(&self) -> Option<Seat> {
         match &self.now.phase {
-            Phase::ChoosePower { unit } => Some(self.now.units[*unit as usize].owner),
+            Phase::ChoosePower { unit } => self.now.units[*unit as usize].owner.or(Some(
+                self.fixed
+                    .seating
+                    .captain(self.now.units[*unit as usize].side),
+            )),
             Phase::ChooseFirst { winner } => Some(self.fixed.seating.captain(*winner)),
             Phase::Turn => Some(self.now.seat),
             _ => None,

@@ -130,7 +130,7 @@ fn every_accepted_action_is_listed_on_a_small_mat() {
                     let legal = g.legal_actions();
                     // A seat acts only with its own units (a gun: with its own crew).
                     for a in &legal {
-                        let own = |u: u8| g.now.units[u as usize].owner == seat;
+                        let own = |u: u8| g.now.units[u as usize].owner == Some(seat);
                         let ok = match *a {
                             Action::Move { unit, .. }
                             | Action::Attack { unit, .. }

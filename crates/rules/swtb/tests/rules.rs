@@ -1976,7 +1976,7 @@ fn swtb_2_force_user_may_choke_or_trick_after_moving_into_contact() {
             .any(|e| matches!(e, Event::Defected { unit: 1, .. }))
     );
     assert_eq!(g.now.units[1].side, 0);
-    assert_eq!(g.now.units[1].owner, 0, "it joins the user's seat");
+    assert_eq!(g.now.units[1].owner, Some(0), "it joins the user's seat");
     // A Force User that moved but not into contact may not use a power.
     let mut g = game("", &["trooper@d4"], &["force_user@h6:force_choke"], &fp);
     begin(&mut g, 1);
@@ -2110,8 +2110,8 @@ fn seats_several_players_share_a_side_and_take_its_turn_in_turn() {
     s.seating = Some(battlemat_core::Seating(vec![0, 1, 0, 1]));
     let mut g = Swtb::new_game(&s).unwrap();
     assert_eq!(g.seats(), 4);
-    let owners: Vec<u8> = g.now.units.iter().map(|u| u.owner).collect();
-    assert_eq!(owners, vec![0, 2, 1, 3]);
+    let owners: Vec<Option<u8>> = g.now.units.iter().map(|u| u.owner).collect();
+    assert_eq!(owners, vec![Some(0), Some(2), Some(1), Some(3)]);
     begin(&mut g, 0);
     assert_eq!(seat(&g), 0);
     allowed(&g, "move u0 a2");
@@ -2229,10 +2229,10 @@ fn swtb_o8_with_shared_sides_a_gun_is_fired_by_the_seat_that_crews_it() {
     );
     s.seating = Some(battlemat_core::Seating(vec![0, 1, 0, 1]));
     let mut g = Swtb::new_game(&s).unwrap();
-    let owners: Vec<u8> = g.now.units.iter().map(|u| u.owner).collect();
+    let owners: Vec<Option<u8>> = g.now.units.iter().map(|u| u.owner).collect();
     assert_eq!(
         owners,
-        vec![0, 2, 1, 1, 3],
+        vec![Some(0), Some(2), None, Some(1), Some(3)],
         "the gun is not dealt; the troopers are"
     );
     begin(&mut g, 1);
@@ -2252,4 +2252,21 @@ fn swtb_o8_with_shared_sides_a_gun_is_fired_by_the_seat_that_crews_it() {
     // Seat 1's trooper is still not seat 3's to move.
     let e = battlemat_core::testing::refused_by(&mut g, "move u3 d4", None);
     assert!(e.reason.contains("not yours"), "{e}");
+}
+
+// SWTB-O8: artillery and AA guns are fixed; a unit table that gives a crewed gun a move is
+// refused (a gun belongs to no seat, so a movable one could be moved by any).
+#[test]
+fn swtb_o8_a_crewed_gun_must_be_fixed_in_place() {
+    let mut s = setup(
+        "",
+        &["trooper@b5"],
+        &["artillery@e5", "trooper@e4"],
+        &[("artillery", "true")],
+    );
+    Swtb::new_game(&s).unwrap();
+    s.unit_types.get_mut("artillery").unwrap().r#move = 1;
+    let e = Swtb::new_game(&s).unwrap_err();
+    assert_eq!(e.at, "unit_types.artillery.move");
+    assert!(e.message.contains("SWTB-O8"), "{e}");
 }
