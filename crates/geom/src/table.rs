@@ -221,6 +221,36 @@ impl Outline {
         c
     }
 
+    /// The outward direction at the point of the outline nearest `p` (a point outside it):
+    /// from the centre for a circle, the edge's outward normal, or from the corner when a
+    /// corner is nearest. What a ball bouncing off the piece reflects about.
+    pub fn normal_toward(&self, p: Point) -> (i128, i128) {
+        match self {
+            Outline::Circle { centre, .. } => p.sub(*centre),
+            Outline::Polygon { corners } => {
+                let c = Outline::ccw(corners);
+                let mut best: Option<((i128, i128), (i128, i128))> = None;
+                for i in 0..c.len() {
+                    let (a, b) = (c[i], c[(i + 1) % c.len()]);
+                    let d = segment_distance2(p, a, b);
+                    let e = b.sub(a);
+                    let t = dot(p.sub(a), e);
+                    let n = if t <= 0 {
+                        p.sub(a)
+                    } else if t >= dot(e, e) {
+                        p.sub(b)
+                    } else {
+                        (e.1, -e.0)
+                    };
+                    if best.is_none_or(|(bd, _)| d.0 * bd.1 < bd.0 * d.1) {
+                        best = Some((d, n));
+                    }
+                }
+                best.map_or((0, 0), |(_, n)| n)
+            }
+        }
+    }
+
     /// Is it a usable shape: a positive radius, or at least three corners making a convex
     /// polygon with an area?
     pub fn check(&self) -> Result<(), String> {

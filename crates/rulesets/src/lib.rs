@@ -84,7 +84,10 @@ fn entry<G: Game>() -> Entry {
 
 /// Every game, in a fixed order.
 pub fn all() -> Vec<Entry> {
-    vec![entry::<battlemat_swtb::Swtb>()]
+    vec![
+        entry::<battlemat_swtb::Swtb>(),
+        entry::<battlemat_sd_era::SdEra>(),
+    ]
 }
 
 /// The ids of every game.

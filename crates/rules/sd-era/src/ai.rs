@@ -1,0 +1,65 @@
+//! A heuristic value of a position for AIs that stop searching before the end: the
+//! mission's score against the best opponent's, then units standing (not stunned, in the
+//! ring), then closeness to the mission's objective.
+
+use crate::data::{MissionKind, STICK};
+use crate::state::SdEra;
+use battlemat_core::Seat;
+
+impl SdEra {
+    pub fn heuristic(&self, seat: Seat) -> f64 {
+        let n = self.fixed.players as usize;
+        let scores: Vec<f64> = (0..n).map(|s| self.standing(s as Seat)).collect();
+        let mine = scores[seat as usize];
+        let best_other = (0..n)
+            .filter(|&s| s != seat as usize)
+            .map(|s| scores[s])
+            .fold(f64::MIN, f64::max);
+        ((mine - best_other) / 4.0).tanh()
+    }
+
+    /// How well a seat stands, in rough "tokens".
+    fn standing(&self, seat: Seat) -> f64 {
+        let tokens = f64::from(self.now.tokens[seat as usize]);
+        let mut v = match self.fixed.kind {
+            MissionKind::RingBattle => 0.0,
+            _ => tokens,
+        };
+        let target = self.objective();
+        for u in self.ids() {
+            let x = self.unit(u);
+            if x.owner != Some(seat) || !x.on_table() {
+                continue;
+            }
+            match self.fixed.kind {
+                MissionKind::RingBattle => {
+                    if !x.outside {
+                        v += 1.0 + 0.25 * f64::from(self.value(u));
+                    }
+                }
+                _ => {
+                    if !x.stunned {
+                        v += 0.1;
+                    }
+                }
+            }
+            if let Some(t) = target {
+                let d = battlemat_geom::table::distance_floor(x.at, t) as f64 / STICK as f64;
+                v -= 0.03 * d;
+            }
+        }
+        v
+    }
+
+    /// Where a unit wants to be: the hill, a ball, or nowhere in particular.
+    fn objective(&self) -> Option<battlemat_geom::table::Point> {
+        match self.fixed.kind {
+            MissionKind::KingOfTheHill => Some(self.fixed.centre),
+            MissionKind::Soccer => self
+                .ids()
+                .find(|&b| self.unit(b).is_ball())
+                .map(|b| self.unit(b).at),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,414 @@
+//! SDE-SHOOT, SDE-RANGE, SDE-SIGHT, SDE-MELEE and the letters that change dice (SDE-A,
+//! SDE-B, SDE-C, SDE-H, SDE-M, SDE-S, SDE-V): attack and defence dice, the opposed roll,
+//! and what its outcome does.
+//!
+//! The opposed roll (rulings.md, DEFAULT): each side rolls its dice and the highest single
+//! dice are compared; the attacker wins only if higher (ties go to the defender). Overkill
+//! is how many of the winner's *other* dice also beat the loser's highest. The `contest =
+//! sum` option compares totals instead (overkill = (difference - 1) div 3).
+//!
+//! Every die is its own chance point, so a record holds the faces a player would read off
+//! the table; the pools keep face counts only, so equal rolls in any order are one state.
+
+use crate::data::{Artillery, Contest, MissionKind, NEXT_TO, STICK, Special};
+use crate::events::{Event, Winner};
+use crate::state::{Choice, Fight, Pending, Pool, SdEra, Striker, UnitId};
+use battlemat_core::Seat;
+use battlemat_geom::table::{Base, Point, Ticks};
+
+/// A question within a fight, and whose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Question {
+    /// RING BATTLE: add cheer dice (true: the attacker's side).
+    Cheer(bool),
+    /// VETERAN: re-roll one die or keep.
+    Reroll(bool),
+}
+
+/// Squared length of a vector.
+pub(crate) fn len2(dx: Ticks, dy: Ticks) -> i128 {
+    (dx as i128) * (dx as i128) + (dy as i128) * (dy as i128)
+}
+
+impl SdEra {
+    /// Sticks of range beyond the first (SDE-RANGE): 0 within 1 stick edge to edge; 1 up to
+    /// 2 sticks; and so on. `from` is the shooter's centre (or a BITS point, radius 0).
+    pub fn extra_range(&self, from: Point, from_radius: Ticks, target: UnitId) -> u8 {
+        let t = self.unit(target);
+        let d2 = len2(t.at.x - from.x, t.at.y - from.y);
+        let reach = |k: i64| {
+            let r = (k + 1) * STICK + from_radius + t.radius();
+            (r as i128) * (r as i128)
+        };
+        (0..40).find(|&k| d2 <= reach(k)).unwrap_or(40) as u8
+    }
+
+    /// Can a shot from `from` see `target` (SDE-SIGHT)? Pieces the shooter or target stand on
+    /// do not block it.
+    pub fn sees(&self, shooter: UnitId, from: Point, target: UnitId) -> bool {
+        let mut ignore: [usize; 2] = [usize::MAX; 2];
+        if from == self.unit(shooter).at
+            && let Some(p) = self.standing_on(shooter)
+        {
+            ignore[0] = p;
+        }
+        if let Some(p) = self.standing_on(target) {
+            ignore[1] = p;
+        }
+        self.fixed.table.sight(from, self.unit(target).at, &ignore)
+    }
+
+    /// Attack dice before range penalties: the value, +1 hidden (SDE-H), +1 MELEE in melee
+    /// (SDE-M), +1 ARTILLERY shooting with the `extra_die` option.
+    pub fn attack_dice(&self, u: UnitId, melee: bool) -> u8 {
+        let mut d = self.value(u);
+        if self.unit(u).hidden {
+            d += 1;
+        }
+        if melee && self.has(u, Special::M) {
+            d += 1;
+        }
+        if !melee
+            && self.has(u, Special::A)
+            && self.fixed.options.artillery == Artillery::ExtraDie
+        {
+            d += 1;
+        }
+        d
+    }
+
+    /// Shooting dice after the range penalty (SDE-RANGE; ARTILLERY ignores it, SDE-A).
+    pub fn shooting_dice(&self, u: UnitId, dice: u8, extra: u8) -> u8 {
+        if self.has(u, Special::A) {
+            dice
+        } else {
+            dice.saturating_sub(extra)
+        }
+    }
+
+    /// Defence dice: the value (a ball or bomb 2), -1 CHEAP (SDE-C), +1 MELEE in melee.
+    pub fn defence_dice(&self, u: UnitId, melee: bool) -> u8 {
+        if self.unit(u).is_ball() {
+            return 2;
+        }
+        let mut d = self.value(u);
+        if self.has(u, Special::C) {
+            d = d.saturating_sub(1);
+        }
+        if melee && self.has(u, Special::M) {
+            d += 1;
+        }
+        d
+    }
+
+    /// Are the two bases next to each other (within 1/6 stick edge to edge)?
+    pub fn next_to(&self, a: UnitId, b: UnitId) -> bool {
+        let (x, y) = (self.unit(a), self.unit(b));
+        Base::new(x.at, x.radius()).within(&Base::new(y.at, y.radius()), NEXT_TO)
+    }
+
+    /// A fight between a unit and a target, its dice counted.
+    pub fn unit_fight(&self, unit: UnitId, target: UnitId, melee: bool, dice: u8, from: Point) -> Fight {
+        let owner = self.unit(unit).owner;
+        Fight {
+            striker: Striker::Unit(unit),
+            target,
+            melee,
+            by: owner,
+            from,
+            toward: self.unit(target).at,
+            att: Pool::new(dice),
+            def: Pool::new(self.defence_dice(target, melee)),
+            hidden_attacker: self.unit(unit).hidden,
+            rerolling: None,
+            rest: 0,
+        }
+    }
+
+    /// Begin rolling a fight: the attacker (if a unit) comes out of hiding (SDE-H).
+    pub fn start_fight(&mut self, f: Fight, ev: &mut Vec<Event>) {
+        let unit = match f.striker {
+            Striker::Unit(u) => {
+                if self.unit(u).hidden {
+                    self.now.units[u as usize].hidden = false;
+                    ev.push(Event::Unhidden { unit: u });
+                }
+                Some(u)
+            }
+            Striker::Ball(b) => Some(b),
+            Striker::Impact => None,
+        };
+        ev.push(Event::Attacks {
+            unit,
+            target: f.target,
+            melee: f.melee,
+            att_dice: f.att.dice,
+            def_dice: f.def.dice,
+        });
+        self.now.phase = crate::state::Phase::Fight(f);
+        self.fight_continue(f, ev);
+    }
+
+    /// The unit on each side of a fight that may decide things (a unit striker; the target).
+    fn fighter(&self, f: &Fight, attacker: bool) -> Option<UnitId> {
+        if attacker {
+            match f.striker {
+                Striker::Unit(u) => Some(u),
+                _ => None,
+            }
+        } else if self.unit(f.target).is_unit() {
+            Some(f.target)
+        } else {
+            None
+        }
+    }
+
+    /// The next question in a fight whose dice are all rolled: cheer dice first (ring),
+    /// then VETERAN re-rolls, the attacker before the defender.
+    pub fn fight_question(&self, f: &Fight) -> Option<(Seat, Question)> {
+        if !f.att.done() || !f.def.done() {
+            return None;
+        }
+        for side in [true, false] {
+            let pool = if side { &f.att } else { &f.def };
+            if let Some(u) = self.fighter(f, side)
+                && self.unit(u).cheer > 0
+                && !pool.cheered
+            {
+                return Some((self.unit(u).owner?, Question::Cheer(side)));
+            }
+        }
+        for side in [true, false] {
+            let pool = if side { &f.att } else { &f.def };
+            if let Some(u) = self.fighter(f, side)
+                && self.has(u, Special::V)
+                && !pool.rerolled
+                && pool.rolled > 0
+            {
+                return Some((self.unit(u).owner?, Question::Reroll(side)));
+            }
+        }
+        None
+    }
+
+    pub fn fight_decider(&self, f: &Fight) -> Option<Seat> {
+        self.fight_question(f).map(|(s, _)| s)
+    }
+
+    /// One die of a fight: into the attacker's pool until it is full, then the defender's.
+    pub fn roll_fight(&mut self, mut f: Fight, face: u8, ev: &mut Vec<Event>) {
+        if !f.att.done() {
+            f.att.add(face);
+        } else {
+            f.def.add(face);
+        }
+        if let Some(side) = f.rerolling.take() {
+            let unit = self.fighter(&f, side);
+            ev.push(Event::Rerolled { unit, face });
+        }
+        self.now.phase = crate::state::Phase::Fight(f);
+        self.fight_continue(f, ev);
+    }
+
+    /// After a die or a decision: wait for more, or resolve.
+    pub fn fight_continue(&mut self, f: Fight, ev: &mut Vec<Event>) {
+        if !f.att.done() || !f.def.done() || self.fight_question(&f).is_some() {
+            self.now.phase = crate::state::Phase::Fight(f);
+            return;
+        }
+        self.resolve_fight(f, ev);
+        self.settle(ev);
+    }
+
+    /// Who won and by how much overkill (rulings.md, "Opposed roll").
+    pub fn contest(&self, att: &Pool, def: &Pool) -> (Winner, u8) {
+        match self.fixed.options.contest {
+            Contest::Highest => {
+                let (a, d) = (att.highest(), def.highest());
+                if a > d {
+                    (Winner::Attacker, att.above(d).saturating_sub(1))
+                } else if d > a {
+                    (Winner::Defender, def.above(a).saturating_sub(1))
+                } else {
+                    (Winner::Tie, 0)
+                }
+            }
+            Contest::Sum => {
+                let (a, d) = (att.total(), def.total());
+                if a > d {
+                    (Winner::Attacker, ((a - d - 1) / 3) as u8)
+                } else if d > a {
+                    (Winner::Defender, ((d - a - 1) / 3) as u8)
+                } else {
+                    (Winner::Tie, 0)
+                }
+            }
+        }
+    }
+
+    /// What the outcome does: knockback (SDE-SHOOT, SDE-MELEE, SDE-KB1), a hidden unit
+    /// found (SDE-H), a ball's strike (SDE-SOCCER.2), ring stuns and cheers (SDE-RING.2).
+    fn resolve_fight(&mut self, f: Fight, ev: &mut Vec<Event>) {
+        let (mut winner, overkill) = self.contest(&f.att, &f.def);
+        // SDE-M: "If you lose when attacking in melee, treat as a tie instead."
+        if winner == Winner::Defender
+            && f.melee
+            && matches!(f.striker, Striker::Unit(u) if self.has(u, Special::M))
+        {
+            winner = Winner::Tie;
+        }
+        ev.push(Event::Fight {
+            target: f.target,
+            winner,
+            overkill,
+            att: f.att.faces,
+            def: f.def.faces,
+        });
+        let ring = self.fixed.kind == MissionKind::RingBattle;
+        let target = f.target;
+        match winner {
+            Winner::Attacker => {
+                // SDE-RING.2: a unit outside the ring that loses is stunned; the winner earns
+                // a cheer.
+                if ring && self.unit(target).outside && self.unit(target).is_unit() {
+                    self.stun(target, None, ev);
+                    if let Some(s) = f.by {
+                        self.earn_cheer(s);
+                    }
+                }
+                // SDE-H: a hidden defender is only found, unless the attacker was hidden.
+                if self.unit(target).hidden && !f.hidden_attacker {
+                    self.now.units[target as usize].hidden = false;
+                    ev.push(Event::Unhidden { unit: target });
+                    return;
+                }
+                let dist = (1 + Ticks::from(overkill)) * STICK;
+                match f.striker {
+                    Striker::Ball(b) => {
+                        // The ball wins: the unit is stunned and the ball finishes its move.
+                        self.stun(target, f.by, ev);
+                        if f.rest > 0 {
+                            self.now.pending.push(Pending::Motion(crate::state::Motion {
+                                body: b,
+                                toward: f.toward,
+                                dist: f.rest,
+                                by: f.by,
+                                dice: f.att.dice,
+                                bounces: 0,
+                            }));
+                        }
+                    }
+                    Striker::Unit(a) if f.melee => {
+                        // SDE-KB1: melee knockback goes where the winner chooses.
+                        if self.fixed.kind == MissionKind::KingOfTheHill
+                            && let Some(p) = self.standing_on(target)
+                        {
+                            self.now.pending.push(Pending::OffHill {
+                                attacker: a,
+                                target,
+                                spot: self.unit(target).at,
+                                piece: p as u8,
+                            });
+                        }
+                        if let Some(seat) = self.unit(a).owner {
+                            self.now.pending.push(Pending::Choose(Choice::Push {
+                                seat,
+                                mover: target,
+                                dist,
+                                dice: f.att.dice,
+                                optional: false,
+                            }));
+                        }
+                    }
+                    _ => {
+                        // Ranged: along the line of fire, from its start through the target.
+                        let t = self.unit(target).at;
+                        let toward = if f.striker == Striker::Impact {
+                            f.toward
+                        } else {
+                            Point::new(2 * t.x - f.from.x, 2 * t.y - f.from.y)
+                        };
+                        self.now.pending.push(Pending::Motion(crate::state::Motion {
+                            body: target,
+                            toward,
+                            dist,
+                            by: f.by,
+                            dice: f.att.dice,
+                            bounces: 0,
+                        }));
+                    }
+                }
+            }
+            Winner::Defender => {
+                if let Striker::Unit(a) = f.striker
+                    && ring
+                    && self.unit(a).outside
+                {
+                    self.stun(a, None, ev);
+                    if let Some(s) = self.unit(target).owner {
+                        self.earn_cheer(s);
+                    }
+                }
+                // SDE-MELEE: a defender who wins with overkill does 1 stick at most.
+                if !f.melee || overkill == 0 {
+                    return;
+                }
+                let Some(seat) = self.unit(target).owner else {
+                    return; // a ball does not push back
+                };
+                match f.striker {
+                    Striker::Unit(a) => self.now.pending.push(Pending::Choose(Choice::Push {
+                        seat,
+                        mover: a,
+                        dist: STICK,
+                        dice: f.def.dice,
+                        optional: false,
+                    })),
+                    // SDE-SOCCER.2: "they may knock the ball as melee".
+                    Striker::Ball(b) => self.now.pending.push(Pending::Choose(Choice::Push {
+                        seat,
+                        mover: b,
+                        dist: STICK,
+                        dice: f.def.dice,
+                        optional: true,
+                    })),
+                    Striker::Impact => {}
+                }
+            }
+            Winner::Tie => {}
+        }
+    }
+
+    /// A body becomes stunned (SDE-KB2, SDE-KB3): balls and bombs never are. In SHOOTING
+    /// GALLERY the player whose attack did it earns a token for an enemy unit (SDE-GALLERY.2).
+    pub fn stun(&mut self, u: UnitId, by: Option<Seat>, ev: &mut Vec<Event>) {
+        let x = &mut self.now.units[u as usize];
+        if !x.is_unit() || x.stunned {
+            return;
+        }
+        x.stunned = true;
+        x.hidden = false;
+        let owner = x.owner;
+        ev.push(Event::Stunned { unit: u });
+        if self.fixed.kind == MissionKind::ShootingGallery
+            && let Some(s) = by
+            && owner != Some(s)
+        {
+            self.now.tokens[s as usize] += 1;
+            ev.push(Event::Token {
+                seat: s,
+                tokens: self.now.tokens[s as usize],
+            });
+        }
+    }
+
+    /// A VETERAN's re-roll: one die showing `face` is taken back to be rolled again.
+    pub fn start_reroll(&mut self, mut f: Fight, side: bool, face: u8) {
+        let pool = if side { &mut f.att } else { &mut f.def };
+        pool.faces[face as usize - 1] -= 1;
+        pool.rolled -= 1;
+        pool.rerolled = true;
+        f.rerolling = Some(side);
+        self.now.phase = crate::state::Phase::Fight(f);
+    }
+}

@@ -1,0 +1,519 @@
+//! Actions and events: plain data with a stable JSON form and a short text form that
+//! players type (`move u2 3.25,1.5`, `shoot u1 u4`, `push ne`).
+//!
+//! Points are written in sticks (`3.25,1.5`, to 1/2400 stick: the nearest tick) and printed
+//! with up to six decimals, which reads back as the same tick.
+
+use crate::data::STICK;
+use crate::state::UnitId;
+use battlemat_geom::table::{Point, Ticks};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// "u3".
+pub fn unit_label(u: UnitId) -> String {
+    format!("u{u}")
+}
+
+/// The sixteen compass winds, north (the far edge) first, clockwise.
+pub const WINDS: [&str; 16] = [
+    "n", "nne", "ne", "ene", "e", "ese", "se", "sse", "s", "ssw", "sw", "wsw", "w", "wnw", "nw",
+    "nnw",
+];
+
+/// Each wind as a vector of length 10,000 (rounded): (east, north).
+pub const WIND_VECTORS: [(Ticks, Ticks); 16] = [
+    (0, 10000),
+    (3827, 9239),
+    (7071, 7071),
+    (9239, 3827),
+    (10000, 0),
+    (9239, -3827),
+    (7071, -7071),
+    (3827, -9239),
+    (0, -10000),
+    (-3827, -9239),
+    (-7071, -7071),
+    (-9239, -3827),
+    (-10000, 0),
+    (-9239, 3827),
+    (-7071, 7071),
+    (-3827, 9239),
+];
+
+/// Where a move or knockback goes: a point, or a wind and a distance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Target {
+    /// To this point (a move), or toward it (a knockback).
+    Point(Point),
+    /// This far along a wind (0 = north, clockwise in sixteenths).
+    Heading { wind: u8, dist: Ticks },
+}
+
+impl Target {
+    /// The point a unit at `from` ends at (for a heading, `dist` along the wind), or, for
+    /// a direction, a point along it.
+    pub fn resolve(self, from: Point) -> Point {
+        match self {
+            Target::Point(p) => p,
+            Target::Heading { wind, dist } => {
+                let (dx, dy) = WIND_VECTORS[wind as usize % 16];
+                battlemat_geom::table::toward(from, Point::new(from.x + dx, from.y + dy), dist)
+            }
+        }
+    }
+}
+
+/// A length in ticks as sticks: up to six decimals, reading back as the same tick.
+pub fn sticks(t: Ticks) -> String {
+    let neg = t < 0;
+    let a = t.unsigned_abs();
+    let whole = a / STICK as u64;
+    let frac = a % STICK as u64;
+    let mut s = format!("{}{whole}", if neg { "-" } else { "" });
+    if frac != 0 {
+        // Six decimals, rounded to nearest.
+        let micro = (frac * 1_000_000 + STICK as u64 / 2) / STICK as u64;
+        let d = format!("{micro:06}");
+        s.push('.');
+        s.push_str(d.trim_end_matches('0'));
+    }
+    s
+}
+
+/// Sticks as ticks, to the nearest tick.
+pub fn parse_sticks(s: &str) -> Result<Ticks, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a length in sticks (like 1 or 0.5)"))?;
+    let t = (v * STICK as f64).round();
+    if !t.is_finite() || t.abs() > battlemat_geom::table::MAX_COORD as f64 {
+        return Err(format!("{s:?} is too far"));
+    }
+    Ok(t as Ticks)
+}
+
+pub fn point_text(p: Point) -> String {
+    format!("{},{}", sticks(p.x), sticks(p.y))
+}
+
+pub fn parse_point(s: &str) -> Result<Point, String> {
+    let (x, y) = s
+        .split_once(',')
+        .ok_or_else(|| format!("{s:?} is not a point: write x,y in sticks (3.25,1.5)"))?;
+    Ok(Point::new(parse_sticks(x)?, parse_sticks(y)?))
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Target::Point(p) => f.write_str(&point_text(*p)),
+            Target::Heading { wind, dist } => {
+                write!(f, "{} {}", WINDS[*wind as usize % 16], sticks(*dist))
+            }
+        }
+    }
+}
+
+/// One share of an attack: a target and how many of the dice (0: all of them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Aim {
+    pub target: UnitId,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub dice: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
+/// A transport's passenger set down at the end of its move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Drop {
+    pub unit: UnitId,
+    pub at: Point,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// MOVE (SDE-MOVE); a transport may load units next to it first and drop them next to
+    /// it after (SDE-T).
+    Move {
+        unit: UnitId,
+        to: Target,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        load: Vec<UnitId>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        drop: Vec<Drop>,
+    },
+    /// A shooting attack (SDE-SHOOT): one target, or SPRAY's shares (SDE-S); BITS may shoot
+    /// from a point within 1 stick (SDE-B).
+    Shoot {
+        unit: UnitId,
+        aims: Vec<Aim>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from: Option<Point>,
+    },
+    /// A melee attack on a unit next to it (SDE-MELEE): free right after a charge.
+    Melee { unit: UnitId, target: UnitId },
+    Recover { unit: UnitId },
+    Hide { unit: UnitId },
+    /// KING OF THE HILL: take a token.
+    Collect { unit: UnitId },
+    /// RING BATTLE: a unit outside places a cheer die by a unit in the ring.
+    Cheer { unit: UnitId, target: UnitId },
+    /// RING BATTLE: a unit outside tries to break in.
+    BreakIn { unit: UnitId },
+    /// End the turn (or the end-of-turn free moves).
+    End,
+    /// Draft: take this unit from the chart.
+    Pick { kind: String },
+    /// Done drafting, or done hiding at the start.
+    Done,
+    /// VETERAN: re-roll one die showing this face.
+    Reroll { face: u8 },
+    /// VETERAN: keep the dice.
+    Keep,
+    /// RING BATTLE: add this many of the unit's cheer dice to its roll.
+    AddCheer { dice: u8 },
+    /// Melee knockback's direction (SDE-KB1).
+    Push { toward: Target },
+    /// Decline an optional knockback.
+    Pass,
+    /// KING OF THE HILL: take the hill, or stay.
+    Take,
+    Stay,
+    /// RING BATTLE: place an earned cheer die.
+    Place { target: UnitId },
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let u = |x: &UnitId| unit_label(*x);
+        match self {
+            Action::Move {
+                unit,
+                to,
+                load,
+                drop,
+            } => {
+                write!(f, "move {} {to}", u(unit))?;
+                if !load.is_empty() {
+                    let l: Vec<String> = load.iter().map(u).collect();
+                    write!(f, " load {}", l.join(","))?;
+                }
+                for d in drop {
+                    write!(f, " drop {}@{}", u(&d.unit), point_text(d.at))?;
+                }
+                Ok(())
+            }
+            Action::Shoot { unit, aims, from } => {
+                write!(f, "shoot {}", u(unit))?;
+                for a in aims {
+                    write!(f, " {}", u(&a.target))?;
+                    if a.dice > 0 {
+                        write!(f, ":{}", a.dice)?;
+                    }
+                }
+                if let Some(p) = from {
+                    write!(f, " from {}", point_text(*p))?;
+                }
+                Ok(())
+            }
+            Action::Melee { unit, target } => write!(f, "melee {} {}", u(unit), u(target)),
+            Action::Recover { unit } => write!(f, "recover {}", u(unit)),
+            Action::Hide { unit } => write!(f, "hide {}", u(unit)),
+            Action::Collect { unit } => write!(f, "collect {}", u(unit)),
+            Action::Cheer { unit, target } => write!(f, "cheer {} {}", u(unit), u(target)),
+            Action::BreakIn { unit } => write!(f, "breakin {}", u(unit)),
+            Action::End => f.write_str("end"),
+            Action::Pick { kind } => write!(f, "pick {kind}"),
+            Action::Done => f.write_str("done"),
+            Action::Reroll { face } => write!(f, "reroll {face}"),
+            Action::Keep => f.write_str("keep"),
+            Action::AddCheer { dice } => write!(f, "add {dice}"),
+            Action::Push { toward } => write!(f, "push {toward}"),
+            Action::Pass => f.write_str("pass"),
+            Action::Take => f.write_str("take"),
+            Action::Stay => f.write_str("stay"),
+            Action::Place { target } => write!(f, "place {}", u(target)),
+        }
+    }
+}
+
+fn parse_unit(s: &str) -> Result<UnitId, String> {
+    s.strip_prefix('u')
+        .and_then(|n| n.parse().ok())
+        .ok_or_else(|| format!("{s:?} is not a unit (u0, u1, ...)"))
+}
+
+fn parse_target(words: &[&str]) -> Result<(Target, usize), String> {
+    let Some(first) = words.first() else {
+        return Err("where to? a point (3.25,1.5) or a wind and a distance (ne 1)".into());
+    };
+    if let Some(w) = WINDS.iter().position(|w| w.eq_ignore_ascii_case(first)) {
+        let dist = match words.get(1) {
+            Some(d) if d.parse::<f64>().is_ok() => (parse_sticks(d)?, 2),
+            _ => (STICK, 1),
+        };
+        return Ok((
+            Target::Heading {
+                wind: w as u8,
+                dist: dist.0,
+            },
+            dist.1,
+        ));
+    }
+    Ok((Target::Point(parse_point(first)?), 1))
+}
+
+impl FromStr for Action {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Action, String> {
+        let w: Vec<&str> = s.split_whitespace().collect();
+        let arg = |i: usize| -> Result<&str, String> {
+            w.get(i)
+                .copied()
+                .ok_or_else(|| format!("{s:?}: something is missing"))
+        };
+        let none_after = |n: usize| -> Result<(), String> {
+            if w.len() > n {
+                Err(format!("{s:?}: unexpected {:?}", w[n]))
+            } else {
+                Ok(())
+            }
+        };
+        let a = match w.first().copied().unwrap_or("") {
+            "move" | "m" => {
+                let unit = parse_unit(arg(1)?)?;
+                let (to, used) = parse_target(&w[2..])?;
+                let mut load = Vec::new();
+                let mut drop = Vec::new();
+                let mut i = 2 + used;
+                while i < w.len() {
+                    match w[i] {
+                        "load" => {
+                            for x in arg(i + 1)?.split(',') {
+                                load.push(parse_unit(x)?);
+                            }
+                        }
+                        "drop" => {
+                            let (x, p) = arg(i + 1)?
+                                .split_once('@')
+                                .ok_or_else(|| "drop u3@x,y".to_string())?;
+                            drop.push(Drop {
+                                unit: parse_unit(x)?,
+                                at: parse_point(p)?,
+                            });
+                        }
+                        other => return Err(format!("{s:?}: unexpected {other:?}")),
+                    }
+                    i += 2;
+                }
+                Action::Move {
+                    unit,
+                    to,
+                    load,
+                    drop,
+                }
+            }
+            "shoot" | "s" => {
+                let unit = parse_unit(arg(1)?)?;
+                let mut aims = Vec::new();
+                let mut from = None;
+                let mut i = 2;
+                while i < w.len() {
+                    if w[i] == "from" {
+                        from = Some(parse_point(arg(i + 1)?)?);
+                        i += 2;
+                        continue;
+                    }
+                    let (t, d) = match w[i].split_once(':') {
+                        Some((t, d)) => (
+                            t,
+                            d.parse::<u8>()
+                                .map_err(|_| format!("{:?}: dice after the colon", w[i]))?,
+                        ),
+                        None => (w[i], 0),
+                    };
+                    if d == 0 && w[i].contains(':') {
+                        return Err(format!("{:?}: a share of at least 1 die", w[i]));
+                    }
+                    aims.push(Aim {
+                        target: parse_unit(t)?,
+                        dice: d,
+                    });
+                    i += 1;
+                }
+                if aims.is_empty() {
+                    return Err(format!("{s:?}: shoot at whom?"));
+                }
+                Action::Shoot { unit, aims, from }
+            }
+            "melee" => {
+                none_after(3)?;
+                Action::Melee {
+                    unit: parse_unit(arg(1)?)?,
+                    target: parse_unit(arg(2)?)?,
+                }
+            }
+            "recover" => {
+                none_after(2)?;
+                Action::Recover {
+                    unit: parse_unit(arg(1)?)?,
+                }
+            }
+            "hide" => {
+                none_after(2)?;
+                Action::Hide {
+                    unit: parse_unit(arg(1)?)?,
+                }
+            }
+            "collect" => {
+                none_after(2)?;
+                Action::Collect {
+                    unit: parse_unit(arg(1)?)?,
+                }
+            }
+            "cheer" => {
+                none_after(3)?;
+                Action::Cheer {
+                    unit: parse_unit(arg(1)?)?,
+                    target: parse_unit(arg(2)?)?,
+                }
+            }
+            "breakin" => {
+                none_after(2)?;
+                Action::BreakIn {
+                    unit: parse_unit(arg(1)?)?,
+                }
+            }
+            "end" => {
+                none_after(1)?;
+                Action::End
+            }
+            "pick" => {
+                none_after(2)?;
+                Action::Pick {
+                    kind: arg(1)?.to_string(),
+                }
+            }
+            "done" => {
+                none_after(1)?;
+                Action::Done
+            }
+            "reroll" => {
+                none_after(2)?;
+                Action::Reroll {
+                    face: arg(1)?
+                        .parse()
+                        .map_err(|_| "reroll a face: reroll 2".to_string())?,
+                }
+            }
+            "keep" => {
+                none_after(1)?;
+                Action::Keep
+            }
+            "add" => {
+                none_after(2)?;
+                Action::AddCheer {
+                    dice: arg(1)?
+                        .parse()
+                        .map_err(|_| "add how many cheer dice: add 1".to_string())?,
+                }
+            }
+            "push" => {
+                let (toward, used) = parse_target(&w[1..])?;
+                none_after(1 + used)?;
+                Action::Push { toward }
+            }
+            "pass" => {
+                none_after(1)?;
+                Action::Pass
+            }
+            "take" => {
+                none_after(1)?;
+                Action::Take
+            }
+            "stay" => {
+                none_after(1)?;
+                Action::Stay
+            }
+            "place" => {
+                none_after(2)?;
+                Action::Place {
+                    target: parse_unit(arg(1)?)?,
+                }
+            }
+            other => {
+                return Err(format!(
+                    "{other:?} is not an action: move, shoot, melee, recover, hide, collect, \
+                     cheer, breakin, end, pick, done, reroll, keep, add, push, pass, take, \
+                     stay, place"
+                ));
+            }
+        };
+        Ok(a)
+    }
+}
+
+/// Who won an opposed roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Winner {
+    Attacker,
+    Defender,
+    Tie,
+}
+
+/// What happened, in order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "event")]
+pub enum Event {
+    Picked { seat: u8, unit: UnitId, name: String },
+    Hid { unit: UnitId },
+    Unhidden { unit: UnitId },
+    TurnOrder { first: u8 },
+    TurnBegins { seat: u8, round: u16 },
+    Moved { unit: UnitId, from: Point, to: Point },
+    Loaded { transport: UnitId, unit: UnitId },
+    Dropped { transport: UnitId, unit: UnitId, at: Point },
+    Attacks {
+        unit: Option<UnitId>,
+        target: UnitId,
+        melee: bool,
+        att_dice: u8,
+        def_dice: u8,
+    },
+    Rerolled { unit: Option<UnitId>, face: u8 },
+    Cheered { unit: UnitId, dice: u8 },
+    Fight {
+        target: UnitId,
+        winner: Winner,
+        overkill: u8,
+        att: [u8; 6],
+        def: [u8; 6],
+    },
+    Knocked { unit: UnitId, from: Point, to: Point },
+    Bounced { ball: UnitId },
+    Stunned { unit: UnitId },
+    Recovered { unit: UnitId },
+    Token { seat: u8, tokens: u8 },
+    TokenLost { seat: u8, tokens: u8 },
+    Goal { seat: Option<u8>, ball: UnitId, goal: u8 },
+    ReturnedToCentre { ball: UnitId },
+    BombGrows { bomb: UnitId, dice: u8 },
+    BombExplodes { bomb: UnitId, hit: Vec<UnitId> },
+    CheerDie { unit: UnitId, cheer: u8 },
+    BrokeIn { unit: UnitId },
+    FailedBreakIn { unit: UnitId },
+    KnockedOut { unit: UnitId, at: Point },
+    TookHill { unit: UnitId },
+    TurnEnds { seat: u8 },
+    Resigned { seat: u8 },
+    GameOver { reason: String },
+}

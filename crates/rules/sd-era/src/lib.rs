@@ -1,0 +1,320 @@
+//! SD ERA: Sean Patten's fast and silly tabletop game of SD Gundam battles (rule text
+//! `000`), on an open table measured with sticks, with its five competitive missions.
+//!
+//! # Design
+//!
+//! The crate follows the rules-crate template (`ARCHITECTURE.md`): laid out by rule area,
+//! each module opening with the rule ids it owns, and `docs/rules/sd-era.md` pointing
+//! every rule at one module.
+//!
+//! | module | rules |
+//! |---|---|
+//! | [`data`], [`options`] | SDE-T2 and the letters: the unit chart, missions as data; our house rules |
+//! | [`setup`] | checking a setup; the posts on the table edge; the draft; checking a saved state |
+//! | [`state`] | the state: fixed part and progress; lookups |
+//! | [`turn`] | SDE-T1 turn order, turns, SDE-F's free move, the end, resigning, who decides |
+//! | [`movement`] | SDE-MOVE, SDE-CHARGE, SDE-T |
+//! | [`combat`] | SDE-SHOOT, SDE-RANGE, SDE-SIGHT, SDE-MELEE; SDE-A, B, C, H, M, S, V in the dice |
+//! | [`knockback`] | SDE-KB1..KB3; balls and bombs moving (SDE-SOCCER.2); everything pending |
+//! | [`missions`] | SDE-KOTH.2, SDE-KICKBOMB.2, SDE-RING.2 |
+//! | [`legal`] | the one judge: `plan` (used by `check`, the candidates and `act`) |
+//! | [`events`], [`text`], [`picture`], [`odds`], [`ai`] | actions and events; words; the SVG picture; exact odds; evaluation |
+//!
+//! Positions are integer ticks (2,400 a stick) and every query on the table is exact
+//! (`battlemat_geom::table`): a knockback stops at the first contact with terrain, an edge
+//! or another base, the same on every machine. Each die is a chance point; an opposed roll
+//! keeps face counts, so an AI can weigh outcomes exactly.
+//!
+//! Moves take free parameters — any point within a stick — so `check` accepts any legal
+//! point while `legal_actions` lists a finite set of useful candidates
+//! ([`battlemat_core::ActionList::Candidates`]).
+//!
+//! # Rejected alternatives
+//!
+//! A grid under the table (moves to cell centres) would make the action list complete and
+//! small, but the game is played with sticks on an open table: a charge that ends a hair
+//! short of "next to", or a knockback that grazes a rock, is the game, so positions are
+//! points and the candidate list is only a menu.
+//!
+//! Rolling an opposed roll as one chance point over all outcomes would cut steps, but a
+//! VETERAN re-rolls *one* die the player picks after seeing them, and a player with real
+//! dice reads faces, not a distribution; one die per chance point keeps the record faithful.
+
+pub mod ai;
+pub mod combat;
+pub mod data;
+pub mod events;
+pub mod knockback;
+pub mod legal;
+pub mod missions;
+pub mod movement;
+pub mod odds;
+pub mod options;
+pub mod picture;
+pub mod setup;
+pub mod state;
+pub mod text;
+pub mod turn;
+
+pub use data::{Catalog, Options, Setup};
+pub use events::{Action, Event};
+pub use state::SdEra;
+pub use text::Observation;
+
+use battlemat_core::{
+    ActionList, DataFile, Game, GameOptions, GameResult, Illegal, Next, Odds, RulesetInfo,
+    ScenarioInfo, Seat, SetupError, Step, Viewer,
+};
+use state::Phase;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+pub const RULESET_ID: &str = "sd-era";
+/// Bumped whenever a rule change would make an old record replay differently.
+pub const RULESET_VERSION: &str = "1";
+
+impl SdEra {
+    pub fn new(setup: &Setup) -> Result<SdEra, SetupError> {
+        let (fixed, now) = setup::check_setup(setup)?;
+        Ok(SdEra {
+            fixed: Arc::new(fixed),
+            now,
+        })
+    }
+}
+
+/// The number of players from the `seats` option (2 by default).
+fn players_option(options: &BTreeMap<String, String>) -> Result<u8, SetupError> {
+    match options.get(battlemat_core::SEATS_OPTION) {
+        None => Ok(2),
+        Some(v) => v
+            .trim()
+            .parse::<u8>()
+            .ok()
+            .filter(|n| (2..=setup::MAX_PLAYERS).contains(n))
+            .ok_or_else(|| {
+                SetupError::new(
+                    "option seats",
+                    format!("{v:?}: SD ERA is for 2 to 6 players, one a seat"),
+                )
+            }),
+    }
+}
+
+impl Game for SdEra {
+    type Setup = Setup;
+    type Action = Action;
+    type Event = Event;
+    type Observation = Observation;
+
+    const LEGAL_ACTIONS: ActionList = ActionList::Candidates;
+
+    fn info() -> RulesetInfo {
+        let cat = Catalog::builtin();
+        RulesetInfo {
+            id: RULESET_ID.into(),
+            name: "SD ERA".into(),
+            version: RULESET_VERSION.into(),
+            min_seats: 2,
+            max_seats: setup::MAX_PLAYERS,
+            legal_actions: Self::LEGAL_ACTIONS,
+            options: Options::infos(),
+            scenarios: cat
+                .missions
+                .iter()
+                .map(|m| ScenarioInfo {
+                    id: m.id.clone(),
+                    name: m.name.clone(),
+                    min_seats: m.min_seats,
+                    max_seats: m.max_seats,
+                    summary: m.summary.clone(),
+                    ours: false,
+                })
+                .collect(),
+        }
+    }
+
+    fn setup(scenario: &str, options: &BTreeMap<String, String>) -> Result<Setup, SetupError> {
+        let o = Options::from_pairs(options)?;
+        let players = players_option(options)?;
+        let setup = Catalog::builtin().setup(scenario, players, o)?;
+        setup::check_setup(&setup)?;
+        Ok(setup)
+    }
+
+    /// Data files: a `units.toml` (the unit chart; else the built-in one) and any number of
+    /// mission files (`data/missions/*.toml`'s shape).
+    fn setup_from_data(
+        scenario: Option<&str>,
+        files: &[DataFile],
+        options: &BTreeMap<String, String>,
+    ) -> Result<Setup, SetupError> {
+        let o = Options::from_pairs(options)?;
+        let players = players_option(options)?;
+        let is_chart = |f: &&DataFile| {
+            std::path::Path::new(&f.name)
+                .file_name()
+                .is_some_and(|n| n == "units.toml")
+        };
+        let (chart_name, chart_text) = match files.iter().find(is_chart) {
+            Some(f) => (f.name.as_str(), f.text.as_str()),
+            None => ("units.toml (built in)", data::UNITS_TOML),
+        };
+        let missions: Vec<(&str, &str)> = files
+            .iter()
+            .filter(|f| !is_chart(f))
+            .map(|f| (f.name.as_str(), f.text.as_str()))
+            .collect();
+        let mut sources: Vec<(&str, &str)> = missions.clone();
+        if missions.is_empty() || scenario.is_some() {
+            sources.extend(data::MISSIONS.iter().copied());
+        }
+        let cat = Catalog::from_sources(chart_name, chart_text, &sources)?;
+        let id = match scenario {
+            Some(id) => id.to_string(),
+            None => match missions.as_slice() {
+                [_] => cat.missions[0].id.clone(),
+                [] => {
+                    return Err(SetupError::new(
+                        "scenario",
+                        "no mission in the data: name one with --scenario",
+                    ));
+                }
+                _ => {
+                    return Err(SetupError::new(
+                        "scenario",
+                        "the data holds several missions: name one with --scenario",
+                    ));
+                }
+            },
+        };
+        let setup = cat.setup(&id, players, o)?;
+        setup::check_setup(&setup)?;
+        Ok(setup)
+    }
+
+    fn new_game(setup: &Setup) -> Result<SdEra, SetupError> {
+        SdEra::new(setup)
+    }
+
+    fn seats(&self) -> u8 {
+        self.fixed.players
+    }
+
+    fn next(&self) -> Next {
+        self.next_step()
+    }
+
+    fn prompt(&self) -> String {
+        self.prompt_text()
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        self.now.result.clone()
+    }
+
+    fn legal_actions(&self) -> Vec<Action> {
+        self.legal()
+    }
+
+    fn check(&self, action: &Action) -> Result<(), Illegal> {
+        self.check_action(action)
+    }
+
+    fn apply_action(&mut self, action: &Action, events: &mut Vec<Event>) -> Result<(), Illegal> {
+        self.act(action, events)
+    }
+
+    fn apply_chance(&mut self, value: u32, ev: &mut Vec<Event>) {
+        let face = value.clamp(1, 6) as u8;
+        match self.now.phase.clone() {
+            Phase::TurnOrder {
+                seat,
+                left,
+                scores,
+                rolling,
+            } => self.roll_turn_order(seat, left, scores, rolling, face, ev),
+            Phase::Fight(f) => self.roll_fight(f, face, ev),
+            Phase::BreakIn {
+                unit,
+                left,
+                first,
+                same,
+            } => self.roll_break_in(unit, left, first, same, face, ev),
+            Phase::BombRoll { bomb, left, done } => self.roll_bomb(bomb, left, done, face, ev),
+            _ => {}
+        }
+    }
+
+    fn apply_trusted(&mut self, step: &Step<Action>, events: &mut Vec<Event>) -> Result<(), Illegal> {
+        match step {
+            Step::Act { action, .. } => self.act(action, events),
+            Step::Roll { value } => {
+                self.apply_chance(*value, events);
+                Ok(())
+            }
+            Step::Resign { seat } => {
+                self.resign_seat(*seat, events);
+                Ok(())
+            }
+        }
+    }
+
+    fn resign(&mut self, seat: Seat, events: &mut Vec<Event>) {
+        self.resign_seat(seat, events)
+    }
+
+    fn observe(&self, _viewer: Viewer) -> Observation {
+        self.observation()
+    }
+
+    fn picture(&self, _viewer: Viewer) -> Option<String> {
+        Some(self.svg())
+    }
+
+    fn evaluate(&self, seat: Seat) -> f64 {
+        match &self.now.result {
+            Some(r) => battlemat_core::result_value(r, seat),
+            None => self.heuristic(seat),
+        }
+    }
+
+    fn describe(&self, action: &Action) -> String {
+        self.describe_action(action)
+    }
+
+    fn odds(&self, action: &Action) -> Option<Odds> {
+        self.action_odds(action)
+    }
+
+    fn matchup_odds(params: &BTreeMap<String, String>) -> Result<Odds, String> {
+        odds::matchup(params)
+    }
+}
+
+impl serde::Serialize for SdEra {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("SdEra", 2)?;
+        st.serialize_field("setup", &self.fixed.setup)?;
+        st.serialize_field("now", &self.now)?;
+        st.end()
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for SdEra {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(serde::Deserialize)]
+        struct Saved {
+            setup: Setup,
+            now: state::Progress,
+        }
+        let s = Saved::deserialize(d)?;
+        let (fixed, _) = setup::check_setup(&s.setup).map_err(serde::de::Error::custom)?;
+        setup::check_progress(&fixed, &s.now).map_err(serde::de::Error::custom)?;
+        Ok(SdEra {
+            fixed: Arc::new(fixed),
+            now: s.now,
+        })
+    }
+}

@@ -1,0 +1,211 @@
+//! The missions' special rules (each mission's `.2`): SDE-KOTH.2 (the hill, tokens, taking
+//! the place of a unit knocked off), SDE-KICKBOMB.2 (explode dice and blasts), SDE-RING.2
+//! (cheer dice, breaking in, the outside, ring-outs). Balls and goals (SDE-SOCCER.2) move
+//! like knockback and live in [`crate::knockback`]; SDE-GALLERY.2's token is earned where a
+//! unit is stunned ([`SdEra::stun`]). Set-ups (`.1`) are data and [`crate::setup`];
+//! victory (`.3`) is [`SdEra::check_victory`].
+
+use crate::data::{BASE_RADIUS, MissionKind, STICK};
+use crate::events::Event;
+use crate::state::{Body, Choice, Pending, Phase, SdEra, UnitId};
+use battlemat_core::Seat;
+use battlemat_geom::table::{Base, Landing, Point, Ticks, toward};
+
+impl SdEra {
+    /// KING OF THE HILL: the hill (the piece units may stand on).
+    pub fn hill(&self) -> Option<usize> {
+        if self.fixed.kind != MissionKind::KingOfTheHill {
+            return None;
+        }
+        self.fixed.table.pieces.iter().position(|p| p.holds > 0)
+    }
+
+    /// Is `u` on the hill?
+    pub fn on_hill(&self, u: UnitId) -> bool {
+        self.hill().is_some_and(|h| self.standing_on(u) == Some(h))
+    }
+
+    /// May `attacker` take `spot` on the hill (SDE-KOTH.2)? Only if it is free.
+    pub fn may_take_hill(&self, attacker: UnitId, spot: Point) -> bool {
+        let others = self.bases_except(&[attacker]);
+        matches!(
+            self.fixed
+                .table
+                .landing(&Base::new(spot, BASE_RADIUS), &others),
+            Landing::OnTop(_)
+        )
+    }
+
+    /// KING OF THE HILL: take the place of the unit knocked off.
+    pub fn take_hill(&mut self, unit: UnitId, spot: Point, ev: &mut Vec<Event>) {
+        let from = self.unit(unit).at;
+        self.now.units[unit as usize].at = spot;
+        self.now.units[unit as usize].hidden = false;
+        self.now.trail.push(crate::state::Trail::Move { from, to: spot });
+        ev.push(Event::TookHill { unit });
+    }
+
+    /// RING BATTLE: may a cheer die be placed by `u` (a unit in the ring)?
+    pub fn cheer_target(&self, u: UnitId) -> bool {
+        let x = self.unit(u);
+        self.fixed.kind == MissionKind::RingBattle && x.is_unit() && x.on_table() && !x.outside
+    }
+
+    /// RING BATTLE: "the attacker earns 1 CHEER": the winner of a fight with a unit outside
+    /// places a cheer die by any unit in the ring.
+    pub fn earn_cheer(&mut self, seat: Seat) {
+        self.now
+            .pending
+            .insert(0, Pending::Choose(Choice::EarnedCheer { seat }));
+    }
+
+    /// RING BATTLE: a unit knocked out of the ring is placed just outside it, in front of
+    /// the player who owns it.
+    pub fn knock_out_of_ring(&mut self, u: UnitId, ev: &mut Vec<Event>) {
+        let seat = self.unit(u).owner.unwrap_or(0);
+        let spot = self.ring_spot(u, seat, true);
+        self.now.units[u as usize].at = spot;
+        self.now.units[u as usize].outside = true;
+        self.now.units[u as usize].cheer = 0;
+        ev.push(Event::KnockedOut { unit: u, at: spot });
+    }
+
+    /// A clear spot just outside (or just inside) the ring in front of `seat`.
+    pub fn ring_spot(&self, u: UnitId, seat: Seat, outside: bool) -> Point {
+        let f = &self.fixed;
+        let r = f.setup.mission.ring_radius;
+        let post = f.posts[seat as usize];
+        let others = self.bases_except(&[u]);
+        let ok = |p: Point| {
+            matches!(
+                f.table.landing(&Base::new(p, BASE_RADIUS), &others),
+                Landing::Ground
+            )
+        };
+        let depths: [Ticks; 3] = if outside {
+            [BASE_RADIUS + 1, STICK / 2, STICK]
+        } else {
+            [-BASE_RADIUS - 1, -STICK / 2, -STICK]
+        };
+        for depth in depths {
+            let front = toward(f.centre, post, r + depth);
+            let v = (post.x - f.centre.x, post.y - f.centre.y);
+            let across = Point::new(front.x - v.1, front.y + v.0);
+            for k in 0..12i64 {
+                let side = if k % 2 == 0 { k / 2 } else { -(k / 2) - 1 };
+                let p = toward(front, across, side * 2 * BASE_RADIUS + side.signum() * 40);
+                let p = if side == 0 { front } else { p };
+                if ok(p) && self.in_ring_zone(p) != outside {
+                    return p;
+                }
+            }
+        }
+        self.unit(u).at
+    }
+
+    /// Is a centre inside the ring?
+    pub fn in_ring_zone(&self, p: Point) -> bool {
+        let c = self.fixed.centre;
+        let r = self.fixed.setup.mission.ring_radius as i128;
+        crate::combat::len2(p.x - c.x, p.y - c.y) <= r * r
+    }
+
+    /// RING BATTLE, BREAK IN: one die; all the same number and the unit is in.
+    pub fn roll_break_in(
+        &mut self,
+        unit: UnitId,
+        left: u8,
+        first: u8,
+        same: bool,
+        face: u8,
+        ev: &mut Vec<Event>,
+    ) {
+        let first = if first == 0 { face } else { first };
+        let same = same && face == first;
+        if left > 1 {
+            self.now.phase = Phase::BreakIn {
+                unit,
+                left: left - 1,
+                first,
+                same,
+            };
+            return;
+        }
+        if same {
+            let seat = self.unit(unit).owner.unwrap_or(0);
+            let spot = self.ring_spot(unit, seat, false);
+            if self.in_ring_zone(spot) {
+                let from = self.unit(unit).at;
+                self.now.units[unit as usize].at = spot;
+                self.now.units[unit as usize].outside = false;
+                self.now.trail.push(crate::state::Trail::Move { from, to: spot });
+                ev.push(Event::BrokeIn { unit });
+            } else {
+                ev.push(Event::FailedBreakIn { unit });
+            }
+        } else {
+            ev.push(Event::FailedBreakIn { unit });
+        }
+        self.settle(ev);
+    }
+
+    /// KICK-BOMB: one explode die. A 6 and the bomb explodes: every unit within 1 stick is
+    /// stunned and costs its owner a token; the bomb goes back to the centre with one die.
+    /// No 6 among its dice and it gains a die. (Its dice stop at the first 6: the rest
+    /// would change nothing.)
+    pub fn roll_bomb(&mut self, bomb: UnitId, left: u8, done: u8, face: u8, ev: &mut Vec<Event>) {
+        if face == 6 {
+            let b = self.unit(bomb).base();
+            let hit: Vec<UnitId> = self
+                .ids()
+                .filter(|&u| {
+                    let x = self.unit(u);
+                    x.is_unit() && x.on_table() && x.base().within(&b, STICK)
+                })
+                .collect();
+            for &u in &hit {
+                self.stun(u, None, ev);
+                if let Some(s) = self.unit(u).owner {
+                    let t = &mut self.now.tokens[s as usize];
+                    if *t > 0 {
+                        *t -= 1;
+                        if *t == 0 {
+                            self.now.out_at[s as usize] = self.now.turns;
+                        }
+                        ev.push(Event::TokenLost {
+                            seat: s,
+                            tokens: self.now.tokens[s as usize],
+                        });
+                    }
+                }
+            }
+            ev.push(Event::BombExplodes { bomb, hit });
+            self.now.units[bomb as usize].body = Body::Bomb { dice: 1 };
+            let home = self.unit(bomb).home;
+            let spot = self.clear_spot_near(bomb, home);
+            self.now.units[bomb as usize].at = spot;
+        } else if left > 1 {
+            self.now.phase = Phase::BombRoll {
+                bomb,
+                left: left - 1,
+                done,
+            };
+            return;
+        } else {
+            let dice = self.bomb_dice(bomb) + 1;
+            self.now.units[bomb as usize].body = Body::Bomb { dice };
+            ev.push(Event::BombGrows { bomb, dice });
+        }
+        let done = done | (1 << bomb.min(7));
+        match self.next_bomb(done) {
+            Some(b) => {
+                self.now.phase = Phase::BombRoll {
+                    bomb: b,
+                    left: self.bomb_dice(b),
+                    done,
+                }
+            }
+            None => self.next_turn(ev),
+        }
+    }
+}

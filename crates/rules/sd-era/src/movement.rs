@@ -1,0 +1,303 @@
+//! SDE-MOVE, SDE-CHARGE, SDE-T (transports), SDE-F (the free move's legality is the same
+//! move): where a unit may go and what a move does.
+//!
+//! "Move 1 STICK in any direction. May not move through terrain, but mobile suits may jump
+//! over terrain, and may land on top of terrain." Our reading (docs/rules/sd-era.md): a
+//! move's centre travels at most 1 stick in a straight line, and since a mobile suit may
+//! jump over anything in its way, only where it lands matters: on open ground clear of
+//! terrain and other bases, or wholly on top of a piece that holds units and has room.
+
+use crate::data::{BASE_RADIUS, MissionKind, NEXT_TO, STICK, Special};
+use crate::events::{Drop, Event, Target, WIND_VECTORS};
+use crate::legal::Why;
+use crate::state::{Phase, SdEra, Trail, UnitId};
+use battlemat_geom::table::{Base, Landing, Point, toward};
+
+/// A move the judge accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MovePlan {
+    pub unit: UnitId,
+    pub to: Point,
+    pub load: Vec<UnitId>,
+    pub drop: Vec<Drop>,
+    /// FAST's free move (SDE-F), not an action.
+    pub free: bool,
+}
+
+impl SdEra {
+    /// May `unit` act now (its player's turn, on the table, not stunned), and is this the
+    /// end-of-turn free move?
+    pub fn may_move(&self, unit: UnitId) -> Result<bool, Why> {
+        let x = self.unit(unit);
+        if x.owner != Some(self.now.active) || !x.is_unit() {
+            return Err(Why::new("SDE-T1", "that is not one of your units"));
+        }
+        if !x.on_table() {
+            return Err(Why::new("SDE-T", "it is aboard a transport: drop it off first"));
+        }
+        if x.stunned {
+            return Err(Why::new("SDE-RECOVER", "it is stunned: it must recover first"));
+        }
+        match self.now.phase {
+            Phase::FastMoves if x.fast_move => Ok(true),
+            Phase::FastMoves => Err(Why::new(
+                "SDE-F",
+                "at the end of the turn only FAST units move, once each",
+            )),
+            _ if x.actions == 0 => Err(Why::new("SDE-T1", "it has done its two actions")),
+            _ => Ok(false),
+        }
+    }
+
+    /// Judge a move (SDE-MOVE; SDE-T's loading and dropping; RING BATTLE's inside and
+    /// outside).
+    pub fn judge_move(
+        &self,
+        unit: UnitId,
+        to: Target,
+        load: &[UnitId],
+        drop: &[Drop],
+    ) -> Result<MovePlan, Why> {
+        let free = self.may_move(unit)?;
+        let x = self.unit(unit);
+        let to = to.resolve(x.at);
+        if to == x.at {
+            return Err(Why::new("SDE-MOVE", "a move must go somewhere"));
+        }
+        let d2 = crate::combat::len2(to.x - x.at.x, to.y - x.at.y);
+        if d2 > (STICK as i128) * (STICK as i128) {
+            return Err(Why::new("SDE-MOVE", "a move is at most 1 stick"));
+        }
+        let t = &self.fixed.table;
+        if self.fixed.kind == MissionKind::RingBattle && self.in_ring_zone(to) == x.outside {
+            return Err(Why::new(
+                "SDE-RING.2",
+                "units in the ring stay in it (only knockback puts them out); units outside move around the outside",
+            ));
+        }
+        // Loading: friendly units next to the transport before it moves.
+        if !load.is_empty() || !drop.is_empty() {
+            if !self.has(unit, Special::T) {
+                return Err(Why::new("SDE-T", "only a TRANSPORT carries units"));
+            }
+        }
+        let aboard = self.ids().filter(|&u| self.unit(u).aboard == Some(unit)).count();
+        if aboard + load.len() > self.value(unit) as usize {
+            return Err(Why::new("SDE-T", "a transport carries at most its value in units"));
+        }
+        for (i, &l) in load.iter().enumerate() {
+            let y = self.unit(l);
+            if l == unit
+                || load[..i].contains(&l)
+                || y.owner != x.owner
+                || !y.is_unit()
+                || !y.on_table()
+                || self.has(l, Special::T)
+            {
+                return Err(Why::new("SDE-T", "a transport picks up friendly units (not transports)"));
+            }
+            if !self.next_to(unit, l) {
+                return Err(Why::new("SDE-T", "a unit to pick up must be next to the transport"));
+            }
+        }
+        let mut except: Vec<UnitId> = vec![unit];
+        except.extend_from_slice(load);
+        let mut others = self.bases_except(&except);
+        let me = Base::new(to, BASE_RADIUS);
+        match t.landing(&me, &others) {
+            Landing::Ground | Landing::OnTop(_) => {}
+            Landing::Blocked(_) => {
+                return Err(Why::new(
+                    "SDE-MOVE",
+                    "it cannot end there: a unit must land clear of terrain and other units, or on top of terrain with room",
+                ));
+            }
+        }
+        others.push(me);
+        for (i, d) in drop.iter().enumerate() {
+            let y = self.unit(d.unit);
+            let carried = y.aboard == Some(unit) || load.contains(&d.unit);
+            if !carried || drop[..i].iter().any(|e| e.unit == d.unit) {
+                return Err(Why::new("SDE-T", "a transport drops off only units it carries"));
+            }
+            let b = Base::new(d.at, BASE_RADIUS);
+            if !b.within(&me, NEXT_TO) {
+                return Err(Why::new("SDE-T", "a unit is dropped off next to the transport"));
+            }
+            if !matches!(t.landing(&b, &others), Landing::Ground | Landing::OnTop(_)) {
+                return Err(Why::new("SDE-T", "there is no room to drop it off there"));
+            }
+            others.push(b);
+        }
+        Ok(MovePlan {
+            unit,
+            to,
+            load: load.to_vec(),
+            drop: drop.to_vec(),
+            free,
+        })
+    }
+
+    /// Carry out a move; a move that ends next to an enemy may charge (SDE-CHARGE).
+    pub fn do_move(&mut self, p: MovePlan, ev: &mut Vec<Event>) {
+        let u = p.unit;
+        let from = self.unit(u).at;
+        for &l in &p.load {
+            self.now.units[l as usize].aboard = Some(u);
+            ev.push(Event::Loaded {
+                transport: u,
+                unit: l,
+            });
+        }
+        let x = &mut self.now.units[u as usize];
+        x.at = p.to;
+        if p.free {
+            x.fast_move = false;
+        } else {
+            x.actions -= 1;
+        }
+        self.now.trail.push(Trail::Move { from, to: p.to });
+        ev.push(Event::Moved {
+            unit: u,
+            from,
+            to: p.to,
+        });
+        for d in &p.drop {
+            let y = &mut self.now.units[d.unit as usize];
+            y.aboard = None;
+            y.at = d.at;
+            ev.push(Event::Dropped {
+                transport: u,
+                unit: d.unit,
+                at: d.at,
+            });
+        }
+        // KING OF THE HILL: units on the hill cannot be hidden.
+        if self.unit(u).hidden && self.on_hill(u) {
+            self.now.units[u as usize].hidden = false;
+            ev.push(Event::Unhidden { unit: u });
+        }
+        self.now.charge = self.can_charge(u).then_some(u);
+    }
+
+    /// Does a unit that just moved stand next to something it may melee (SDE-CHARGE)?
+    pub fn can_charge(&self, u: UnitId) -> bool {
+        !self.has(u, Special::T)
+            && self.ids().any(|t| {
+                t != u
+                    && self.attackable(t)
+                    && (self.enemies(u, t)
+                        || (self.fixed.options.charge_balls && self.unit(t).is_ball()))
+                    && self.ring_allows(u, t)
+                    && self.next_to(u, t)
+            })
+    }
+
+    /// RING BATTLE: units outside may attack only units outside (SDE-RING.2).
+    pub fn ring_allows(&self, attacker: UnitId, target: UnitId) -> bool {
+        !(self.unit(attacker).outside && !self.unit(target).outside)
+    }
+
+    /// Candidate moves for menus and AIs: the sixteen winds at full and half length, into
+    /// contact with each enemy and ball, onto each piece that holds units, behind cover
+    /// from the nearest enemy; a transport also loads the units next to it, and drops its
+    /// passengers. Each one passes the judge.
+    pub fn move_candidates(&self, u: UnitId, out: &mut Vec<crate::events::Action>) {
+        let x = *self.unit(u);
+        let mut points: Vec<Point> = Vec::with_capacity(48);
+        for (dx, dy) in WIND_VECTORS {
+            let aim = Point::new(x.at.x + dx, x.at.y + dy);
+            points.push(toward(x.at, aim, STICK));
+            points.push(toward(x.at, aim, STICK / 2));
+        }
+        for t in self.ids() {
+            let y = self.unit(t);
+            if t == u || !y.on_table() || !(self.enemies(u, t) || y.is_ball()) {
+                continue;
+            }
+            let gap = x.radius() + y.radius() + NEXT_TO / 2;
+            points.push(toward(y.at, x.at, gap));
+            // Behind it, for a push toward the enemy's side (balls: a kick toward a goal).
+            points.push(toward(y.at, x.at, -gap));
+        }
+        for (i, p) in self.fixed.table.pieces.iter().enumerate() {
+            if p.holds > 0 {
+                points.push(piece_centre(&self.fixed.table.pieces[i].outline));
+            }
+        }
+        let load: Vec<UnitId> = if self.has(u, Special::T) {
+            self.ids()
+                .filter(|&l| {
+                    let y = self.unit(l);
+                    l != u && y.owner == x.owner && y.is_unit() && y.on_table()
+                        && !self.has(l, Special::T) && self.next_to(u, l)
+                })
+                .take(self.value(u) as usize)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let passengers: Vec<UnitId> = self
+            .ids()
+            .filter(|&l| self.unit(l).aboard == Some(u))
+            .collect();
+        points.sort_unstable();
+        points.dedup();
+        for to in points {
+            if to == x.at {
+                continue;
+            }
+            let plain = crate::events::Action::Move {
+                unit: u,
+                to: Target::Point(to),
+                load: vec![],
+                drop: vec![],
+            };
+            if self.judge_move(u, Target::Point(to), &[], &[]).is_ok() {
+                out.push(plain);
+            } else {
+                continue;
+            }
+            if !load.is_empty() && self.judge_move(u, Target::Point(to), &load, &[]).is_ok() {
+                out.push(crate::events::Action::Move {
+                    unit: u,
+                    to: Target::Point(to),
+                    load: load.clone(),
+                    drop: vec![],
+                });
+            }
+            if !passengers.is_empty() {
+                // Drop them behind the transport, side by side.
+                let mut drop = Vec::new();
+                for (k, &l) in passengers.iter().enumerate() {
+                    let back = toward(to, x.at, 2 * BASE_RADIUS + NEXT_TO / 2);
+                    let across = Point::new(back.x - (to.y - x.at.y), back.y + (to.x - x.at.x));
+                    let side = [0i64, 1, -1][k.min(2)] * (2 * BASE_RADIUS + 20);
+                    let at = if side == 0 { back } else { toward(back, across, side) };
+                    drop.push(Drop { unit: l, at });
+                }
+                if self.judge_move(u, Target::Point(to), &[], &drop).is_ok() {
+                    out.push(crate::events::Action::Move {
+                        unit: u,
+                        to: Target::Point(to),
+                        load: vec![],
+                        drop,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// A point on top of a piece (a circle's centre, a polygon's corner average).
+pub fn piece_centre(o: &battlemat_geom::table::Outline) -> Point {
+    match o {
+        battlemat_geom::table::Outline::Circle { centre, .. } => *centre,
+        battlemat_geom::table::Outline::Polygon { corners } => {
+            let n = corners.len().max(1) as i64;
+            let sx: i64 = corners.iter().map(|c| c.x).sum();
+            let sy: i64 = corners.iter().map(|c| c.y).sum();
+            Point::new(sx / n, sy / n)
+        }
+    }
+}

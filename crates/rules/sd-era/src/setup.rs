@@ -1,0 +1,442 @@
+//! Set-up (SDE-T2 points and the three-unit limit; each mission's .1 set-up): checking a
+//! setup once into the fixed part of a game, placing the armies on their board edges, the
+//! draft, and checking a saved state as strictly.
+//!
+//! Where units start: the text says "players start on any board edge". We give each seat a
+//! place on the edge (its *post*: two players face each other across the table; three to
+//! six go round it clockwise) and stand its units side by side there, bases touching the
+//! edge, half a stick apart. A post is also where a seat's SOCCER goal is, and which way is
+//! "in front of the player" in RING BATTLE.
+
+use crate::data::{
+    Armies, BALL_RADIUS, BASE_RADIUS, MissionKind, STICK, Setup, Special, UnitType,
+};
+use crate::state::{Back, Body, Fixed, Phase, Progress, SdEra, Unit};
+use battlemat_core::{Seat, SetupError};
+use battlemat_geom::table::{Base, Landing, Point, Ticks, toward};
+use std::sync::Arc;
+
+pub const MAX_PLAYERS: u8 = 6;
+
+/// One line of the chart on its own: a value of 1 to 6, and CHEAP only on value 2 or 3.
+pub fn check_unit_type(key: &str, u: &UnitType) -> Result<(), SetupError> {
+    if !(1..=6).contains(&u.value) {
+        return Err(SetupError::new(
+            format!("{key}.value"),
+            format!("{}: a value is 1 to 6 dice", u.value),
+        ));
+    }
+    if u.special == Some(Special::C) && !(2..=3).contains(&u.value) {
+        return Err(SetupError::new(
+            format!("{key}.special"),
+            "CHEAP is for value 2 or 3 units only (SDE-C)",
+        ));
+    }
+    Ok(())
+}
+
+/// Each seat's place on the table edge, as (edge, fraction along it): edges S, W, N, E are
+/// 0..4; seats go clockwise from the near edge.
+fn post_places(players: u8) -> &'static [(u8, (i64, i64))] {
+    const HALF: (i64, i64) = (1, 2);
+    match players {
+        2 => &[(0, HALF), (2, HALF)],
+        3 => &[(0, HALF), (1, HALF), (3, HALF)],
+        4 => &[(0, HALF), (1, HALF), (2, HALF), (3, HALF)],
+        5 => &[(0, HALF), (1, HALF), (2, (1, 3)), (2, (2, 3)), (3, HALF)],
+        _ => &[
+            (0, (2, 3)),
+            (0, (1, 3)),
+            (1, HALF),
+            (2, (1, 3)),
+            (2, (2, 3)),
+            (3, HALF),
+        ],
+    }
+}
+
+/// A point on edge `edge` at `frac` of its length, `inset` ticks in from it; and the
+/// direction along the edge.
+fn on_edge(w: Ticks, d: Ticks, edge: u8, frac: (i64, i64), inset: Ticks) -> (Point, (Ticks, Ticks)) {
+    match edge {
+        0 => (Point::new(w * frac.0 / frac.1, inset), (1, 0)),
+        1 => (Point::new(inset, d * frac.0 / frac.1), (0, 1)),
+        2 => (Point::new(w * frac.0 / frac.1, d - inset), (1, 0)),
+        _ => (Point::new(w - inset, d * frac.0 / frac.1), (0, 1)),
+    }
+}
+
+/// Check a setup once and make the fixed part and the first state.
+pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
+    let m = &s.mission;
+    m.table
+        .check()
+        .map_err(|e| SetupError::new("mission.table", e))?;
+    if m.terrain_names.len() != m.table.pieces.len() {
+        return Err(SetupError::new(
+            "mission.terrain_names",
+            "one name for each terrain piece",
+        ));
+    }
+    if !(2..=MAX_PLAYERS).contains(&s.players) {
+        return Err(SetupError::new(
+            "players",
+            format!("SD ERA is for 2 to {MAX_PLAYERS} players, not {}", s.players),
+        ));
+    }
+    if s.players < m.min_seats || s.players > m.max_seats {
+        return Err(SetupError::new(
+            "players",
+            format!(
+                "{} is for {} to {} players",
+                m.name, m.min_seats, m.max_seats
+            ),
+        ));
+    }
+    for (k, u) in &s.chart {
+        check_unit_type(&format!("chart.{k}"), u)?;
+    }
+    let chart: Vec<(String, UnitType)> = s.chart.clone().into_iter().collect();
+    let draft = s.options.armies == Armies::Draft;
+    if s.armies.len() != s.players as usize {
+        return Err(SetupError::new(
+            "armies",
+            format!(
+                "{} armies for {} players{}",
+                s.armies.len(),
+                s.players,
+                if draft { " (a draft starts with empty ones)" } else { "" }
+            ),
+        ));
+    }
+    if m.kind_needs_ring() && m.ring_radius <= 0 {
+        return Err(SetupError::new("mission.ring_radius", "a ring battle needs a ring"));
+    }
+    let (w, d) = (m.table.width, m.table.depth);
+    let centre = Point::new(w / 2, d / 2);
+    let places = post_places(s.players);
+    let posts: Vec<Point> = places
+        .iter()
+        .map(|&(e, f)| on_edge(w, d, e, f, 0).0)
+        .collect();
+    let goals = places
+        .iter()
+        .map(|&(e, f)| {
+            let (p, dir) = on_edge(w, d, e, f, 0);
+            let len = if dir.0 != 0 { w } else { d };
+            let half = m.goal_width / 2;
+            let along = if dir.0 != 0 { p.x } else { p.y };
+            let lo = (along - half).clamp(0, (len - m.goal_width).max(0));
+            let hi = (lo + m.goal_width).min(len);
+            if dir.0 != 0 {
+                (Point::new(lo, p.y), Point::new(hi, p.y))
+            } else {
+                (Point::new(p.x, lo), Point::new(p.x, hi))
+            }
+        })
+        .collect();
+    let fixed = Fixed {
+        setup: s.clone(),
+        chart,
+        players: s.players,
+        kind: m.mission,
+        table: m.table.clone(),
+        goals,
+        posts,
+        centre,
+        options: s.options.clone(),
+    };
+    let mut now = Progress {
+        units: Vec::new(),
+        phase: Phase::Turn,
+        active: 0,
+        first: 0,
+        round: 0,
+        tokens: vec![m.start_tokens; s.players as usize],
+        collected: false,
+        charge: None,
+        pending: Vec::new(),
+        back: Back::Turn,
+        out_at: vec![0; s.players as usize],
+        drafted: 0,
+        trail: Vec::new(),
+        turns: 0,
+        result: None,
+    };
+    // Balls and bombs in the centre (two side by side with three or more players).
+    let balls = if s.players >= 3 {
+        m.balls_many_players
+    } else {
+        m.balls
+    };
+    for i in 0..balls {
+        let x = if balls == 1 {
+            centre.x
+        } else {
+            centre.x - STICK / 2 + i as Ticks * STICK
+        };
+        let at = Point::new(x, centre.y);
+        let body = if m.mission == MissionKind::KickBomb {
+            Body::Bomb { dice: 1 }
+        } else {
+            Body::Ball
+        };
+        let ball = new_unit(body, None, at);
+        let others: Vec<Base> = now.units.iter().map(Unit::base).collect();
+        if !matches!(fixed.table.landing(&ball.base(), &others), Landing::Ground) {
+            return Err(SetupError::new(
+                "mission",
+                "the centre of the table must be clear for the ball or bomb",
+            ));
+        }
+        now.units.push(ball);
+    }
+    let mut game = SdEra {
+        fixed: Arc::new(fixed),
+        now,
+    };
+    for (seat, army) in s.armies.iter().enumerate() {
+        let at = format!("armies[{seat}]");
+        let mut kinds = Vec::new();
+        for (i, key) in army.iter().enumerate() {
+            let k = game
+                .fixed
+                .chart
+                .iter()
+                .position(|(c, _)| c == key)
+                .ok_or_else(|| {
+                    SetupError::new(
+                        format!("{at}[{i}]"),
+                        format!("{key:?} is not in the unit chart"),
+                    )
+                })?;
+            kinds.push(k as u16);
+        }
+        if !draft {
+            game.check_army(seat as Seat, &kinds, &at)?;
+        }
+        for k in kinds {
+            game.place_unit(seat as Seat, k)
+                .map_err(|e| SetupError::new(&at, e))?;
+        }
+    }
+    game.now.phase = if draft {
+        Phase::Draft { seat: 0 }
+    } else {
+        Phase::Turn
+    };
+    if !draft {
+        game.start_play();
+    }
+    let SdEra { fixed, now } = game;
+    Ok((Arc::unwrap_or_clone(fixed), now))
+}
+
+impl crate::data::Mission {
+    fn kind_needs_ring(&self) -> bool {
+        self.mission == MissionKind::RingBattle
+    }
+}
+
+pub(crate) fn new_unit(body: Body, owner: Option<Seat>, at: Point) -> Unit {
+    Unit {
+        body,
+        owner,
+        at,
+        home: at,
+        stunned: false,
+        hidden: false,
+        actions: 0,
+        fast_move: false,
+        aboard: None,
+        cheer: 0,
+        outside: false,
+        gone: false,
+    }
+}
+
+impl SdEra {
+    /// The army's points and units (SDE-T2): at most the points, at most `most_units` units
+    /// besides transports, at least `least_units`.
+    pub fn check_army(&self, _seat: Seat, kinds: &[u16], at: &str) -> Result<(), SetupError> {
+        let m = &self.fixed.setup.mission;
+        let types: Vec<&UnitType> = kinds
+            .iter()
+            .map(|k| &self.fixed.chart[*k as usize].1)
+            .collect();
+        let cost: u32 = types.iter().map(|t| u32::from(t.cost())).sum();
+        let counted = types.iter().filter(|t| !t.is(Special::T)).count();
+        if kinds.is_empty() {
+            return Err(SetupError::new(at, "an army needs at least one unit"));
+        }
+        if m.most_units > 0 && counted > m.most_units as usize {
+            return Err(SetupError::new(
+                at,
+                format!(
+                    "{counted} units: at most {} a player, transports not counted (SDE-T2)",
+                    m.most_units
+                ),
+            ));
+        }
+        if counted < m.least_units as usize {
+            return Err(SetupError::new(
+                at,
+                format!("{counted} units: {} needs at least {}", m.name, m.least_units),
+            ));
+        }
+        let points = self.points_cap();
+        if cost > u32::from(points) {
+            return Err(SetupError::new(
+                at,
+                format!("{cost} points: at most {points} a player (SDE-T2)"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The points a player may spend: the mission's, or the `points` option in a draft.
+    pub fn points_cap(&self) -> u8 {
+        if self.fixed.options.armies == Armies::Draft {
+            self.fixed.options.points
+        } else {
+            self.fixed.setup.mission.points
+        }
+    }
+
+    /// Put a new unit of `seat`'s on the table: side by side along its post's edge, or in
+    /// RING BATTLE just inside the ring in front of it.
+    pub fn place_unit(&mut self, seat: Seat, kind: u16) -> Result<(), String> {
+        let f = &self.fixed;
+        let others: Vec<Base> = self.now.units.iter().map(Unit::base).collect();
+        let spots = self.start_spots(seat);
+        let at = spots
+            .into_iter()
+            .find(|p| {
+                matches!(
+                    f.table.landing(&Base::new(*p, BASE_RADIUS), &others),
+                    Landing::Ground
+                )
+            })
+            .ok_or_else(|| format!("no room for player {}'s units", seat + 1))?;
+        self.now.units.push(new_unit(Body::Unit { kind }, Some(seat), at));
+        Ok(())
+    }
+
+    /// Where a seat's units may start, best first.
+    fn start_spots(&self, seat: Seat) -> Vec<Point> {
+        let f = &self.fixed;
+        let (w, d) = (f.table.width, f.table.depth);
+        let mut out = Vec::new();
+        if f.kind == MissionKind::RingBattle {
+            let r = f.setup.mission.ring_radius;
+            let post = f.posts[seat as usize];
+            for depth in [STICK / 2, STICK, 3 * STICK / 2] {
+                let front = toward(f.centre, post, r - depth);
+                let v = (post.x - f.centre.x, post.y - f.centre.y);
+                let across = Point::new(front.x - v.1, front.y + v.0);
+                for k in [0i64, 1, -1, 2, -2, 3, -3] {
+                    out.push(toward(front, across, k * STICK / 2));
+                }
+            }
+            return out;
+        }
+        let (edge, frac) = post_places(f.players)[seat as usize];
+        // Side by side along the edge, nearest the post first; a second row behind.
+        let step = 2 * BASE_RADIUS + STICK / 24;
+        for row in 0..2 {
+            let (p, dir) = on_edge(w, d, edge, frac, BASE_RADIUS + row * step);
+            for k in 0..16i64 {
+                let side = if k % 2 == 0 { k / 2 } else { -(k / 2) - 1 };
+                out.push(Point::new(p.x + dir.0 * side * step, p.y + dir.1 * side * step));
+            }
+        }
+        out
+    }
+
+    /// Where a body is put back (balls after a goal or bomb blast): its home, or the nearest
+    /// clear point to it.
+    pub fn clear_spot_near(&self, u: crate::state::UnitId, home: Point) -> Point {
+        let r = self.unit(u).radius();
+        let others = self.bases_except(&[u]);
+        let ok = |p: Point| matches!(self.fixed.table.landing(&Base::new(p, r), &others), Landing::Ground);
+        if ok(home) {
+            return home;
+        }
+        for ring in 1..=24i64 {
+            for k in 0..8i64 {
+                let step = ring * BALL_RADIUS;
+                let (dx, dy) = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
+                    [k as usize];
+                let p = Point::new(home.x + dx * step, home.y + dy * step);
+                if ok(p) {
+                    return p;
+                }
+            }
+        }
+        home
+    }
+
+    /// After the armies are set: hiding at the start, then the roll for turn order.
+    pub fn start_play(&mut self) {
+        self.now.phase = match self.next_hider(0) {
+            Some(seat) => Phase::StartHidden { seat },
+            None => self.turn_order_roll(),
+        };
+    }
+
+    /// The first seat from `from` with a unit that may hide at the start (SDE-H; none in
+    /// RING BATTLE, SDE-RING.1).
+    pub fn next_hider(&self, from: Seat) -> Option<Seat> {
+        (from..self.fixed.players).find(|&s| {
+            self.ids().any(|u| {
+                self.unit(u).owner == Some(s) && self.has(u, Special::H) && !self.unit(u).hidden
+            })
+        })
+    }
+}
+
+/// Check a saved state as strictly as a setup: the bodies match the setup's, every unit is
+/// on the table or aboard a transport, and the phase names units that exist.
+pub fn check_progress(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
+    let n = fixed.players as usize;
+    if now.tokens.len() != n || now.out_at.len() != n {
+        return Err(SetupError::new("now.tokens", format!("one count per player ({n})")));
+    }
+    if now.active >= fixed.players || now.first >= fixed.players {
+        return Err(SetupError::new("now.active", "no such player"));
+    }
+    let count = now.units.len();
+    if count > 250 {
+        return Err(SetupError::new("now.units", "too many units"));
+    }
+    for (i, u) in now.units.iter().enumerate() {
+        let at = format!("now.units[{i}]");
+        if let Body::Unit { kind } = u.body
+            && kind as usize >= fixed.chart.len()
+        {
+            return Err(SetupError::new(at, "a unit kind not in the chart"));
+        }
+        if u.owner.is_some_and(|s| s >= fixed.players) {
+            return Err(SetupError::new(at, "owned by no player"));
+        }
+        if u.is_unit() != u.owner.is_some() {
+            return Err(SetupError::new(at, "units have owners; balls and bombs do not"));
+        }
+        if let Some(t) = u.aboard
+            && (t as usize >= count || now.units[t as usize].aboard.is_some())
+        {
+            return Err(SetupError::new(at, "aboard no transport"));
+        }
+        if u.on_table() {
+            let b = u.base();
+            if !fixed.table.on_table(&b) {
+                return Err(SetupError::new(at, "off the table"));
+            }
+        }
+        if u.actions > 2 {
+            return Err(SetupError::new(at, "a unit has two actions a turn"));
+        }
+    }
+    let _ = BALL_RADIUS;
+    Ok(())
+}

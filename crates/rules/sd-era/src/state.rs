@@ -1,0 +1,435 @@
+//! The state of a game: what the setup fixes ([`Fixed`], shared by every state of one game)
+//! and what changes ([`Progress`], one plain struct deriving equality, hash and JSON). The
+//! rules that change it live in the modules named after them.
+
+use crate::data::{BALL_RADIUS, BASE_RADIUS, MissionKind, Options, Special, UnitType};
+use battlemat_core::Seat;
+use battlemat_geom::table::{Base, Point, Table, Ticks};
+use serde::{Deserialize, Serialize};
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+pub type UnitId = u8;
+
+/// What a body on the table is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Body {
+    /// A mobile suit: an index into the game's unit chart ([`Fixed::chart`]).
+    Unit { kind: u16 },
+    /// SOCCER's ball.
+    Ball,
+    /// KICK-BOMB's bomb, with its explode dice.
+    Bomb { dice: u8 },
+}
+
+/// A unit, ball or bomb.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Unit {
+    pub body: Body,
+    /// The player it belongs to (none for balls and bombs).
+    pub owner: Option<Seat>,
+    pub at: Point,
+    /// Where it is put back (balls and bombs: the centre; units: where they started).
+    pub home: Point,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stunned: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
+    /// Actions left this turn (SDE-T1).
+    pub actions: u8,
+    /// FAST: the free move at the end of the turn is still to take (SDE-F).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fast_move: bool,
+    /// Carried by this transport (SDE-T): off the table, moving with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aboard: Option<UnitId>,
+    /// RING BATTLE: cheer dice beside it (SDE-RING.2).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cheer: u8,
+    /// RING BATTLE: outside the ring.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub outside: bool,
+    /// Taken out of the game (its player resigned).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub gone: bool,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
+impl Unit {
+    pub fn is_unit(&self) -> bool {
+        matches!(self.body, Body::Unit { .. })
+    }
+    pub fn is_ball(&self) -> bool {
+        !self.is_unit()
+    }
+    pub fn kind(&self) -> Option<u16> {
+        match self.body {
+            Body::Unit { kind } => Some(kind),
+            _ => None,
+        }
+    }
+    /// On the table (not carried, not gone).
+    pub fn on_table(&self) -> bool {
+        self.aboard.is_none() && !self.gone
+    }
+    pub fn radius(&self) -> Ticks {
+        if self.is_unit() {
+            BASE_RADIUS
+        } else {
+            BALL_RADIUS
+        }
+    }
+    pub fn base(&self) -> Base {
+        Base::new(self.at, self.radius())
+    }
+}
+
+/// One side's dice in an opposed roll: how many to roll, and the faces so far (as counts,
+/// so equal rolls in any order are one state).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Pool {
+    pub dice: u8,
+    pub rolled: u8,
+    /// `faces[f - 1]` dice show `f`.
+    pub faces: [u8; 6],
+    /// VETERAN re-roll used, or declined.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rerolled: bool,
+    /// RING BATTLE: the cheer dice question answered.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cheered: bool,
+}
+
+impl Pool {
+    pub fn new(dice: u8) -> Pool {
+        Pool {
+            dice,
+            ..Pool::default()
+        }
+    }
+    pub fn highest(&self) -> u8 {
+        (1..=6u8).rev().find(|f| self.faces[*f as usize - 1] > 0).unwrap_or(0)
+    }
+    pub fn total(&self) -> u32 {
+        (1..=6u32).map(|f| f * u32::from(self.faces[f as usize - 1])).sum()
+    }
+    /// How many dice show more than `face`.
+    pub fn above(&self, face: u8) -> u8 {
+        (face + 1..=6).map(|f| self.faces[f as usize - 1]).sum()
+    }
+    pub fn add(&mut self, face: u8) {
+        self.faces[face as usize - 1] += 1;
+        self.rolled += 1;
+    }
+    pub fn done(&self) -> bool {
+        self.rolled >= self.dice
+    }
+}
+
+/// What strikes in a fight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Striker {
+    /// A unit's shooting or melee attack.
+    Unit(UnitId),
+    /// A unit knocked into another: the unit hit defends against 2 dice (SDE-KB3).
+    Impact,
+    /// A ball or bomb melees the unit it hits with the dice that sent it (SDE-SOCCER.2).
+    Ball(UnitId),
+}
+
+/// A fight whose dice are being rolled or re-rolled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Fight {
+    pub striker: Striker,
+    pub target: UnitId,
+    pub melee: bool,
+    /// The player whose attack this is, or whose attack set it off (tokens and goals).
+    pub by: Option<Seat>,
+    /// Where the line of fire starts: ranged knockback goes from here through the target.
+    pub from: Point,
+    /// The direction of travel, for an impact or a ball (a point along it from the target).
+    pub toward: Point,
+    pub att: Pool,
+    pub def: Pool,
+    /// HIDE: the attacker was hidden when it attacked (SDE-H).
+    pub hidden_attacker: bool,
+    /// A re-roll in progress: which side's die (true: the attacker's).
+    pub rerolling: Option<bool>,
+    /// A ball's remaining travel (it finishes its move if it wins).
+    pub rest: Ticks,
+}
+
+/// Something still to happen, after the fight or motion in hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pending {
+    /// A body is knocked (or bounces) `dist` ticks toward `toward`.
+    Motion(Motion),
+    /// A fight to roll.
+    Fight(Fight),
+    /// A decision (a player's).
+    Choose(Choice),
+    /// KING OF THE HILL: after a melee knockback, did the target leave the hill?
+    OffHill {
+        attacker: UnitId,
+        target: UnitId,
+        spot: Point,
+        piece: u8,
+    },
+    /// SPRAY: the next share of a split attack.
+    Spray {
+        unit: UnitId,
+        target: UnitId,
+        dice: u8,
+        from: Point,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Motion {
+    pub body: UnitId,
+    pub toward: Point,
+    pub dist: Ticks,
+    pub by: Option<Seat>,
+    /// The dice of the attack that sent it (a ball melees with these).
+    pub dice: u8,
+    pub bounces: u8,
+}
+
+/// A decision in the middle of something.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Choice {
+    /// The winner of a melee chooses the knockback's direction (SDE-KB1).
+    Push {
+        seat: Seat,
+        mover: UnitId,
+        dist: Ticks,
+        dice: u8,
+        /// Declining is allowed (a unit knocking a ball back: "may").
+        optional: bool,
+    },
+    /// KING OF THE HILL: take the place on the hill of the unit knocked off.
+    TakeHill {
+        seat: Seat,
+        unit: UnitId,
+        spot: Point,
+    },
+    /// RING BATTLE: place an earned cheer die.
+    EarnedCheer { seat: Seat },
+}
+
+impl Choice {
+    pub fn seat(&self) -> Seat {
+        match *self {
+            Choice::Push { seat, .. }
+            | Choice::TakeHill { seat, .. }
+            | Choice::EarnedCheer { seat } => seat,
+        }
+    }
+}
+
+/// Where play is.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// A draft: `seat` picks a unit or is done.
+    Draft { seat: Seat },
+    /// HIDE: "may hide at the start of the game": `seat` hides units or is ready.
+    StartHidden { seat: Seat },
+    /// Turn order (SDE-T1): each player rolls the dice of their best unit; `seat` is
+    /// rolling, `left` dice to go; `scores` so far; `rolling` the seats still in the roll.
+    TurnOrder {
+        seat: Seat,
+        left: u8,
+        scores: [u8; 6],
+        rolling: u8,
+    },
+    /// The active player's units act.
+    Turn,
+    /// FAST units' free moves at the end of the turn (SDE-F).
+    FastMoves,
+    /// A fight's dice, or a decision within it.
+    Fight(Fight),
+    /// A decision in the middle of something.
+    Choose(Choice),
+    /// RING BATTLE: breaking in: a unit's dice, all to show one number.
+    BreakIn {
+        unit: UnitId,
+        left: u8,
+        first: u8,
+        same: bool,
+    },
+    /// KICK-BOMB: a bomb's explode dice at the end of the turn.
+    BombRoll { bomb: UnitId, left: u8, done: u8 },
+    Over,
+}
+
+/// A line drawn on the picture: the last move and knockbacks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Trail {
+    Move { from: Point, to: Point },
+    Knockback { from: Point, to: Point },
+    Shot { from: Point, to: Point },
+}
+
+/// Everything that changes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Progress {
+    pub units: Vec<Unit>,
+    pub phase: Phase,
+    /// Whose turn it is.
+    pub active: Seat,
+    /// Who went first (turns pass clockwise, in seat order, from them).
+    pub first: Seat,
+    /// The round, from 1.
+    pub round: u16,
+    /// Tokens (and goals) per seat.
+    pub tokens: Vec<u8>,
+    /// KING OF THE HILL: the active player has taken a token this turn.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub collected: bool,
+    /// CHARGING: this unit's move ended next to an enemy: its melee is free (SDE-CHARGE).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub charge: Option<UnitId>,
+    /// Things still to happen, last first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pending: Vec<Pending>,
+    /// Where play goes back to when the pending things are done.
+    pub back: Back,
+    /// KICK-BOMB: the turn each player ran out of tokens (0: still has some).
+    pub out_at: Vec<u16>,
+    /// The draft: seats that are done picking.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub drafted: u8,
+    /// Lines for the picture: the last action's move, shots and knockbacks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trail: Vec<Trail>,
+    /// Turns played (for the KICK-BOMB order of elimination).
+    pub turns: u16,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<battlemat_core::GameResult>,
+}
+
+/// Where play resumes after a fight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Back {
+    Turn,
+    FastMoves,
+}
+
+/// What the setup fixes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fixed {
+    pub setup: crate::data::Setup,
+    /// The unit chart in key order; `Body::Unit { kind }` indexes it.
+    pub chart: Vec<(String, UnitType)>,
+    pub players: u8,
+    pub kind: MissionKind,
+    pub table: Table,
+    /// SOCCER: each seat's goal, a stretch of the table edge (two points on it).
+    pub goals: Vec<(Point, Point)>,
+    /// Each seat's place on the table edge (where its units start, and its "front").
+    pub posts: Vec<Point>,
+    /// The table's centre.
+    pub centre: Point,
+    pub options: Options,
+}
+
+/// A game of SD ERA: the fixed part, shared, and the progress.
+#[derive(Clone, Debug)]
+pub struct SdEra {
+    pub fixed: Arc<Fixed>,
+    pub now: Progress,
+}
+
+impl PartialEq for SdEra {
+    fn eq(&self, o: &Self) -> bool {
+        (Arc::ptr_eq(&self.fixed, &o.fixed) || self.fixed.setup == o.fixed.setup)
+            && self.now == o.now
+    }
+}
+impl Eq for SdEra {}
+impl Hash for SdEra {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.now.hash(h)
+    }
+}
+
+impl SdEra {
+    pub fn unit(&self, u: UnitId) -> &Unit {
+        &self.now.units[u as usize]
+    }
+    pub fn unit_type(&self, u: UnitId) -> Option<&UnitType> {
+        self.unit(u)
+            .kind()
+            .map(|k| &self.fixed.chart[k as usize].1)
+    }
+    /// The unit's letter, as it plays here: RING BATTLE treats HIDE as VETERAN (SDE-RING.1).
+    pub fn special(&self, u: UnitId) -> Option<Special> {
+        let s = self.unit_type(u)?.special?;
+        if s == Special::H && self.fixed.kind == MissionKind::RingBattle {
+            return Some(Special::V);
+        }
+        Some(s)
+    }
+    pub fn has(&self, u: UnitId, s: Special) -> bool {
+        self.special(u) == Some(s)
+    }
+    pub fn value(&self, u: UnitId) -> u8 {
+        self.unit_type(u).map_or(2, |t| t.value)
+    }
+    pub fn ids(&self) -> impl Iterator<Item = UnitId> + '_ {
+        0..self.now.units.len() as UnitId
+    }
+    /// Every base on the table but `except`'s (and those carried).
+    pub fn bases_except(&self, except: &[UnitId]) -> Vec<Base> {
+        self.ids()
+            .filter(|i| !except.contains(i) && self.unit(*i).on_table())
+            .map(|i| self.unit(i).base())
+            .collect()
+    }
+    /// The ids matching `bases_except(except)`, in the same order.
+    pub fn ids_except(&self, except: &[UnitId]) -> Vec<UnitId> {
+        self.ids()
+            .filter(|i| !except.contains(i) && self.unit(*i).on_table())
+            .collect()
+    }
+    /// The piece the body stands on.
+    pub fn standing_on(&self, u: UnitId) -> Option<usize> {
+        self.fixed.table.piece_holding(&self.unit(u).base())
+    }
+    /// Are the two enemies (both units, different players)?
+    pub fn enemies(&self, a: UnitId, b: UnitId) -> bool {
+        let (x, y) = (self.unit(a), self.unit(b));
+        x.is_unit() && y.is_unit() && x.owner != y.owner
+    }
+    /// The name of a body: "u3 Gundam 4V (P1)", "ball b6".
+    pub fn name(&self, u: UnitId) -> String {
+        let x = self.unit(u);
+        match x.body {
+            Body::Unit { kind } => {
+                let t = &self.fixed.chart[kind as usize].1;
+                format!(
+                    "{} {} {} (P{})",
+                    crate::events::unit_label(u),
+                    t.name,
+                    t.label(),
+                    x.owner.map_or(0, |s| s + 1)
+                )
+            }
+            Body::Ball => format!("ball {}", crate::events::unit_label(u)),
+            Body::Bomb { .. } => format!("bomb {}", crate::events::unit_label(u)),
+        }
+    }
+    pub fn is_over(&self) -> bool {
+        self.now.phase == Phase::Over
+    }
+}

@@ -1,0 +1,429 @@
+//! Words: the observation (an overhead text map of the table and a list of units), events
+//! as sentences, prompts, and actions described for menus.
+
+use crate::combat::Question;
+use crate::data::STICK;
+use crate::events::{Action, Event, Winner, point_text, sticks, unit_label};
+use crate::state::{Body, Choice, Phase, SdEra, Striker, UnitId};
+use battlemat_geom::table::{Base, Outline, Point};
+use serde::Serialize;
+use std::fmt;
+
+/// What a player sees: the whole table (SD ERA hides nothing; hidden units are a state
+/// everyone knows).
+#[derive(Clone, Debug, Serialize)]
+pub struct Observation {
+    pub mission: String,
+    pub round: u16,
+    pub active: u8,
+    pub prompt: String,
+    pub tokens: Vec<u8>,
+    pub units: Vec<UnitView>,
+    /// The overhead map, one line per row.
+    pub map: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct UnitView {
+    pub id: String,
+    pub name: String,
+    pub label: String,
+    pub owner: Option<u8>,
+    pub at: String,
+    pub actions: u8,
+    pub stunned: bool,
+    pub hidden: bool,
+    pub aboard: Option<String>,
+    pub cheer: u8,
+    pub outside: bool,
+}
+
+impl fmt::Display for Observation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{}, round {}", self.mission, self.round)?;
+        for line in &self.map {
+            writeln!(f, "{line}")?;
+        }
+        let tokens: Vec<String> = self
+            .tokens
+            .iter()
+            .enumerate()
+            .map(|(s, t)| format!("P{} {t}", s + 1))
+            .collect();
+        writeln!(f, "tokens: {}", tokens.join(", "))?;
+        for u in &self.units {
+            let mut marks = Vec::new();
+            if u.stunned {
+                marks.push("STUNNED".to_string());
+            }
+            if u.hidden {
+                marks.push("hidden".to_string());
+            }
+            if let Some(t) = &u.aboard {
+                marks.push(format!("aboard {t}"));
+            }
+            if u.cheer > 0 {
+                marks.push(format!("{} cheer", u.cheer));
+            }
+            if u.outside {
+                marks.push("outside the ring".to_string());
+            }
+            let owner = u.owner.map_or("  ".to_string(), |s| format!("P{}", s + 1));
+            writeln!(
+                f,
+                "  {:>4} {owner} {:<14} {:<3} at {:<16} {}{}",
+                u.id,
+                u.name,
+                u.label,
+                u.at,
+                if u.owner == Some(self.active) {
+                    format!("{} actions ", u.actions)
+                } else {
+                    String::new()
+                },
+                marks.join(", ")
+            )?;
+        }
+        write!(f, "{}", self.prompt)
+    }
+}
+
+impl SdEra {
+    /// The overhead map: 4 columns and 2 rows a stick, far edge at the top. Terrain is `#`
+    /// (blocks sight) or `^` (stand on top), `o` a ball, `*` a bomb, units by their id's
+    /// last digit in their player's letter case... kept simple: a unit is its id number.
+    pub fn map_lines(&self) -> Vec<String> {
+        let t = &self.fixed.table;
+        let cols = (t.width * 4 / STICK).max(1) as usize;
+        let rows = (t.depth * 2 / STICK).max(1) as usize;
+        let cell_w = t.width / cols as i64;
+        let cell_h = t.depth / rows as i64;
+        let mut grid = vec![vec![' '; cols]; rows];
+        for (r, row) in grid.iter_mut().enumerate() {
+            for (c, ch) in row.iter_mut().enumerate() {
+                let p = Point::new(c as i64 * cell_w + cell_w / 2, (rows - 1 - r) as i64 * cell_h + cell_h / 2);
+                for piece in &t.pieces {
+                    if piece.outline.contains(p) {
+                        *ch = if piece.holds > 0 { '^' } else { '#' };
+                    }
+                }
+                if self.fixed.kind == crate::data::MissionKind::RingBattle {
+                    let c0 = self.fixed.centre;
+                    let r0 = self.fixed.setup.mission.ring_radius;
+                    let d = battlemat_geom::table::distance_floor(p, c0);
+                    if (d - r0).abs() < cell_w / 2 {
+                        *ch = '.';
+                    }
+                }
+            }
+        }
+        for (g, &(a, b)) in self.fixed.goals.iter().enumerate() {
+            if self.fixed.kind != crate::data::MissionKind::Soccer {
+                break;
+            }
+            let _ = g;
+            for k in 0..=8 {
+                let p = Point::new(a.x + (b.x - a.x) * k / 8, a.y + (b.y - a.y) * k / 8);
+                let c = ((p.x / cell_w) as usize).min(cols - 1);
+                let r = rows - 1 - ((p.y / cell_h) as usize).min(rows - 1);
+                grid[r][c] = '=';
+            }
+        }
+        for u in self.ids() {
+            let x = self.unit(u);
+            if !x.on_table() {
+                continue;
+            }
+            let c = ((x.at.x / cell_w) as usize).min(cols - 1);
+            let r = rows - 1 - ((x.at.y / cell_h) as usize).min(rows - 1);
+            let label: Vec<char> = match x.body {
+                Body::Ball => vec!['o'],
+                Body::Bomb { .. } => vec!['*'],
+                Body::Unit { .. } => u.to_string().chars().collect(),
+            };
+            for (k, ch) in label.into_iter().enumerate() {
+                if c + k < cols {
+                    grid[r][c + k] = ch;
+                }
+            }
+        }
+        let mut out = vec![format!("+{}+", "-".repeat(cols))];
+        for row in grid {
+            out.push(format!("|{}|", row.into_iter().collect::<String>()));
+        }
+        out.push(format!("+{}+", "-".repeat(cols)));
+        out
+    }
+
+    pub fn observation(&self) -> Observation {
+        Observation {
+            mission: self.fixed.setup.mission.name.clone(),
+            round: self.now.round,
+            active: self.now.active,
+            prompt: self.prompt_text(),
+            tokens: self.now.tokens.clone(),
+            units: self
+                .ids()
+                .filter(|&u| !self.unit(u).gone)
+                .map(|u| {
+                    let x = self.unit(u);
+                    let (name, label) = match self.unit_type(u) {
+                        Some(t) => (t.name.clone(), t.label()),
+                        None => match x.body {
+                            Body::Bomb { dice } => ("bomb".into(), format!("{dice}d")),
+                            _ => ("ball".into(), String::new()),
+                        },
+                    };
+                    UnitView {
+                        id: unit_label(u),
+                        name,
+                        label,
+                        owner: x.owner,
+                        at: point_text(x.at),
+                        actions: x.actions,
+                        stunned: x.stunned,
+                        hidden: x.hidden,
+                        aboard: x.aboard.map(unit_label),
+                        cheer: x.cheer,
+                        outside: x.outside,
+                    }
+                })
+                .collect(),
+            map: self.map_lines(),
+        }
+    }
+
+    fn player(&self, s: u8) -> String {
+        format!("Player {}", s + 1)
+    }
+
+    /// The pending decision or die in words.
+    pub fn prompt_text(&self) -> String {
+        match &self.now.phase {
+            Phase::Over => String::new(),
+            Phase::Draft { seat } => format!(
+                "{}: pick a unit (pick KEY) or finish your army (done) (SDE-T2)",
+                self.player(*seat)
+            ),
+            Phase::StartHidden { seat } => format!(
+                "{}: hide HIDE units before the game (hide uN), then done (SDE-H)",
+                self.player(*seat)
+            ),
+            Phase::TurnOrder { seat, left, .. } => format!(
+                "{}: turn-order die ({left} to roll) (SDE-T1)",
+                self.player(*seat)
+            ),
+            Phase::Turn => format!(
+                "{}: act with your units (move, shoot, melee, recover, ...) or end (SDE-T1)",
+                self.player(self.now.active)
+            ),
+            Phase::FastMoves => format!(
+                "{}: FAST units may make a free move, or end (SDE-F)",
+                self.player(self.now.active)
+            ),
+            Phase::Fight(f) => match self.fight_question(f) {
+                Some((s, Question::Reroll(_))) => format!(
+                    "{}: VETERAN re-roll one die (reroll FACE) or keep (SDE-V)",
+                    self.player(s)
+                ),
+                Some((s, Question::Cheer(_))) => format!(
+                    "{}: add cheer dice to the roll (add N) (SDE-RING.2)",
+                    self.player(s)
+                ),
+                None => {
+                    let who = match f.striker {
+                        Striker::Unit(u) => self.name(u),
+                        Striker::Ball(b) => self.name(b),
+                        Striker::Impact => "the impact".into(),
+                    };
+                    if !f.att.done() {
+                        format!(
+                            "{who}: attack die {} of {}",
+                            f.att.rolled + 1,
+                            f.att.dice
+                        )
+                    } else {
+                        format!(
+                            "{}: defence die {} of {}",
+                            self.name(f.target),
+                            f.def.rolled + 1,
+                            f.def.dice
+                        )
+                    }
+                }
+            },
+            Phase::Choose(c) => match c {
+                Choice::Push { seat, mover, dist, optional, .. } => format!(
+                    "{}: knock {} back {} stick(s): push WIND or push X,Y{} (SDE-KB1)",
+                    self.player(*seat),
+                    self.name(*mover),
+                    sticks(*dist),
+                    if *optional { ", or pass" } else { "" }
+                ),
+                Choice::TakeHill { seat, unit, .. } => format!(
+                    "{}: {} may take the place on the hill: take or stay (SDE-KOTH.2)",
+                    self.player(*seat),
+                    self.name(*unit)
+                ),
+                Choice::EarnedCheer { seat } => format!(
+                    "{}: place your earned cheer die by a unit in the ring (place uN) (SDE-RING.2)",
+                    self.player(*seat)
+                ),
+            },
+            Phase::BreakIn { unit, left, .. } => {
+                format!("{}: break-in die ({left} to roll)", self.name(*unit))
+            }
+            Phase::BombRoll { bomb, left, .. } => {
+                format!("{}: explode die ({left} to roll)", self.name(*bomb))
+            }
+        }
+    }
+
+    pub fn describe_action(&self, a: &Action) -> String {
+        let n = |u: &UnitId| {
+            if (*u as usize) < self.now.units.len() {
+                self.name(*u)
+            } else {
+                unit_label(*u)
+            }
+        };
+        match a {
+            Action::Move { unit, to, .. } => {
+                let at = if (*unit as usize) < self.now.units.len() {
+                    to.resolve(self.unit(*unit).at)
+                } else {
+                    Point::new(0, 0)
+                };
+                format!("{} moves to {}", n(unit), point_text(at))
+            }
+            Action::Shoot { unit, aims, .. } => {
+                let t: Vec<String> = aims.iter().map(|a| n(&a.target)).collect();
+                format!("{} shoots at {}", n(unit), t.join(" and "))
+            }
+            Action::Melee { unit, target } => format!("{} attacks {} in melee", n(unit), n(target)),
+            Action::Recover { unit } => format!("{} recovers from stun", n(unit)),
+            Action::Hide { unit } => format!("{} hides", n(unit)),
+            Action::Collect { unit } => format!("{} collects a token", n(unit)),
+            Action::Cheer { unit, target } => format!("{} cheers for {}", n(unit), n(target)),
+            Action::BreakIn { unit } => format!("{} tries to break into the ring", n(unit)),
+            other => other.to_string(),
+        }
+    }
+
+    /// An event in words, with names.
+    pub fn narrate(&self, e: &Event) -> String {
+        let n = |u: &UnitId| {
+            if (*u as usize) < self.now.units.len() {
+                self.name(*u)
+            } else {
+                unit_label(*u)
+            }
+        };
+        match e {
+            Event::Moved { unit, to, .. } => format!("{} moves to {}", n(unit), point_text(*to)),
+            Event::Knocked { unit, from, to } => format!(
+                "{} is knocked back {} stick(s) to {}",
+                n(unit),
+                sticks(battlemat_geom::table::distance_floor(*from, *to)),
+                point_text(*to)
+            ),
+            Event::Stunned { unit } => format!("{} is STUNNED", n(unit)),
+            Event::Attacks { unit, target, melee, att_dice, def_dice } => format!(
+                "{} {} {} ({att_dice} dice against {def_dice})",
+                unit.map_or("an impact".into(), |u| n(&u)),
+                if *melee { "attacks in melee" } else { "hits" },
+                n(target)
+            ),
+            _ => e.to_string(),
+        }
+    }
+}
+
+fn faces(f: &[u8; 6]) -> String {
+    let mut v = Vec::new();
+    for face in (1..=6).rev() {
+        for _ in 0..f[face - 1] {
+            v.push(face.to_string());
+        }
+    }
+    if v.is_empty() {
+        "-".into()
+    } else {
+        v.join(" ")
+    }
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let u = |x: &UnitId| unit_label(*x);
+        match self {
+            Event::Picked { seat, unit, name } => write!(f, "Player {} drafts {name} ({})", seat + 1, u(unit)),
+            Event::Hid { unit } => write!(f, "{} hides", u(unit)),
+            Event::Unhidden { unit } => write!(f, "{} is no longer hidden", u(unit)),
+            Event::TurnOrder { first } => write!(f, "Player {} goes first", first + 1),
+            Event::TurnBegins { seat, round } => write!(f, "Round {round}: Player {}'s turn", seat + 1),
+            Event::Moved { unit, to, .. } => write!(f, "{} moves to {}", u(unit), point_text(*to)),
+            Event::Loaded { transport, unit } => write!(f, "{} boards {}", u(unit), u(transport)),
+            Event::Dropped { transport, unit, at } => {
+                write!(f, "{} drops {} off at {}", u(transport), u(unit), point_text(*at))
+            }
+            Event::Attacks { unit, target, melee, att_dice, def_dice } => write!(
+                f,
+                "{} {} {} ({att_dice} dice against {def_dice})",
+                unit.map_or("an impact".to_string(), |x| u(&x)),
+                if *melee { "attacks in melee" } else { "shoots at" },
+                u(target)
+            ),
+            Event::Rerolled { unit, face } => write!(
+                f,
+                "{} re-rolls a die: {face}",
+                unit.map_or("?".to_string(), |x| u(&x))
+            ),
+            Event::Cheered { unit, dice } => write!(f, "{} adds {dice} cheer dice", u(unit)),
+            Event::Fight { target, winner, overkill, att, def } => {
+                let w = match winner {
+                    Winner::Attacker if *overkill > 0 => format!("the attacker wins with {overkill} overkill"),
+                    Winner::Attacker => "the attacker wins".to_string(),
+                    Winner::Defender if *overkill > 0 => format!("{} wins with {overkill} overkill", u(target)),
+                    Winner::Defender => format!("{} wins", u(target)),
+                    Winner::Tie => "a tie: nothing happens".to_string(),
+                };
+                write!(f, "attack [{}] against [{}]: {w}", faces(att), faces(def))
+            }
+            Event::Knocked { unit, to, .. } => write!(f, "{} is knocked back to {}", u(unit), point_text(*to)),
+            Event::Bounced { ball } => write!(f, "{} bounces", u(ball)),
+            Event::Stunned { unit } => write!(f, "{} is STUNNED", u(unit)),
+            Event::Recovered { unit } => write!(f, "{} gets up", u(unit)),
+            Event::Token { seat, tokens } => write!(f, "Player {} earns a token ({tokens})", seat + 1),
+            Event::TokenLost { seat, tokens } => write!(f, "Player {} loses a token ({tokens} left)", seat + 1),
+            Event::Goal { seat: Some(s), goal, .. } => {
+                write!(f, "GOAL! Player {} scores in Player {}'s goal", s + 1, goal + 1)
+            }
+            Event::Goal { seat: None, goal, .. } => write!(f, "The ball goes into Player {}'s own goal: no score", goal + 1),
+            Event::ReturnedToCentre { ball } => write!(f, "{} goes back to the centre", u(ball)),
+            Event::BombGrows { bomb, dice } => write!(f, "no 6: {} now has {dice} explode dice", u(bomb)),
+            Event::BombExplodes { bomb, hit } => {
+                let h: Vec<String> = hit.iter().map(u).collect();
+                write!(
+                    f,
+                    "{} EXPLODES{}",
+                    u(bomb),
+                    if h.is_empty() { String::new() } else { format!(", hitting {}", h.join(", ")) }
+                )
+            }
+            Event::CheerDie { unit, cheer } => write!(f, "a cheer die for {} ({cheer})", u(unit)),
+            Event::BrokeIn { unit } => write!(f, "{} breaks into the ring!", u(unit)),
+            Event::FailedBreakIn { unit } => write!(f, "{} fails to break in", u(unit)),
+            Event::KnockedOut { unit, at } => write!(f, "{} is out of the ring, at {}", u(unit), point_text(*at)),
+            Event::TookHill { unit } => write!(f, "{} takes the hill", u(unit)),
+            Event::TurnEnds { seat } => write!(f, "Player {}'s turn ends", seat + 1),
+            Event::Resigned { seat } => write!(f, "Player {} resigns", seat + 1),
+            Event::GameOver { reason } => write!(f, "Game over: {reason}"),
+        }
+    }
+}
+
+/// Is the base at `p` inside the outline? (for the map)
+pub fn covers(o: &Outline, p: Point) -> bool {
+    o.overlaps(&Base::new(p, 1))
+}

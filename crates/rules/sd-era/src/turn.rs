@@ -1,0 +1,310 @@
+//! SDE-T1: turn order, turns of two actions a unit, FAST's end-of-turn move (SDE-F), the
+//! round limit, the end of a mission, resigning, and who decides.
+//!
+//! Turn order (rulings.md, FOUND): each player rolls the dice of their most powerful unit;
+//! the highest goes first, then play passes clockwise (seat order). "Highest" follows the
+//! `contest` option (each player's best die, or their total); players who tie roll again.
+
+use crate::data::{Contest, MissionKind, Special};
+use crate::events::Event;
+use crate::state::{Back, Body, Phase, SdEra, UnitId};
+use battlemat_core::{GameResult, Next, Outcomes, Seat};
+
+impl SdEra {
+    /// Who decides now, or the die being rolled.
+    pub fn next_step(&self) -> Next {
+        match &self.now.phase {
+            Phase::Over => Next::Over,
+            Phase::Draft { seat } | Phase::StartHidden { seat } => Next::Decide(*seat),
+            Phase::Turn | Phase::FastMoves => Next::Decide(self.now.active),
+            Phase::Choose(c) => Next::Decide(c.seat()),
+            Phase::Fight(f) => match self.fight_decider(f) {
+                Some(seat) => Next::Decide(seat),
+                None => Next::Chance(Outcomes::Die(6)),
+            },
+            Phase::TurnOrder { .. } | Phase::BreakIn { .. } | Phase::BombRoll { .. } => {
+                Next::Chance(Outcomes::Die(6))
+            }
+        }
+    }
+
+    /// The dice each seat rolls for turn order: its most powerful unit's value.
+    pub fn best_value(&self, seat: Seat) -> u8 {
+        self.ids()
+            .filter(|&u| self.unit(u).owner == Some(seat) && !self.unit(u).gone)
+            .map(|u| self.value(u))
+            .max()
+            .unwrap_or(1)
+    }
+
+    /// Start the roll for turn order among every seat.
+    pub fn turn_order_roll(&self) -> Phase {
+        let all = (1u16 << self.fixed.players) as u8;
+        let rolling = all.wrapping_sub(1);
+        Phase::TurnOrder {
+            seat: 0,
+            left: self.best_value(0),
+            scores: [0; 6],
+            rolling,
+        }
+    }
+
+    /// One die of the turn-order roll.
+    pub fn roll_turn_order(
+        &mut self,
+        seat: Seat,
+        left: u8,
+        mut scores: [u8; 6],
+        rolling: u8,
+        face: u8,
+        ev: &mut Vec<Event>,
+    ) {
+        let s = &mut scores[seat as usize];
+        *s = match self.fixed.options.contest {
+            Contest::Highest => (*s).max(face),
+            Contest::Sum => s.saturating_add(face),
+        };
+        if left > 1 {
+            self.now.phase = Phase::TurnOrder {
+                seat,
+                left: left - 1,
+                scores,
+                rolling,
+            };
+            return;
+        }
+        // The next seat still rolling, or the outcome.
+        if let Some(next) = (seat + 1..self.fixed.players).find(|s| rolling & (1 << s) != 0) {
+            self.now.phase = Phase::TurnOrder {
+                seat: next,
+                left: self.best_value(next),
+                scores,
+                rolling,
+            };
+            return;
+        }
+        let best = (0..self.fixed.players)
+            .filter(|s| rolling & (1 << s) != 0)
+            .map(|s| scores[s as usize])
+            .max()
+            .unwrap_or(0);
+        let tied: u8 = (0..self.fixed.players)
+            .filter(|s| rolling & (1 << s) != 0 && scores[*s as usize] == best)
+            .fold(0, |m, s| m | (1 << s));
+        if tied.count_ones() > 1 {
+            // The tied players roll again.
+            let first = tied.trailing_zeros() as Seat;
+            let mut scores = scores;
+            for s in 0..6 {
+                if tied & (1 << s) != 0 {
+                    scores[s] = 0;
+                }
+            }
+            self.now.phase = Phase::TurnOrder {
+                seat: first,
+                left: self.best_value(first),
+                scores,
+                rolling: tied,
+            };
+            return;
+        }
+        let first = tied.trailing_zeros() as Seat;
+        self.now.first = first;
+        self.now.round = 1;
+        ev.push(Event::TurnOrder { first });
+        self.begin_turn(first, ev);
+    }
+
+    /// `seat`'s turn begins: every unit has two actions (SDE-T1).
+    pub fn begin_turn(&mut self, seat: Seat, ev: &mut Vec<Event>) {
+        self.now.active = seat;
+        self.now.collected = false;
+        self.now.charge = None;
+        for i in 0..self.now.units.len() {
+            let fast = self.has(i as UnitId, Special::F);
+            let u = &mut self.now.units[i];
+            if u.owner == Some(seat) {
+                u.actions = 2;
+                u.fast_move = fast;
+            } else {
+                u.actions = 0;
+                u.fast_move = false;
+            }
+        }
+        self.now.phase = Phase::Turn;
+        self.now.back = Back::Turn;
+        ev.push(Event::TurnBegins {
+            seat,
+            round: self.now.round,
+        });
+    }
+
+    /// Can any of the active player's FAST units still make its free move?
+    pub fn fast_movers_left(&self) -> bool {
+        self.ids().any(|u| {
+            let x = self.unit(u);
+            x.owner == Some(self.now.active) && x.fast_move && x.on_table() && !x.stunned
+        })
+    }
+
+    /// The active player ends their turn (or their free moves).
+    pub fn end_turn(&mut self, ev: &mut Vec<Event>) {
+        self.now.charge = None;
+        if self.now.phase == Phase::Turn && self.fast_movers_left() {
+            self.now.phase = Phase::FastMoves;
+            self.now.back = Back::FastMoves;
+            return;
+        }
+        for u in &mut self.now.units {
+            u.actions = 0;
+            u.fast_move = false;
+        }
+        ev.push(Event::TurnEnds {
+            seat: self.now.active,
+        });
+        self.now.turns += 1;
+        // KICK-BOMB: the bombs' explode dice, the bomb with the most dice first.
+        if self.fixed.kind == MissionKind::KickBomb
+            && let Some(b) = self.next_bomb(0)
+        {
+            self.now.phase = Phase::BombRoll {
+                bomb: b,
+                left: self.bomb_dice(b),
+                done: 0,
+            };
+            return;
+        }
+        self.next_turn(ev);
+    }
+
+    /// Play passes clockwise; after the last seat of a round, the next round (or the end at
+    /// the round limit).
+    pub fn next_turn(&mut self, ev: &mut Vec<Event>) {
+        if self.check_victory(ev) {
+            return;
+        }
+        let n = self.fixed.players;
+        let next = (self.now.active + 1) % n;
+        if next == self.now.first {
+            if let Some(limit) = self.fixed.options.rounds.limit()
+                && self.now.round >= limit
+            {
+                self.finish_by_score(format!("the {limit}-round limit (house rule)"), ev);
+                return;
+            }
+            self.now.round += 1;
+        }
+        self.begin_turn(next, ev);
+    }
+
+    /// Each seat's score in the mission's terms (tokens, goals, units in the ring).
+    pub fn scores(&self) -> Vec<i64> {
+        let n = self.fixed.players as usize;
+        (0..n)
+            .map(|s| match self.fixed.kind {
+                MissionKind::RingBattle => self.in_ring(s as Seat) as i64,
+                MissionKind::KickBomb => {
+                    if self.now.tokens[s] > 0 {
+                        10_000 + i64::from(self.now.tokens[s])
+                    } else {
+                        i64::from(self.now.out_at[s])
+                    }
+                }
+                _ => i64::from(self.now.tokens[s]),
+            })
+            .collect()
+    }
+
+    /// How many of `seat`'s units are in the ring.
+    pub fn in_ring(&self, seat: Seat) -> usize {
+        self.now
+            .units
+            .iter()
+            .filter(|u| u.owner == Some(seat) && !u.outside && !u.gone)
+            .count()
+    }
+
+    /// Has the mission been won? If so, end the game.
+    pub fn check_victory(&mut self, ev: &mut Vec<Event>) -> bool {
+        if self.now.phase == Phase::Over {
+            return true;
+        }
+        let n = self.fixed.players;
+        let m = &self.fixed.setup.mission;
+        let reason = match self.fixed.kind {
+            MissionKind::KingOfTheHill | MissionKind::Soccer | MissionKind::ShootingGallery => {
+                (0..n)
+                    .find(|s| self.now.tokens[*s as usize] >= m.tokens_to_win)
+                    .map(|s| {
+                        let what = match self.fixed.kind {
+                            MissionKind::Soccer => "goals",
+                            _ => "tokens",
+                        };
+                        format!("player {} has {} {what}", s + 1, m.tokens_to_win)
+                    })
+            }
+            MissionKind::KickBomb => {
+                let alive = (0..n).filter(|s| self.now.tokens[*s as usize] > 0).count();
+                match alive {
+                    0 => Some("no player has a token left".to_string()),
+                    1 => Some("one player has tokens left".to_string()),
+                    _ => None,
+                }
+            }
+            MissionKind::RingBattle => {
+                let inside = (0..n).filter(|s| self.in_ring(*s) > 0).count();
+                match inside {
+                    0 => Some("no unit is left in the ring".to_string()),
+                    1 => Some("one player has units in the ring".to_string()),
+                    _ => None,
+                }
+            }
+        };
+        match reason {
+            Some(r) => {
+                self.finish_by_score(r, ev);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// End the game, ranking seats by the mission's score.
+    pub fn finish_by_score(&mut self, reason: String, ev: &mut Vec<Event>) {
+        let r = GameResult::from_scores(self.scores(), reason.clone());
+        self.now.result = Some(r);
+        self.now.phase = Phase::Over;
+        self.now.pending.clear();
+        ev.push(Event::GameOver { reason });
+    }
+
+    /// A player resigns: the game ends, they are last and the others are ranked by score.
+    pub fn resign_seat(&mut self, seat: Seat, ev: &mut Vec<Event>) {
+        let mut scores = self.scores();
+        let low = scores.iter().copied().min().unwrap_or(0);
+        scores[seat as usize] = low - 1;
+        let reason = format!("player {} resigned", seat + 1);
+        ev.push(Event::Resigned { seat });
+        ev.push(Event::GameOver {
+            reason: reason.clone(),
+        });
+        self.now.result = Some(GameResult::from_scores(scores, reason));
+        self.now.phase = Phase::Over;
+        self.now.pending.clear();
+    }
+
+    /// KICK-BOMB: the explode dice of bomb `b`.
+    pub fn bomb_dice(&self, b: UnitId) -> u8 {
+        match self.unit(b).body {
+            Body::Bomb { dice } => dice,
+            _ => 0,
+        }
+    }
+
+    /// The next bomb to roll: the most dice first, not yet rolled this turn (`done` mask).
+    pub fn next_bomb(&self, done: u8) -> Option<UnitId> {
+        self.ids()
+            .filter(|&b| matches!(self.unit(b).body, Body::Bomb { .. }) && done & (1 << b.min(7)) == 0)
+            .max_by_key(|&b| (self.bomb_dice(b), std::cmp::Reverse(b)))
+    }
+}
