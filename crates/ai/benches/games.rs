@@ -129,5 +129,56 @@ fn games(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, games);
+/// SD ERA: a complete game between two random players on each mission, default options
+/// (target: at least 1,000 a second on one core, a median of at most 1 ms). The peer in the
+/// same run is `sd-era/replay/MISSION`: the same games replayed from their records (the
+/// rules alone, without listing candidates).
+fn sd_era(c: &mut Criterion) {
+    use battlemat_sd_era::SdEra;
+    for m in SdEra::info().scenarios {
+        let setup = SdEra::setup(&m.id, &BTreeMap::new()).unwrap();
+        let mut seed = 0u64;
+        c.bench_function(&format!("sd-era/random_game/{}", m.id), |b| {
+            b.iter(|| {
+                seed += 1;
+                let mut r = Roller::new(seed, 0);
+                black_box(play::<SdEra>(&setup, &[PlayerKind::Random], &mut r, 1_000_000).unwrap())
+            })
+        });
+        let records: Vec<Record<SdEra>> = (0..32).map(|s| record_of_any::<SdEra>(&setup, s)).collect();
+        let mut k = 0;
+        c.bench_function(&format!("sd-era/replay/{}", m.id), |b| {
+            b.iter(|| {
+                k = (k + 1) % records.len();
+                black_box(records[k].replay().unwrap())
+            })
+        });
+    }
+}
+
+fn record_of_any<G: Game>(setup: &G::Setup, seed: u64) -> Record<G> {
+    let mut g = G::new_game(setup).unwrap();
+    let mut r = Roller::new(seed, 0);
+    let mut rec = Record::new(setup.clone());
+    loop {
+        let step = match g.to_act() {
+            ToAct::Over(_) => return rec,
+            ToAct::Chance(c) => Step::Roll {
+                value: c.roll(&mut r),
+            },
+            ToAct::Decide { seat, .. } => {
+                let l = g.legal_actions();
+                let i = r.pick(&vec![1; l.len()]).unwrap();
+                Step::Act {
+                    seat,
+                    action: l[i].clone(),
+                }
+            }
+        };
+        g.apply(&step).unwrap();
+        rec.steps.push(step);
+    }
+}
+
+criterion_group!(benches, games, sd_era);
 criterion_main!(benches);

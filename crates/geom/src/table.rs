@@ -149,7 +149,14 @@ impl Base {
 
     /// Do the bases overlap (more than touch)?
     pub fn overlaps(&self, other: &Base) -> bool {
-        let reach = (self.radius + other.radius) as i128;
+        let reach64 = self.radius + other.radius;
+        // Far apart on either axis: no overlap (the common case, without a multiply).
+        if (self.centre.x - other.centre.x).abs() >= reach64
+            || (self.centre.y - other.centre.y).abs() >= reach64
+        {
+            return false;
+        }
+        let reach = reach64 as i128;
         let d = self.centre.sub(other.centre);
         dot(d, d) < reach * reach
     }
@@ -204,7 +211,21 @@ impl Outline {
     /// The corners counter-clockwise (a polygon given clockwise is reversed).
     /// The corners counter-clockwise, a corner repeated next to itself (a ring closed by
     /// repeating its first corner) counted once.
-    fn ccw(corners: &[Point]) -> Vec<Point> {
+    fn ccw(corners: &[Point]) -> std::borrow::Cow<'_, [Point]> {
+        // Already counter-clockwise with no corner repeated (how pieces are usually given):
+        // borrowed, no allocation.
+        let n = corners.len();
+        let repeats = (0..n).any(|i| corners[i] == corners[(i + 1) % n]);
+        if !repeats && n > 0 {
+            let mut area = 0i128;
+            for i in 0..n {
+                let (a, b) = (corners[i], corners[(i + 1) % n]);
+                area += a.x as i128 * b.y as i128 - b.x as i128 * a.y as i128;
+            }
+            if area >= 0 {
+                return std::borrow::Cow::Borrowed(corners);
+            }
+        }
         let mut c = corners.to_vec();
         c.dedup();
         while c.len() > 1 && c.first() == c.last() {
@@ -218,7 +239,31 @@ impl Outline {
         if area < 0 {
             c.reverse();
         }
-        c
+        std::borrow::Cow::Owned(c)
+    }
+
+    /// The bounding box (min x, min y, max x, max y), for quick rejections.
+    pub fn bounds(&self) -> (Ticks, Ticks, Ticks, Ticks) {
+        match self {
+            Outline::Circle { centre, radius } => (
+                centre.x - radius,
+                centre.y - radius,
+                centre.x + radius,
+                centre.y + radius,
+            ),
+            Outline::Polygon { corners } => corners.iter().fold(
+                (Ticks::MAX, Ticks::MAX, Ticks::MIN, Ticks::MIN),
+                |(a, b, c, d), p| (a.min(p.x), b.min(p.y), c.max(p.x), d.max(p.y)),
+            ),
+        }
+    }
+
+    /// Is the box around `b` (grown by `margin`) clear of the bounding box, so `b` cannot
+    /// overlap, stand on, or contain anything of the piece?
+    fn far_from(&self, b: &Base, margin: Ticks) -> bool {
+        let (x0, y0, x1, y1) = self.bounds();
+        let r = b.radius + margin;
+        b.centre.x + r <= x0 || b.centre.x - r >= x1 || b.centre.y + r <= y0 || b.centre.y - r >= y1
     }
 
     /// The outward direction at the point of the outline nearest `p` (a point outside it):
@@ -306,6 +351,9 @@ impl Outline {
     /// Does the base overlap the piece (more than touch its edge)?
     pub fn overlaps(&self, b: &Base) -> bool {
         let r = b.radius as i128;
+        if self.far_from(b, 0) {
+            return false;
+        }
         match self {
             Outline::Circle { centre, radius } => b.overlaps(&Base::new(*centre, *radius)),
             Outline::Polygon { corners } => {
@@ -325,6 +373,9 @@ impl Outline {
     /// Does the whole base fit on the piece (standing on top)?
     pub fn holds(&self, b: &Base) -> bool {
         let r = b.radius as i128;
+        if self.far_from(b, 0) {
+            return false;
+        }
         match self {
             Outline::Circle { centre, radius } => {
                 let room = (*radius - b.radius) as i128;
@@ -346,6 +397,10 @@ impl Outline {
     /// Does the segment from `a` to `b` pass through the piece's interior (more than graze
     /// its edge or a corner)?
     pub fn crossed_by(&self, a: Point, b: Point) -> bool {
+        let (x0, y0, x1, y1) = self.bounds();
+        if a.x.max(b.x) <= x0 || a.x.min(b.x) >= x1 || a.y.max(b.y) <= y0 || a.y.min(b.y) >= y1 {
+            return false;
+        }
         match self {
             Outline::Circle { centre, radius } => {
                 let (num, den) = segment_distance2(*centre, a, b);
@@ -499,18 +554,29 @@ impl Table {
     /// has room (fewer of `others` wholly on it than it holds), clear of the other pieces
     /// and bases.
     pub fn landing(&self, b: &Base, others: &[Base]) -> Landing {
+        self.landing_among(b, others, 0..self.pieces.len())
+    }
+
+    /// [`Table::landing`] considering only the pieces `near` (a caller that knows the rest
+    /// are too far away to touch `b`, checking many points around one unit).
+    pub fn landing_among(
+        &self,
+        b: &Base,
+        others: &[Base],
+        near: impl Iterator<Item = usize> + Clone,
+    ) -> Landing {
         if !self.on_table(b) {
             return Landing::Blocked(Hit::Edge);
         }
         if let Some(j) = others.iter().position(|o| o.overlaps(b)) {
             return Landing::Blocked(Hit::Base(j));
         }
-        let top = self.piece_holding(b);
-        if let Some(i) = self
-            .pieces
-            .iter()
-            .enumerate()
-            .position(|(i, p)| Some(i) != top && p.outline.overlaps(b))
+        let top = near
+            .clone()
+            .find(|&i| self.pieces[i].holds > 0 && self.pieces[i].outline.holds(b));
+        if let Some(i) = near
+            .clone()
+            .find(|&i| Some(i) != top && self.pieces[i].outline.overlaps(b))
         {
             return Landing::Blocked(Hit::Piece(i));
         }

@@ -369,21 +369,7 @@ impl SdEra {
                 aim.dice
             };
             sum += u16::from(share);
-            if !self.sees(unit, origin, aim.target) {
-                return Err(Why::new("SDE-SIGHT", "it cannot see the target: cover is in the way"));
-            }
-            let extra = self.extra_range(origin, radius, aim.target);
-            if extra > 0 && share <= 1 {
-                return Err(Why::new(
-                    "SDE-RANGE",
-                    "only units with more than one attack die shoot beyond 1 stick",
-                ));
-            }
-            let dice = self.shooting_dice(unit, share, extra);
-            if dice == 0 {
-                return Err(Why::new("SDE-RANGE", "out of range: the range penalty leaves no dice"));
-            }
-            shots.push((aim.target, dice));
+            shots.push((aim.target, self.aim_dice(unit, origin, radius, aim.target, share)?));
         }
         if sum != u16::from(total) {
             return Err(Why::new("SDE-S", "the shares must add up to the unit's attack dice"));
@@ -393,6 +379,33 @@ impl SdEra {
             shots,
             from: origin,
         })
+    }
+
+    /// One target's share of a shot, after sight and range (SDE-SIGHT, SDE-RANGE, SDE-A):
+    /// the dice it rolls.
+    fn aim_dice(
+        &self,
+        unit: UnitId,
+        origin: Point,
+        radius: Ticks,
+        target: UnitId,
+        share: u8,
+    ) -> Result<u8, Why> {
+        if !self.sees(unit, origin, target) {
+            return Err(Why::new("SDE-SIGHT", "it cannot see the target: cover is in the way"));
+        }
+        let extra = self.extra_range(origin, radius, target);
+        if extra > 0 && share <= 1 {
+            return Err(Why::new(
+                "SDE-RANGE",
+                "only units with more than one attack die shoot beyond 1 stick",
+            ));
+        }
+        let dice = self.shooting_dice(unit, share, extra);
+        if dice == 0 {
+            return Err(Why::new("SDE-RANGE", "out of range: the range penalty leaves no dice"));
+        }
+        Ok(dice)
     }
 
     /// The units `seat` has drafted so far.
@@ -674,7 +687,11 @@ impl SdEra {
                 }
                 out.push(Action::Done);
             }
-            Phase::Turn | Phase::FastMoves => self.turn_candidates(&mut out),
+            Phase::Turn | Phase::FastMoves => {
+                // Every candidate is judged as it is made.
+                self.turn_candidates(&mut out);
+                return out;
+            }
             Phase::Fight(f) => match self.fight_question(f) {
                 Some((_, Question::Reroll(side))) => {
                     let pool = if side { &f.att } else { &f.def };
@@ -718,9 +735,16 @@ impl SdEra {
 
     fn turn_candidates(&self, out: &mut Vec<Action>) {
         let seat = self.now.active;
+        let push = |a: Action, out: &mut Vec<Action>| {
+            if self.plan(&a).is_ok() {
+                out.push(a);
+            }
+        };
         if let Some(u) = self.now.charge {
             for t in self.ids() {
-                out.push(Action::Melee { unit: u, target: t });
+                if t != u && self.unit(t).on_table() && self.next_to(u, t) {
+                    push(Action::Melee { unit: u, target: t }, out);
+                }
             }
         }
         for u in self.ids() {
@@ -729,7 +753,7 @@ impl SdEra {
                 continue;
             }
             if x.stunned {
-                out.push(Action::Recover { unit: u });
+                push(Action::Recover { unit: u }, out);
                 continue;
             }
             if self.now.phase == Phase::FastMoves {
@@ -746,16 +770,22 @@ impl SdEra {
             if self.now.charge != Some(u) {
                 for t in self.ids() {
                     if t != u && self.unit(t).on_table() && self.next_to(u, t) {
-                        out.push(Action::Melee { unit: u, target: t });
+                        push(Action::Melee { unit: u, target: t }, out);
                     }
                 }
             }
-            out.push(Action::Hide { unit: u });
-            out.push(Action::Collect { unit: u });
+            if self.unit_type(u).is_some_and(|t| t.is(Special::H)) {
+                push(Action::Hide { unit: u }, out);
+            }
+            if self.hill().is_some() {
+                push(Action::Collect { unit: u }, out);
+            }
             if x.outside {
-                out.push(Action::BreakIn { unit: u });
+                push(Action::BreakIn { unit: u }, out);
                 for t in self.ids() {
-                    out.push(Action::Cheer { unit: u, target: t });
+                    if self.cheer_target(t) {
+                        push(Action::Cheer { unit: u, target: t }, out);
+                    }
                 }
             }
         }
@@ -770,25 +800,27 @@ impl SdEra {
             .filter(|&t| t != u && self.target_ok(u, t).is_ok())
             .collect();
         let x = *self.unit(u);
+        // The judge's checks of the unit (`spend`) were made by the caller's loop; each
+        // target is judged by the same per-target rules as `judge_shot`.
+        let total = self.attack_dice(u, false);
         for &t in &targets {
-            let one = Action::Shoot {
-                unit: u,
-                aims: vec![Aim { target: t, dice: 0 }],
-                from: None,
-            };
-            let ok = self.plan(&one).is_ok();
-            if ok {
-                out.push(one);
+            if self.aim_dice(u, x.at, BASE_RADIUS, t, total).is_ok() {
+                out.push(Action::Shoot {
+                    unit: u,
+                    aims: vec![Aim { target: t, dice: 0 }],
+                    from: None,
+                });
             }
             if self.has(u, Special::B) {
                 let p = toward(x.at, self.unit(t).at, STICK);
                 let p = clamp_to(&self.fixed.table, p);
-                if p != x.at {
-                    out.push(Action::Shoot {
-                        unit: u,
-                        aims: vec![Aim { target: t, dice: 0 }],
-                        from: Some(p),
-                    });
+                let bits = Action::Shoot {
+                    unit: u,
+                    aims: vec![Aim { target: t, dice: 0 }],
+                    from: Some(p),
+                };
+                if p != x.at && self.plan(&bits).is_ok() {
+                    out.push(bits);
                 }
             }
         }
@@ -800,7 +832,7 @@ impl SdEra {
                 crate::combat::len2(y.at.x - x.at.x, y.at.y - x.at.y)
             });
             let a = total.div_ceil(2);
-            out.push(Action::Shoot {
+            let spray = Action::Shoot {
                 unit: u,
                 aims: vec![
                     Aim {
@@ -813,7 +845,10 @@ impl SdEra {
                     },
                 ],
                 from: None,
-            });
+            };
+            if self.plan(&spray).is_ok() {
+                out.push(spray);
+            }
         }
     }
 }

@@ -198,34 +198,94 @@ impl SdEra {
         !(self.unit(attacker).outside && !self.unit(target).outside)
     }
 
-    /// Candidate moves for menus and AIs: the sixteen winds at full and half length, into
+    /// Candidate moves for menus and AIs: the sixteen winds at full length and the eight main
+    /// ones at half length, into
     /// contact with each enemy and ball, onto each piece that holds units, behind cover
     /// from the nearest enemy; a transport also loads the units next to it, and drops its
     /// passengers. Each one passes the judge.
     pub fn move_candidates(&self, u: UnitId, out: &mut Vec<crate::events::Action>) {
         let x = *self.unit(u);
         let mut points: Vec<Point> = Vec::with_capacity(48);
-        for (dx, dy) in WIND_VECTORS {
-            let aim = Point::new(x.at.x + dx, x.at.y + dy);
-            points.push(toward(x.at, aim, STICK));
-            points.push(toward(x.at, aim, STICK / 2));
+        for (dx, dy) in wind_offsets() {
+            points.push(Point::new(x.at.x + dx, x.at.y + dy));
         }
+        // The winds' points are distinct; the rest are kept only if new.
+        let winds = points.len();
         for t in self.ids() {
             let y = self.unit(t);
             if t == u || !y.on_table() || !(self.enemies(u, t) || y.is_ball()) {
                 continue;
             }
             let gap = x.radius() + y.radius() + NEXT_TO / 2;
-            points.push(toward(y.at, x.at, gap));
-            // Behind it, for a push toward the enemy's side (balls: a kick toward a goal).
-            points.push(toward(y.at, x.at, -gap));
-        }
-        for (i, p) in self.fixed.table.pieces.iter().enumerate() {
-            if p.holds > 0 {
-                points.push(piece_centre(&self.fixed.table.pieces[i].outline));
+            let d2 = crate::combat::len2(y.at.x - x.at.x, y.at.y - x.at.y);
+            let reach = (STICK + 2 * gap) as i128;
+            if d2 > reach * reach {
+                continue;
+            }
+            // Beside it; and behind a ball, to kick it the other way.
+            let beside = toward(y.at, x.at, gap);
+            if !points[winds..].contains(&beside) {
+                points.push(beside);
+            }
+            if y.is_ball() {
+                let behind = toward(y.at, x.at, -gap);
+                if !points[winds..].contains(&behind) {
+                    points.push(behind);
+                }
             }
         }
-        let load: Vec<UnitId> = if self.has(u, Special::T) {
+        for p in &self.fixed.table.pieces {
+            let c = piece_centre(&p.outline);
+            if p.holds > 0 && !points[winds..].contains(&c) {
+                points.push(c);
+            }
+        }
+        let t = &self.fixed.table;
+        // Only what a base within a stick of here could touch (and whoever stands on a
+        // piece it could land on, who take its room).
+        let reach = STICK + 2 * BASE_RADIUS + 2;
+        let near: Vec<(usize, (i64, i64, i64, i64))> = (0..t.pieces.len())
+            .map(|i| (i, t.pieces[i].outline.bounds()))
+            .filter(|&(_, (x0, y0, x1, y1))| {
+                x.at.x + reach > x0 && x.at.x - reach < x1 && x.at.y + reach > y0 && x.at.y - reach < y1
+            })
+            .collect();
+        let others: Vec<Base> = self
+            .bases_except(&[u])
+            .into_iter()
+            .filter(|o| {
+                ((o.centre.x - x.at.x).abs() < reach + o.radius
+                    && (o.centre.y - x.at.y).abs() < reach + o.radius)
+                    || near
+                        .iter()
+                        .any(|&(i, _)| t.pieces[i].holds > 0 && t.pieces[i].outline.holds(o))
+            })
+            .collect();
+        let ring = self.fixed.kind == MissionKind::RingBattle;
+        let stick2 = (STICK as i128) * (STICK as i128);
+        let fits = |to: Point| {
+            to != x.at
+                && crate::combat::len2(to.x - x.at.x, to.y - x.at.y) <= stick2
+                && (!ring || self.in_ring_zone(to) != x.outside)
+                && matches!(
+                    t.landing_among(
+                        &Base::new(to, BASE_RADIUS),
+                        &others,
+                        // Only the pieces whose box the base's box meets.
+                        near.iter()
+                            .filter(|(_, (x0, y0, x1, y1))| {
+                                to.x + BASE_RADIUS > *x0
+                                    && to.x - BASE_RADIUS < *x1
+                                    && to.y + BASE_RADIUS > *y0
+                                    && to.y - BASE_RADIUS < *y1
+                            })
+                            .map(|(i, _)| *i)
+                    ),
+                    Landing::Ground | Landing::OnTop(_)
+                )
+        };
+        let transport = self.has(u, Special::T);
+        let load: Vec<UnitId> = if transport {
             self.ids()
                 .filter(|&l| {
                     let y = self.unit(l);
@@ -237,27 +297,21 @@ impl SdEra {
         } else {
             Vec::new()
         };
-        let passengers: Vec<UnitId> = self
-            .ids()
-            .filter(|&l| self.unit(l).aboard == Some(u))
-            .collect();
-        points.sort_unstable();
-        points.dedup();
+        let passengers: Vec<UnitId> = if transport {
+            self.ids().filter(|&l| self.unit(l).aboard == Some(u)).collect()
+        } else {
+            Vec::new()
+        };
         for to in points {
-            if to == x.at {
+            if !fits(to) {
                 continue;
             }
-            let plain = crate::events::Action::Move {
+            out.push(crate::events::Action::Move {
                 unit: u,
                 to: Target::Point(to),
                 load: vec![],
                 drop: vec![],
-            };
-            if self.judge_move(u, Target::Point(to), &[], &[]).is_ok() {
-                out.push(plain);
-            } else {
-                continue;
-            }
+            });
             if !load.is_empty() && self.judge_move(u, Target::Point(to), &load, &[]).is_ok() {
                 out.push(crate::events::Action::Move {
                     unit: u,
@@ -287,6 +341,24 @@ impl SdEra {
             }
         }
     }
+}
+
+/// The sixteen winds at a full stick and the eight main ones at half a stick, as offsets (a
+/// point `toward` another is the same offset wherever it starts), computed once.
+fn wind_offsets() -> &'static [(i64, i64); 24] {
+    static OFFSETS: std::sync::OnceLock<[(i64, i64); 24]> = std::sync::OnceLock::new();
+    OFFSETS.get_or_init(|| {
+        let mut out = [(0, 0); 24];
+        for (i, (dx, dy)) in WIND_VECTORS.iter().enumerate() {
+            let p = toward(Point::new(0, 0), Point::new(*dx, *dy), STICK);
+            out[i] = (p.x, p.y);
+            if i % 2 == 0 {
+                let p = toward(Point::new(0, 0), Point::new(*dx, *dy), STICK / 2);
+                out[16 + i / 2] = (p.x, p.y);
+            }
+        }
+        out
+    })
 }
 
 /// A point on top of a piece (a circle's centre, a polygon's corner average).
