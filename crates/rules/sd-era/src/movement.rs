@@ -210,7 +210,6 @@ impl SdEra {
             points.push(Point::new(x.at.x + dx, x.at.y + dy));
         }
         // The winds' points are distinct; the rest are kept only if new.
-        let winds = points.len();
         for t in self.ids() {
             let y = self.unit(t);
             if t == u || !y.on_table() || !(self.enemies(u, t) || y.is_ball()) {
@@ -224,19 +223,19 @@ impl SdEra {
             }
             // Beside it; and behind a ball, to kick it the other way.
             let beside = toward(y.at, x.at, gap);
-            if !points[winds..].contains(&beside) {
+            if !points.contains(&beside) {
                 points.push(beside);
             }
             if y.is_ball() {
                 let behind = toward(y.at, x.at, -gap);
-                if !points[winds..].contains(&behind) {
+                if !points.contains(&behind) {
                     points.push(behind);
                 }
             }
         }
         for p in &self.fixed.table.pieces {
             let c = piece_centre(&p.outline);
-            if p.holds > 0 && !points[winds..].contains(&c) {
+            if p.holds > 0 && !points.contains(&c) {
                 points.push(c);
             }
         }
