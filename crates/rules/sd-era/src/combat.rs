@@ -249,13 +249,14 @@ impl SdEra {
     /// What the outcome does: knockback (SDE-SHOOT, SDE-MELEE, SDE-KB1), a hidden unit
     /// found (SDE-H), a ball's strike (SDE-SOCCER.2), ring stuns and cheers (SDE-RING.2).
     fn resolve_fight(&mut self, f: Fight, ev: &mut Vec<Event>) {
-        let (mut winner, overkill) = self.contest(&f.att, &f.def);
+        let (mut winner, mut overkill) = self.contest(&f.att, &f.def);
         // SDE-M: "If you lose when attacking in melee, treat as a tie instead."
         if winner == Winner::Defender
             && f.melee
             && matches!(f.striker, Striker::Unit(u) if self.has(u, Special::M))
         {
             winner = Winner::Tie;
+            overkill = 0;
         }
         ev.push(Event::Fight {
             target: f.target,

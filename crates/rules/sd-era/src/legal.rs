@@ -136,12 +136,12 @@ impl SdEra {
             (Phase::Turn | Phase::FastMoves, Action::Melee { unit, target }) => {
                 self.exists(*unit)?;
                 self.own_ready_unit(*unit)?;
+                if self.has(*unit, Special::T) {
+                    return Err(Why::new("SDE-T", "a transport may not attack in melee"));
+                }
                 let free = self.now.charge == Some(*unit);
                 if !free {
                     self.spend(*unit)?;
-                }
-                if self.has(*unit, Special::T) {
-                    return Err(Why::new("SDE-T", "a transport may not attack in melee"));
                 }
                 self.target_ok(*unit, *target)?;
                 if !self.next_to(*unit, *target) {

@@ -1,0 +1,765 @@
+//! One or more tests per rule of SD ERA (ids from `shared/design/rule-ids.md`, readings in
+//! `docs/rules/sd-era.md`). Each test sets a small table, drives the game with exact die
+//! faces, and checks the state, the events, and that illegal actions are refused with the
+//! right rule id and change nothing.
+
+mod common;
+use battlemat_core::testing::{act, refused, roll};
+use battlemat_core::{Game, Next, Step};
+use battlemat_sd_era::data::{Catalog, STICK};
+use battlemat_sd_era::events::{Event, Winner};
+use battlemat_sd_era::state::{Choice, Phase};
+use battlemat_sd_era::{Action, SdEra};
+use common::*;
+
+fn fight_result(ev: &[Event]) -> Option<(Winner, u8)> {
+    ev.iter().find_map(|e| match e {
+        Event::Fight {
+            winner, overkill, ..
+        } => Some((*winner, *overkill)),
+        _ => None,
+    })
+}
+
+fn stunned(g: &SdEra, u: u8) -> bool {
+    g.now.units[u as usize].stunned
+}
+
+/// Two units facing each other across an open table: u0 (seat 0) at (3, 1), u1 (seat 1)
+/// at (3, 2).
+fn duel(a: &str, d: &str) -> SdEra {
+    let mut g = open(&[&[a], &[d]]);
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.0, 1.0);
+    put(&mut g, 1, 3.0, 2.0);
+    g
+}
+
+// ----- SDE-T2: value, cost, armies ---------------------------------------------------------
+
+#[test]
+fn sde_t2_value_is_dice_and_cost_cheap_costs_one_less() {
+    let chart = &Catalog::builtin().chart;
+    assert_eq!(chart["gundam"].cost(), 4);
+    assert_eq!(chart["zaku"].cost(), 1, "SDE-C: cost -1");
+    // SDE-T2: about 7 points, at most 3 units besides transports.
+    let err = SdEra::new_game(&setup("king_of_the_hill", &[&["gundam", "gelgoog"], &["zaku"]], vec![], &[]))
+        .unwrap_err();
+    assert!(err.to_string().contains("8 points"), "{err}");
+    let err = SdEra::new_game(&setup(
+        "king_of_the_hill",
+        &[&["zaku", "gm", "zaku", "gm"], &["zaku"]],
+        vec![],
+        &[],
+    ))
+    .unwrap_err();
+    assert!(err.to_string().contains("at most 3"), "{err}");
+    // Transports are not counted.
+    SdEra::new_game(&setup(
+        "king_of_the_hill",
+        &[&["zaku", "gm", "zaku", "megarider"], &["zaku"]],
+        vec![],
+        &[],
+    ))
+    .unwrap();
+    // A shot rolls the value in dice.
+    let mut g = duel("guncannon", "gouf");
+    let ev = act(&mut g, "shoot u0 u1");
+    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { att_dice: 3, def_dice: 3, .. })));
+}
+
+// ----- SDE-T1: turns -------------------------------------------------------------------------
+
+#[test]
+fn sde_t1_turn_order_by_best_units_dice_then_clockwise() {
+    let mut g = open(&[&["gm"], &["gundam"], &["zaku"]]);
+    // Each player rolls their best unit's value: 2, 4 and 2 dice.
+    match g.now.phase {
+        Phase::TurnOrder { seat: 0, left: 2, .. } => {}
+        ref p => panic!("{p:?}"),
+    }
+    roll(&mut g, &[3, 5]); // seat 0: best 5
+    roll(&mut g, &[1, 2, 5, 4]); // seat 1: best 5
+    roll(&mut g, &[4, 4]); // seat 2: best 4
+    // 5 and 5 tie: seats 0 and 1 roll again.
+    match g.now.phase {
+        Phase::TurnOrder { seat: 0, rolling: 0b011, .. } => {}
+        ref p => panic!("{p:?}"),
+    }
+    roll(&mut g, &[2, 1]);
+    roll(&mut g, &[6, 1, 1, 1]);
+    assert_eq!(g.now.phase, Phase::Turn);
+    assert_eq!(g.now.active, 1, "seat 1 rolled highest");
+    act(&mut g, "end");
+    assert_eq!(g.now.active, 2, "then clockwise");
+    act(&mut g, "end");
+    assert_eq!(g.now.active, 0);
+    act(&mut g, "end");
+    assert_eq!(g.now.active, 1);
+    assert_eq!(g.now.round, 2);
+}
+
+#[test]
+fn sde_t1_two_actions_per_unit() {
+    let mut g = duel("gm", "zaku");
+    act(&mut g, "move u0 n 0.25");
+    act(&mut g, "move u0 s 0.25");
+    refused(&mut g, "move u0 n 0.25", "SDE-T1");
+    refused(&mut g, "move u1 n 0.25", "SDE-T1"); // not your unit
+    act(&mut g, "end");
+    assert_eq!(g.now.active, 1);
+    assert_eq!(g.now.units[1].actions, 2);
+}
+
+// ----- SDE-MOVE ----------------------------------------------------------------------------------
+
+#[test]
+fn sde_move_one_stick_any_direction_jumping_terrain() {
+    // A thin wall between y = 1.4 and 1.6.
+    let mut g = game("king_of_the_hill", &[&["gm"], &["zaku"]], vec![wall(2.0, 1.4, 4.0, 1.6)], &[]);
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.0, 1.0);
+    put(&mut g, 1, 5.0, 5.0);
+    refused(&mut g, "move u0 3,2.01", "SDE-MOVE"); // more than a stick
+    refused(&mut g, "move u0 3,1.5", "SDE-MOVE"); // into the wall
+    // Over the wall, landing clear of it: allowed (mobile suits jump).
+    act(&mut g, "move u0 3,2");
+    assert_eq!(at(&g, 0), pt(3.0, 2.0));
+    refused(&mut g, "move u0 3,2", "SDE-MOVE"); // a move goes somewhere
+}
+
+#[test]
+fn sde_move_lands_on_top_of_terrain_with_room() {
+    let mut g = game("king_of_the_hill", &[&["gm", "zaku"], &["zaku"]], vec![hill(3.0, 3.0, 0.5, 1)], &[]);
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.0, 2.2);
+    put(&mut g, 1, 3.0, 3.8);
+    put(&mut g, 2, 5.0, 5.0);
+    act(&mut g, "move u0 3,3");
+    assert_eq!(g.standing_on(0), Some(0));
+    // It holds one unit: the second finds no room.
+    refused(&mut g, "move u1 3,3.15", "SDE-MOVE");
+}
+
+// ----- SDE-CHARGE, SDE-MELEE ---------------------------------------------------------------------
+
+#[test]
+fn sde_charge_a_move_ending_next_to_an_enemy_gives_a_free_melee() {
+    let mut g = duel("gm", "zaku");
+    put(&mut g, 1, 3.0, 2.3);
+    // Bases of radius 1/8: touching 1/4 apart; next to within 1/6 more.
+    act(&mut g, "move u0 3,1.95");
+    assert_eq!(g.now.charge, Some(0));
+    assert_eq!(g.now.units[0].actions, 1);
+    act(&mut g, "melee u0 u1");
+    assert_eq!(g.now.units[0].actions, 1, "the charge's melee is free");
+    roll(&mut g, &[2, 1, 2]); // 2 attack dice, Zaku 2C defends with 1: 2 vs 2, a tie
+    assert_eq!(g.now.phase, Phase::Turn);
+    // Without moving, a melee costs an action.
+    act(&mut g, "melee u0 u1");
+    assert_eq!(g.now.units[0].actions, 0);
+}
+
+#[test]
+fn sde_melee_needs_a_target_next_to_it_and_ties_do_nothing() {
+    let mut g = duel("gm", "zaku");
+    refused(&mut g, "melee u0 u1", "SDE-MELEE"); // a stick apart
+    put(&mut g, 1, 3.0, 1.3);
+    let ev = {
+        act(&mut g, "melee u0 u1");
+        roll(&mut g, &[4, 1, 4])
+    };
+    assert_eq!(fight_result(&ev), Some((Winner::Tie, 0)));
+    assert_eq!(at(&g, 1), pt(3.0, 1.3));
+}
+
+#[test]
+fn sde_melee_defender_overkill_knocks_back_one_stick_at_most() {
+    let mut g = duel("gm", "gouf"); // Gouf 3M defends in melee with 4
+    put(&mut g, 1, 3.0, 1.3);
+    act(&mut g, "melee u0 u1");
+    let ev = roll(&mut g, &[2, 1, 6, 5, 4, 3]);
+    assert_eq!(fight_result(&ev), Some((Winner::Defender, 3)));
+    // The defender's player chooses the direction; only one stick.
+    match g.now.phase {
+        Phase::Choose(Choice::Push { seat: 1, mover: 0, dist, .. }) => assert_eq!(dist, STICK),
+        ref p => panic!("{p:?}"),
+    }
+    refused(&mut g, "pass", "SDE-KB1");
+    act(&mut g, "push w");
+    assert_eq!(at(&g, 0), pt(2.0, 1.0));
+}
+
+// ----- SDE-SHOOT, SDE-RANGE, SDE-SIGHT ----------------------------------------------------------
+
+#[test]
+fn sde_shoot_win_knocks_back_one_stick_plus_overkill_along_the_line() {
+    let mut g = duel("guncannon", "dom"); // 3 dice against 3
+    act(&mut g, "shoot u0 u1");
+    let ev = roll(&mut g, &[6, 5, 2, 4, 1, 1]);
+    // Highest 6 beats 4; the 5 also beats it: 1 overkill, 2 sticks.
+    assert_eq!(fight_result(&ev), Some((Winner::Attacker, 1)));
+    assert_eq!(at(&g, 1), pt(3.0, 4.0));
+    assert!(!stunned(&g, 1));
+}
+
+#[test]
+fn sde_shoot_tie_or_defender_win_does_nothing() {
+    let mut g = duel("guncannon", "dom");
+    act(&mut g, "shoot u0 u1");
+    let ev = roll(&mut g, &[5, 2, 2, 5, 1, 1]);
+    assert_eq!(fight_result(&ev), Some((Winner::Tie, 0)));
+    act(&mut g, "shoot u0 u1");
+    let ev = roll(&mut g, &[3, 2, 2, 6, 5, 4]);
+    assert_eq!(fight_result(&ev), Some((Winner::Defender, 2)));
+    assert_eq!(at(&g, 0), pt(3.0, 1.0), "a shot's defender does no knockback");
+    assert_eq!(at(&g, 1), pt(3.0, 2.0));
+}
+
+#[test]
+fn sde_range_minus_one_die_per_stick_and_one_die_units_stay_close() {
+    let mut g = duel("guncannon", "ball");
+    put(&mut g, 1, 3.0, 3.5); // 2.5 between centres, 2.25 edge to edge: 2 sticks beyond the first
+    let ev = act(&mut g, "shoot u0 u1");
+    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { att_dice: 3, .. })), "Guncannon is ARTILLERY");
+    let mut g = duel("dom", "ball");
+    put(&mut g, 1, 3.0, 3.5);
+    let ev = act(&mut g, "shoot u0 u1");
+    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { att_dice: 1, .. })), "3 dice - 2");
+    let mut g = duel("dom", "ball");
+    put(&mut g, 1, 3.0, 5.0); // 3.75 edge to edge: -3, no dice left
+    refused(&mut g, "shoot u0 u1", "SDE-RANGE");
+    let mut g = duel("ball", "dom");
+    put(&mut g, 1, 3.0, 2.5); // 1.25 edge to edge
+    refused(&mut g, "shoot u0 u1", "SDE-RANGE");
+    put(&mut g, 1, 3.0, 2.2);
+    act(&mut g, "shoot u0 u1");
+}
+
+#[test]
+fn sde_sight_no_attack_through_cover() {
+    let mut g = game("king_of_the_hill", &[&["dom"], &["zaku"]], vec![wall(2.0, 1.45, 4.0, 1.55)], &[]);
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.0, 1.0);
+    put(&mut g, 1, 3.0, 2.0);
+    refused(&mut g, "shoot u0 u1", "SDE-SIGHT");
+    put(&mut g, 1, 5.0, 1.6); // past the wall's end
+    act(&mut g, "shoot u0 u1");
+}
+
+// ----- SDE-KB1..KB3 ----------------------------------------------------------------------------
+
+#[test]
+fn sde_kb1_melee_winner_chooses_the_direction() {
+    let mut g = duel("gouf", "gm");
+    put(&mut g, 1, 3.0, 1.3);
+    act(&mut g, "melee u0 u1"); // Gouf 3M attacks with 4 in melee; GM 2C defends with 1
+    let ev = roll(&mut g, &[6, 1, 1, 1, 2]);
+    assert_eq!(fight_result(&ev), Some((Winner::Attacker, 0)));
+    act(&mut g, "push e");
+    assert_eq!(at(&g, 1), pt(4.0, 1.3));
+}
+
+#[test]
+fn sde_kb2_into_terrain_or_an_edge_stops_and_stuns() {
+    let mut g = game("king_of_the_hill", &[&["guncannon"], &["dom"]], vec![wall(2.0, 2.75, 4.0, 3.0)], &[]);
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.0, 1.0);
+    put(&mut g, 1, 3.0, 2.0);
+    act(&mut g, "shoot u0 u1");
+    roll(&mut g, &[6, 5, 4, 1, 1, 1]); // 3 sticks of knockback
+    // It stops when its base touches the wall (y = 2.75 - 1/8).
+    assert_eq!(at(&g, 1), pt(3.0, 2.625));
+    assert!(stunned(&g, 1));
+    // Stunned units cannot be attacked.
+    refused(&mut g, "shoot u0 u1", "SDE-KB2");
+    // The board edge too.
+    let mut g = duel("guncannon", "dom");
+    put(&mut g, 1, 3.0, 5.0);
+    act(&mut g, "shoot u0 u1");
+    roll(&mut g, &[6, 1, 1, 1, 1, 1]);
+    assert_eq!(at(&g, 1), pt(3.0, 5.875));
+    assert!(stunned(&g, 1));
+}
+
+#[test]
+fn sde_kb3_into_another_unit_stuns_and_the_unit_hit_defends_against_two_dice() {
+    let mut g = open(&[&["guncannon"], &["dom", "gm"]]);
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.0, 1.0);
+    put(&mut g, 1, 3.0, 2.0);
+    put(&mut g, 2, 3.0, 3.0);
+    act(&mut g, "shoot u0 u1");
+    let ev = roll(&mut g, &[6, 5, 1, 1, 1, 1]); // 2 sticks: Dom hits the GM after 0.75
+    assert_eq!(at(&g, 1), pt(3.0, 2.75));
+    assert!(stunned(&g, 1));
+    // The GM defends against a 2-die ranged attack (with 1 die: CHEAP).
+    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { unit: None, target: 2, att_dice: 2, def_dice: 1, .. })));
+    let ev = roll(&mut g, &[6, 3, 2]);
+    assert_eq!(fight_result(&ev), Some((Winner::Attacker, 1)));
+    // It goes on along the line: 2 sticks.
+    assert_eq!(at(&g, 2), pt(3.0, 5.0));
+    assert_eq!(g.now.phase, Phase::Turn);
+}
+
+#[test]
+fn sde_recover_stunned_units_spend_an_action_to_get_up() {
+    let mut g = duel("gm", "zaku");
+    g.now.units[0].stunned = true;
+    refused(&mut g, "move u0 n 0.5", "SDE-RECOVER");
+    refused(&mut g, "shoot u0 u1", "SDE-RECOVER");
+    act(&mut g, "recover u0");
+    assert!(!stunned(&g, 0));
+    assert_eq!(g.now.units[0].actions, 1);
+    refused(&mut g, "recover u0", "SDE-RECOVER");
+}
+
+// ----- The letters ------------------------------------------------------------------------------
+
+#[test]
+fn sde_a_artillery_ignores_range_penalties_and_the_extra_die_option() {
+    let mut g = duel("guntank", "zaku");
+    put(&mut g, 1, 3.0, 4.0);
+    let ev = act(&mut g, "shoot u0 u1");
+    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { att_dice: 3, .. })));
+    let mut g = game("king_of_the_hill", &[&["guntank"], &["zaku"]], vec![], &[("artillery", "extra_die")]);
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.0, 1.0);
+    put(&mut g, 1, 3.0, 4.0);
+    let ev = act(&mut g, "shoot u0 u1");
+    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { att_dice: 4, .. })));
+}
+
+#[test]
+fn sde_b_bits_shoot_from_any_point_within_one_stick() {
+    let mut g = game("king_of_the_hill", &[&["qubeley"], &["zaku"]], vec![wall(2.0, 1.45, 4.0, 1.55)], &[]);
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.5, 1.0);
+    put(&mut g, 1, 3.5, 2.0);
+    refused(&mut g, "shoot u0 u1", "SDE-SIGHT");
+    refused(&mut g, "shoot u0 u1 from 4.6,1.5", "SDE-B"); // more than a stick away
+    let ev = act(&mut g, "shoot u0 u1 from 4.3,1.5");
+    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { att_dice: 4, .. })));
+    roll(&mut g, &[6, 1, 1, 1, 1]);
+    // Knocked back along the line from the bits' point.
+    assert!(at(&g, 1).x < ticks(3.5) && at(&g, 1).y > ticks(2.0));
+}
+
+#[test]
+fn sde_b_only_bits_shoot_from_elsewhere() {
+    let mut g = duel("dom", "zaku");
+    refused(&mut g, "shoot u0 u1 from 3.5,1", "SDE-B");
+}
+
+#[test]
+fn sde_c_cheap_defends_with_one_die_less() {
+    let mut g = duel("dom", "zaku");
+    let ev = act(&mut g, "shoot u0 u1");
+    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { att_dice: 3, def_dice: 1, .. })));
+    // Value 2 or 3 only.
+    let bad = "[x]\nname = \"X\"\nvalue = 4\nspecial = \"C\"\n";
+    let err = Catalog::from_sources("units.toml", bad, &[]).unwrap_err();
+    assert!(err.to_string().contains("SDE-C"), "{err}");
+}
+
+#[test]
+fn sde_f_fast_units_move_free_at_the_end_of_the_turn() {
+    let mut g = duel("dom", "zaku");
+    act(&mut g, "move u0 n 0.5");
+    act(&mut g, "move u0 s 0.5");
+    act(&mut g, "end");
+    assert_eq!(g.now.phase, Phase::FastMoves);
+    assert_eq!(g.now.active, 0);
+    act(&mut g, "move u0 w 1");
+    refused(&mut g, "move u0 w 1", "SDE-F");
+    act(&mut g, "end");
+    assert_eq!(g.now.active, 1);
+    // A unit without FAST has no free move.
+    act(&mut g, "end");
+    assert_eq!(g.now.active, 0);
+    let mut g = duel("gm", "zaku");
+    act(&mut g, "end");
+    assert_eq!(g.now.active, 1);
+}
+
+#[test]
+fn sde_h_hidden_units_are_found_not_knocked_back() {
+    let mut g = duel("dom", "zgok");
+    g.now.units[1].hidden = true;
+    act(&mut g, "shoot u0 u1");
+    let ev = roll(&mut g, &[6, 5, 4, 1, 1, 1]);
+    assert!(ev.contains(&Event::Unhidden { unit: 1 }));
+    assert_eq!(at(&g, 1), pt(3.0, 2.0), "no knockback");
+    assert!(!stunned(&g, 1));
+}
+
+#[test]
+fn sde_h_hidden_attacker_gets_a_die_and_unhides_and_hits_hidden_units() {
+    let mut g = duel("zgok", "aggai");
+    act(&mut g, "hide u0");
+    assert!(g.now.units[0].hidden);
+    refused(&mut g, "hide u0", "SDE-H");
+    g.now.units[1].hidden = true;
+    let ev = act(&mut g, "shoot u0 u1");
+    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { att_dice: 4, .. })), "3 + 1 hidden");
+    assert!(!g.now.units[0].hidden);
+    roll(&mut g, &[6, 1, 1, 1, 2, 1]);
+    // Hidden against hidden: the defender takes knockback as normal.
+    assert_eq!(at(&g, 1), pt(3.0, 3.0));
+    // Only HIDE units hide.
+    let mut g = duel("dom", "zaku");
+    refused(&mut g, "hide u0", "SDE-H");
+}
+
+#[test]
+fn sde_h_may_hide_at_the_start() {
+    let mut g = open(&[&["zgok"], &["zaku"]]);
+    assert_eq!(g.now.phase, Phase::StartHidden { seat: 0 });
+    act(&mut g, "hide u0");
+    act(&mut g, "done");
+    assert!(g.now.units[0].hidden);
+    assert!(matches!(g.now.phase, Phase::TurnOrder { .. }));
+}
+
+#[test]
+fn sde_m_melee_units_get_a_die_and_a_lost_attack_is_a_tie() {
+    let mut g = duel("gouf", "dom");
+    put(&mut g, 1, 3.0, 1.3);
+    let ev = act(&mut g, "melee u0 u1");
+    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { att_dice: 4, def_dice: 3, .. })));
+    let ev = roll(&mut g, &[2, 2, 1, 1, 6, 6, 6]);
+    assert_eq!(fight_result(&ev), Some((Winner::Tie, 0)), "lost melee attack counts as a tie");
+    assert_eq!(g.now.phase, Phase::Turn);
+    // And +1 die defending in melee.
+    let mut g = duel("dom", "gouf");
+    put(&mut g, 1, 3.0, 1.3);
+    let ev = act(&mut g, "melee u0 u1");
+    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { att_dice: 3, def_dice: 4, .. })));
+}
+
+#[test]
+fn sde_s_spray_splits_the_dice_across_targets() {
+    let mut g = open(&[&["bigzam"], &["zaku", "gm"]]);
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.0, 1.0);
+    put(&mut g, 1, 2.5, 2.0);
+    put(&mut g, 2, 3.5, 2.0);
+    refused(&mut g, "shoot u0 u1:3 u2:3", "SDE-S"); // 6 dice, Bigzam has 5
+    act(&mut g, "shoot u0 u1:3 u2:2");
+    roll(&mut g, &[1, 1, 1, 6]); // first share: 3 dice against 1 (a loss)
+    let ev = roll(&mut g, &[6, 1, 1]); // second: 2 dice against 1
+    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { target: 2, att_dice: 2, .. })) || g.now.units[2].at != pt(3.5, 2.0));
+    let mut g = open(&[&["dom"], &["zaku", "gm"]]);
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.0, 1.0);
+    put(&mut g, 1, 2.5, 2.0);
+    put(&mut g, 2, 3.5, 2.0);
+    refused(&mut g, "shoot u0 u1:2 u2:1", "SDE-S");
+}
+
+#[test]
+fn sde_t_transports_carry_their_value_and_never_melee() {
+    let mut g = open(&[&["megarider", "zaku", "gm"], &["zaku"]]);
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.0, 1.0);
+    put(&mut g, 1, 3.0, 1.35);
+    put(&mut g, 2, 3.0, 0.65);
+    put(&mut g, 3, 3.0, 2.6);
+    act(&mut g, "move u0 4,1 load u1,u2");
+    assert_eq!(g.now.units[1].aboard, Some(0));
+    refused(&mut g, "move u1 n 0.5", "SDE-T"); // aboard
+    act(&mut g, "move u0 4,2 drop u1@4,2.35");
+    assert_eq!(g.now.units[1].aboard, None);
+    assert_eq!(at(&g, 1), pt(4.0, 2.35));
+    put(&mut g, 3, 4.0, 1.65);
+    refused(&mut g, "melee u0 u3", "SDE-T");
+    // Only transports carry.
+    refused(&mut g, "move u1 n 0.5 load u2", "SDE-T");
+}
+
+#[test]
+fn sde_v_veteran_rerolls_one_die_the_owner_chooses() {
+    let mut g = duel("rick_dias", "dom");
+    act(&mut g, "shoot u0 u1");
+    roll(&mut g, &[2, 2, 1, 5, 1, 1]);
+    // Seat 0 is asked: re-roll a 1 or a 2, or keep.
+    assert_eq!(g.next(), Next::Decide(0));
+    refused(&mut g, "reroll 6", "SDE-V");
+    act(&mut g, "reroll 2");
+    let ev = roll(&mut g, &[6]);
+    assert_eq!(fight_result(&ev), Some((Winner::Attacker, 0)));
+    assert_eq!(at(&g, 1), pt(3.0, 3.0));
+}
+
+// ----- Missions ---------------------------------------------------------------------------------
+
+#[test]
+fn sde_koth_1_2_hill_holds_one_tokens_once_a_turn_and_knock_off() {
+    let mut g = game("king_of_the_hill", &[&["gouf", "gm"], &["zaku", "zgok"]], vec![hill(3.0, 3.0, 0.5, 1)], &[]);
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.0, 2.3);
+    put(&mut g, 1, 1.0, 1.0);
+    put(&mut g, 2, 3.0, 2.625); // the Zaku is on the hill's edge, next to the Gouf
+    put(&mut g, 3, 5.0, 5.0);
+    refused(&mut g, "collect u0", "SDE-KOTH.2");
+    // Knocked off by melee: the attacker may take its place.
+    act(&mut g, "melee u0 u2");
+    roll(&mut g, &[6, 1, 1, 1, 1]);
+    act(&mut g, "push e");
+    assert!(matches!(g.now.phase, Phase::Choose(Choice::TakeHill { unit: 0, .. })));
+    act(&mut g, "take");
+    assert_eq!(at(&g, 0), pt(3.0, 2.625));
+    act(&mut g, "end");
+    act(&mut g, "end");
+    act(&mut g, "collect u0");
+    assert_eq!(g.now.tokens[0], 1);
+    refused(&mut g, "collect u0", "SDE-KOTH.2"); // one a turn
+    // Units on the hill cannot be hidden.
+    g.now.units[3].at = pt(3.0, 3.0);
+    let _ = g;
+}
+
+#[test]
+fn sde_koth_3_first_to_three_tokens_wins() {
+    let mut g = game("king_of_the_hill", &[&["gm"], &["zaku"]], vec![hill(3.0, 3.0, 0.5, 1)], &[]);
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.0, 3.0);
+    g.now.tokens[0] = 2;
+    act(&mut g, "collect u0");
+    let r = g.result().expect("over");
+    assert_eq!(r.ranks, vec![1, 2]);
+}
+
+#[test]
+fn sde_koth_2_hidden_units_cannot_hide_on_the_hill() {
+    let mut g = game("king_of_the_hill", &[&["zgok"], &["zaku"]], vec![hill(3.0, 3.0, 0.5, 1)], &[]);
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.0, 3.0);
+    refused(&mut g, "hide u0", "SDE-KOTH.2");
+}
+
+fn soccer(armies: &[&[&str]]) -> SdEra {
+    let mut g = game("soccer", armies, vec![], &[]);
+    begin(&mut g, 0);
+    g
+}
+
+#[test]
+fn sde_soccer_1_balls_and_goals() {
+    let g = game("soccer", &[&["gm"], &["zaku"]], vec![], &[]);
+    assert_eq!(g.now.units.iter().filter(|u| u.is_ball()).count(), 1);
+    assert_eq!(g.fixed.goals.len(), 2);
+    let g = game("soccer", &[&["gm"], &["zaku"], &["gm"]], vec![], &[]);
+    assert_eq!(g.now.units.iter().filter(|u| u.is_ball()).count(), 2, "two balls for 3 players");
+}
+
+#[test]
+fn sde_soccer_2_3_shooting_the_ball_into_a_goal_scores() {
+    let mut g = soccer(&[&["guncannon"], &["zaku"]]);
+    // u0 is the ball, u1 the Guncannon, u2 the Zaku.
+    put(&mut g, 1, 3.0, 4.0);
+    put(&mut g, 0, 3.0, 4.5);
+    put(&mut g, 2, 0.5, 0.5);
+    act(&mut g, "shoot u1 u0");
+    let ev = roll(&mut g, &[6, 6, 6, 1, 1]); // 3 sticks toward the far goal (seat 1's)
+    assert!(ev.iter().any(|e| matches!(e, Event::Goal { seat: Some(0), goal: 1, .. })));
+    assert_eq!(g.now.tokens[0], 1);
+    assert_eq!(at(&g, 0), pt(3.0, 3.0), "back to the centre");
+}
+
+#[test]
+fn sde_soccer_2_the_ball_bounces_off_an_edge() {
+    let mut g = soccer(&[&["guncannon"], &["zaku"]]);
+    put(&mut g, 1, 2.0, 3.5);
+    put(&mut g, 0, 1.0, 4.0); // shot toward the left edge, far from the goals
+    put(&mut g, 2, 5.5, 0.5);
+    act(&mut g, "shoot u1 u0");
+    let ev = roll(&mut g, &[6, 6, 6, 1, 1]);
+    assert!(ev.iter().any(|e| matches!(e, Event::Bounced { .. })));
+    let b = at(&g, 0);
+    assert!(b.x > ticks(0.2) && b.y > ticks(4.4), "bounced back off the edge: {b:?}");
+}
+
+#[test]
+fn sde_soccer_2_ball_hits_unit_and_unit_hits_ball() {
+    let mut g = soccer(&[&["guncannon"], &["zaku"]]);
+    put(&mut g, 1, 3.0, 1.0);
+    put(&mut g, 0, 3.0, 1.5);
+    put(&mut g, 2, 3.0, 2.5);
+    act(&mut g, "shoot u1 u0");
+    roll(&mut g, &[6, 6, 1, 1, 1]); // ball wins: 2 sticks; it meets the Zaku after 0.65
+    // The ball melees the Zaku with the attack's 3 dice; the Zaku defends with 1.
+    assert!(matches!(g.now.phase, Phase::Fight(_)));
+    let ev = roll(&mut g, &[5, 1, 1, 2]);
+    assert_eq!(fight_result(&ev), Some((Winner::Attacker, 0)));
+    assert!(stunned(&g, 2), "the ball wins: the unit is stunned");
+    assert_eq!(g.now.phase, Phase::Turn);
+    // A unit knocked into a ball: stunned, and the ball defends against 2 dice.
+    let mut g = soccer(&[&["guncannon"], &["dom"]]);
+    put(&mut g, 1, 3.0, 1.0);
+    put(&mut g, 2, 3.0, 2.0);
+    put(&mut g, 0, 3.0, 2.6);
+    act(&mut g, "shoot u1 u2");
+    let ev = roll(&mut g, &[6, 6, 1, 1, 1, 1]);
+    assert!(stunned(&g, 2));
+    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { unit: None, target: 0, att_dice: 2, def_dice: 2, .. })));
+    roll(&mut g, &[1, 1, 6, 6]);
+}
+
+#[test]
+fn sde_soccer_2_ball_hits_ball_moves_it_away_one_stick() {
+    let mut g = game("soccer", &[&["guncannon"], &["zaku"], &["gm"]], vec![], &[]);
+    begin(&mut g, 0);
+    // Balls u0 and u1; u2 the Guncannon.
+    put(&mut g, 2, 3.0, 1.0);
+    put(&mut g, 0, 3.0, 1.5);
+    put(&mut g, 1, 3.0, 2.0);
+    put(&mut g, 3, 0.5, 5.0);
+    put(&mut g, 4, 5.5, 5.0);
+    act(&mut g, "shoot u2 u0");
+    roll(&mut g, &[6, 1, 1, 1, 1]);
+    assert_eq!(at(&g, 0), pt(3.0, 1.8), "the first ball stops at the second");
+    assert_eq!(at(&g, 1), pt(3.0, 3.0), "the second moves 1 stick directly away");
+}
+
+#[test]
+fn sde_kickbomb_1_2_explode_dice_grow_and_blasts_cost_tokens() {
+    let mut g = game("kick_bomb", &[&["gm"], &["zaku"]], vec![], &[]);
+    begin(&mut g, 0);
+    assert_eq!(g.now.tokens, vec![3, 3]);
+    put(&mut g, 1, 2.5, 2.0); // near the bomb (2.5, 2.5)
+    put(&mut g, 2, 0.5, 4.5);
+    act(&mut g, "end");
+    assert!(matches!(g.now.phase, Phase::BombRoll { left: 1, .. }));
+    let ev = roll(&mut g, &[3]);
+    assert!(ev.contains(&Event::BombGrows { bomb: 0, dice: 2 }));
+    act(&mut g, "end");
+    roll(&mut g, &[2, 6]);
+    assert!(stunned(&g, 1));
+    assert_eq!(g.now.tokens, vec![2, 3]);
+    assert_eq!(g.bomb_dice(0), 1, "back to one die");
+}
+
+#[test]
+fn sde_kickbomb_3_last_player_with_tokens_wins() {
+    let mut g = game("kick_bomb", &[&["gm"], &["zaku"]], vec![], &[]);
+    begin(&mut g, 0);
+    g.now.tokens = vec![1, 3];
+    put(&mut g, 1, 2.5, 2.0);
+    act(&mut g, "end");
+    roll(&mut g, &[6]);
+    let r = g.result().expect("over");
+    assert_eq!(r.ranks, vec![2, 1]);
+}
+
+fn ring(armies: &[&[&str]]) -> SdEra {
+    let mut g = game("ring_battle", armies, vec![], &[]);
+    begin(&mut g, 0);
+    g
+}
+
+#[test]
+fn sde_ring_1_no_hiding_hide_units_are_veterans() {
+    let mut g = game("ring_battle", &[&["zgok"], &["zaku"]], vec![], &[]);
+    assert!(matches!(g.now.phase, Phase::TurnOrder { .. }), "no hiding at the start");
+    begin(&mut g, 0);
+    refused(&mut g, "hide u0", "SDE-RING.1");
+    assert!(g.has(0, battlemat_sd_era::data::Special::V));
+}
+
+#[test]
+fn sde_ring_2_knocked_out_units_cheer_and_break_in() {
+    let mut g = ring(&[&["guncannon"], &["zaku", "gm"]]);
+    // Centre (4, 4), radius 3.
+    put(&mut g, 0, 4.0, 5.0);
+    put(&mut g, 1, 4.0, 6.0);
+    put(&mut g, 2, 3.0, 3.0);
+    act(&mut g, "shoot u0 u1");
+    roll(&mut g, &[6, 5, 1, 1]); // 2 sticks: out of the ring (and into the edge)
+    assert!(g.now.units[1].outside);
+    assert!(g.fixed.centre.y + ticks(3.0) < at(&g, 1).y || at(&g, 1).y < g.fixed.centre.y, "outside the ring");
+    act(&mut g, "end");
+    // Seat 1's outside unit gets up, then may cheer or break in.
+    act(&mut g, "recover u1");
+    refused(&mut g, "shoot u1 u0", "SDE-RING.2"); // outside may attack only outside
+    act(&mut g, "cheer u1 u2");
+    assert_eq!(g.now.units[2].cheer, 1);
+    act(&mut g, "end");
+    act(&mut g, "end");
+    act(&mut g, "breakin u1");
+    roll(&mut g, &[4, 4]);
+    assert!(!g.now.units[1].outside, "all the same: in the ring");
+}
+
+#[test]
+fn sde_ring_2_an_outside_unit_that_loses_is_stunned_and_the_winner_earns_a_cheer() {
+    let mut g = ring(&[&["guncannon", "gm"], &["zaku", "zaku"]]);
+    put(&mut g, 3, 4.0, 5.0);
+    put(&mut g, 0, 4.0, 4.0);
+    put(&mut g, 1, 0.5, 0.5);
+    g.now.units[1].outside = true;
+    put(&mut g, 2, 0.5, 1.5);
+    g.now.units[2].outside = true;
+    // u1 (outside) shoots u2 (outside) and wins.
+    act(&mut g, "shoot u1 u2");
+    roll(&mut g, &[6, 1, 1]);
+    assert!(stunned(&g, 2));
+    assert!(matches!(g.now.phase, Phase::Choose(Choice::EarnedCheer { seat: 0 })));
+    act(&mut g, "place u0");
+    assert_eq!(g.now.units[0].cheer, 1);
+}
+
+#[test]
+fn sde_ring_3_last_player_in_the_ring_wins() {
+    let mut g = ring(&[&["guncannon"], &["zaku"]]);
+    put(&mut g, 0, 4.0, 5.0);
+    put(&mut g, 1, 4.0, 6.0);
+    act(&mut g, "shoot u0 u1");
+    roll(&mut g, &[6, 5, 1, 1]);
+    let r = g.result().expect("over");
+    assert_eq!(r.ranks, vec![1, 2]);
+}
+
+#[test]
+fn sde_gallery_1_at_least_three_units_each() {
+    let err = SdEra::new_game(&setup("shooting_gallery", &[&["gundam", "guncannon"], &["zaku", "gm", "ball"]], vec![], &[]))
+        .unwrap_err();
+    assert!(err.to_string().contains("at least 3"), "{err}");
+    let g = SdEra::new_game(&SdEra::setup("shooting_gallery", &Default::default()).unwrap()).unwrap();
+    assert_eq!(g.fixed.table.width, 4 * STICK);
+}
+
+#[test]
+fn sde_gallery_2_3_a_token_for_each_enemy_stunned_five_wins() {
+    let mut g = game("shooting_gallery", &[&["guncannon", "ball", "zaku"], &["dom", "gm", "zaku"]], vec![], &[]);
+    begin(&mut g, 0);
+    put(&mut g, 0, 2.0, 2.0);
+    put(&mut g, 3, 2.0, 3.5);
+    for u in [1u8, 2, 4, 5] {
+        put(&mut g, u, 0.5 + f64::from(u) * 0.5, 0.3);
+    }
+    g.now.tokens[0] = 4;
+    act(&mut g, "shoot u0 u3");
+    roll(&mut g, &[6, 1, 1, 1, 1, 1]); // into the edge: stunned
+    assert!(stunned(&g, 3));
+    assert_eq!(g.now.tokens[0], 5);
+    assert_eq!(g.result().expect("over").ranks, vec![1, 2]);
+}
+
+// ----- Bad input ----------------------------------------------------------------------------
+
+#[test]
+fn actions_read_back_and_bad_input_is_refused_without_change() {
+    for a in ["move u2 3.25,1.5", "move u0 ne 0.5", "shoot u1 u4:2 u5:3", "shoot u1 u4 from 2,3", "push nnw 1", "move u0 1,1 load u1,u2 drop u3@1.5,1"] {
+        let parsed: Action = a.parse().unwrap();
+        assert_eq!(parsed.to_string().parse::<Action>().unwrap(), parsed, "{a}");
+    }
+    assert!("move u0".parse::<Action>().is_err());
+    assert!("fly u0 1,1".parse::<Action>().is_err());
+    let mut g = duel("gm", "zaku");
+    let before = g.clone();
+    assert!(g.apply(&Step::Act { seat: 0, action: "melee u0 u99".parse().unwrap() }).is_err());
+    assert!(g.apply(&Step::Act { seat: 0, action: "move u99 1,1".parse().unwrap() }).is_err());
+    assert!(g.apply(&Step::Act { seat: 1, action: Action::End }).is_err());
+    assert_eq!(g, before);
+}
