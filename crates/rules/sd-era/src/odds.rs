@@ -106,11 +106,14 @@ fn pools(n: u8) -> Vec<(Pool, u64)> {
     out
 }
 
-/// A distribution over knockback values, weights as exact fractions over a common total.
-type Dist = BTreeMap<i32, f64>;
+/// A distribution over outcomes: (who won: 1 the attacker, 0 a tie, -1 the defender; the
+/// knockback in sticks, negative when the attacker is knocked back).
+type Dist = BTreeMap<(i8, i32), f64>;
 
+/// The expected knockback: what each side's VETERAN re-roll plays for (the attacker more,
+/// the defender less).
 fn expect(d: &Dist) -> f64 {
-    d.iter().map(|(k, p)| f64::from(*k) * p).sum()
+    d.iter().map(|((_, k), p)| f64::from(*k) * p).sum()
 }
 
 /// The outcome distribution from rolled pools, with re-rolls still to choose.
@@ -165,12 +168,17 @@ fn after_rolls(duel: &Duel, a: Pool, d: Pool, att_left: bool, def_left: bool) ->
         return best;
     }
     let (w, ok) = judge(duel.contest, &a, &d, duel);
+    let class = match w {
+        Winner::Attacker => 1,
+        Winner::Tie => 0,
+        Winner::Defender => -1,
+    };
     let mut out = Dist::new();
-    out.insert(knockback(duel, w, ok), 1.0);
+    out.insert((class, knockback(duel, w, ok)), 1.0);
     out
 }
 
-/// The exact distribution of knockback (sticks; negative: the attacker is knocked back).
+/// The exact distribution of outcomes and knockback.
 pub fn duel_distribution(duel: &Duel) -> Dist {
     let pa = pools(duel.att.dice);
     let pd = pools(duel.def.dice);
@@ -188,32 +196,42 @@ pub fn duel_distribution(duel: &Duel) -> Dist {
     out
 }
 
-/// Odds in the API's shape: `win` / `tie` / `lose`, and `knockback_N` for each distance.
+/// Odds in the API's shape: each winning knockback distance, the tie, the loss (and, in
+/// melee, the loss with the attacker knocked back); details add up win, tie and lose.
 pub fn odds_of(duel: &Duel) -> Odds {
     let dist = duel_distribution(duel);
     let mut outcomes = BTreeMap::new();
-    let mut win = 0.0;
-    for (k, p) in &dist {
-        if *k > 0 {
-            outcomes.insert(format!("win, knockback {k} stick(s)"), *p);
-            win += p;
-        }
-    }
-    let tie_or_lose = dist.get(&0).copied().unwrap_or(0.0);
-    let pushed_back = dist.get(&-1).copied().unwrap_or(0.0);
-    outcomes.insert("no effect (tie, or the defender wins)".into(), tie_or_lose);
-    if duel.melee {
-        outcomes.insert("the defender knocks the attacker back 1 stick".into(), pushed_back);
+    let (mut win, mut tie, mut lose, mut expected) = (0.0, 0.0, 0.0, 0.0);
+    for (&(class, k), &p) in &dist {
+        let name = match class {
+            1 => {
+                win += p;
+                expected += f64::from(k) * p;
+                format!("win, knockback {k} stick{}", if k == 1 { "" } else { "s" })
+            }
+            0 => {
+                tie += p;
+                "tie: nothing happens".to_string()
+            }
+            _ if k < 0 => {
+                lose += p;
+                "lose, the attacker knocked back 1 stick".to_string()
+            }
+            _ => {
+                lose += p;
+                "lose: nothing happens".to_string()
+            }
+        };
+        *outcomes.entry(name).or_insert(0.0) += p;
     }
     let mut details = BTreeMap::new();
     details.insert("attack_dice".into(), serde_json::json!(duel.att.dice));
     details.insert("defence_dice".into(), serde_json::json!(duel.def.dice));
     details.insert("win".into(), serde_json::json!(win));
+    details.insert("tie".into(), serde_json::json!(tie));
+    details.insert("lose".into(), serde_json::json!(lose));
     details.insert("melee".into(), serde_json::json!(duel.melee));
-    details.insert(
-        "expected_knockback".into(),
-        serde_json::json!(dist.iter().filter(|(k, _)| **k > 0).map(|(k, p)| f64::from(*k) * p).sum::<f64>()),
-    );
+    details.insert("expected_knockback".into(), serde_json::json!(expected));
     Odds { outcomes, details }
 }
 

@@ -1,0 +1,138 @@
+//! The odds shown before an attack agree with exact enumeration through the referee itself:
+//! every sequence of die faces is played in a real game and the outcomes counted; with
+//! VETERAN, both sides' re-roll decisions are searched (expectimax on the knockback).
+
+mod common;
+use battlemat_core::{Game, Next, Step};
+use battlemat_sd_era::data::STICK;
+use battlemat_sd_era::state::Phase;
+use battlemat_sd_era::{Action, SdEra};
+use common::*;
+use std::collections::BTreeMap;
+
+/// The expected knockback in sticks (negative: the attacker pushed back) and the chance
+/// the attacker wins, from `g` to the end of the fight, players choosing as the odds
+/// assume (the attacker maximises the knockback, the defender minimises it).
+fn search(g: &SdEra, start: &SdEra, target: u8, attacker: u8) -> (f64, f64) {
+    match g.next() {
+        Next::Chance(_) => {
+            let mut e = (0.0, 0.0);
+            for f in 1..=6 {
+                let mut h = g.clone();
+                h.apply(&Step::Roll { value: f }).unwrap();
+                let r = search(&h, start, target, attacker);
+                e.0 += r.0 / 6.0;
+                e.1 += r.1 / 6.0;
+            }
+            e
+        }
+        Next::Decide(seat) if matches!(g.now.phase, Phase::Fight(_)) => {
+            let mut best: Option<(f64, f64)> = None;
+            for a in g.legal_actions() {
+                let mut h = g.clone();
+                h.apply(&Step::Act { seat, action: a }).unwrap();
+                let r = search(&h, start, target, attacker);
+                let better = match best {
+                    None => true,
+                    Some(b) if seat == 0 => r.0 > b.0 + 1e-12,
+                    Some(b) => r.0 < b.0 - 1e-12,
+                };
+                if better {
+                    best = Some(r);
+                }
+            }
+            best.unwrap()
+        }
+        Next::Decide(seat) => {
+            if let Phase::Choose(_) = g.now.phase {
+                // A melee knockback's direction: straight away (north for the defender,
+                // south for the attacker), on an open table.
+                let mut h = g.clone();
+                let dir = if seat == 0 { "push n" } else { "push s" };
+                h.apply(&Step::Act { seat, action: dir.parse().unwrap() }).unwrap();
+                return search(&h, start, target, attacker);
+            }
+            let moved = |u: u8| {
+                let (a, b) = (start.now.units[u as usize].at, g.now.units[u as usize].at);
+                battlemat_geom::table::distance_floor(a, b) as f64 / STICK as f64
+            };
+            let kb = moved(target).round() - moved(attacker).round();
+            (kb, if moved(target) > 0.0 { 1.0 } else { 0.0 })
+        }
+        Next::Over => panic!("the game ended"),
+    }
+}
+
+fn check(att: &str, def: &str, melee: bool, range_y: f64) {
+    let mut g = open(&[&[att], &[def]]);
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.0, 1.0);
+    put(&mut g, 1, 3.0, if melee { 1.3 } else { range_y });
+    let action: Action = if melee { "melee u0 u1" } else { "shoot u0 u1" }.parse().unwrap();
+    let odds = g.odds(&action).expect("odds for an attack");
+    let mut h = g.clone();
+    h.apply(&Step::Act { seat: 0, action }).unwrap();
+    let (kb, win) = search(&h, &g, 1, 0);
+    let shown_kb = odds.details["expected_knockback"].as_f64().unwrap();
+    let shown_win = odds.details["win"].as_f64().unwrap();
+    let pushed: f64 = odds
+        .outcomes
+        .iter()
+        .filter(|(k, _)| k.contains("knocked back"))
+        .map(|(_, p)| p)
+        .sum();
+    assert!((shown_win - win).abs() < 1e-9, "{att} vs {def}: win {shown_win} vs enumerated {win}");
+    assert!(
+        (shown_kb - pushed - kb).abs() < 1e-9,
+        "{att} vs {def}: knockback {shown_kb} - {pushed} vs enumerated {kb}"
+    );
+    let total: f64 = odds.outcomes.values().sum();
+    assert!((total - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn sde_shoot_odds_agree_with_the_referee() {
+    check("guncannon", "dom", false, 2.0); // SDE-SHOOT: 3 against 3
+    check("dom", "zaku", false, 2.0); // SDE-C: 3 against 1
+    check("dom", "gm", false, 3.5); // SDE-RANGE: 1 against 1
+    check("guntank", "gm", false, 2.5); // SDE-A: 3 against 1 at range
+}
+
+#[test]
+fn sde_melee_odds_agree_with_the_referee() {
+    check("gm", "zaku", true, 0.0); // SDE-MELEE: 2 against 1, defender overkill pushes back
+    check("gouf", "dom", true, 0.0); // SDE-M: 4 against 3, a lost attack is a tie
+    check("dom", "gouf", true, 0.0); // SDE-M defending: 3 against 4
+}
+
+#[test]
+fn sde_v_odds_play_the_best_reroll() {
+    check("rick_dias", "zaku", false, 2.0); // the attacker's VETERAN re-roll
+    check("gm", "rick_dias", false, 2.0); // the defender's
+}
+
+#[test]
+fn matchup_odds_sum_to_one_and_read_letters() {
+    let p = |a: &str, d: &str, extra: &[(&str, &str)]| {
+        let mut m: BTreeMap<String, String> = [("attacker", a), ("defender", d)]
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        for (k, v) in extra {
+            m.insert(k.to_string(), v.to_string());
+        }
+        SdEra::matchup_odds(&m)
+    };
+    let o = p("4V", "3C", &[("range", "1.5")]).unwrap();
+    assert_eq!(o.details["attack_dice"], 3);
+    assert_eq!(o.details["defence_dice"], 2);
+    assert!((o.outcomes.values().sum::<f64>() - 1.0).abs() < 1e-12);
+    // 1 die against 1: win 15/36, tie 6/36.
+    let o = p("1", "1", &[]).unwrap();
+    assert!((o.details["win"].as_f64().unwrap() - 15.0 / 36.0).abs() < 1e-12);
+    assert!((o.details["tie"].as_f64().unwrap() - 6.0 / 36.0).abs() < 1e-12);
+    assert!(p("1", "2", &[("range", "1.5")]).unwrap_err().contains("SDE-RANGE"));
+    assert!(p("4X", "2", &[]).is_err());
+    assert!(p("2T", "2", &[("melee", "true")]).unwrap_err().contains("SDE-T"));
+    assert!(p("2", "2", &[("colour", "red")]).is_err());
+}
