@@ -476,7 +476,6 @@ impl SdEra {
                 | Plan::BreakIn(_)
         );
         if turn_action {
-            self.now.trail.clear();
             self.now.charge = None;
         }
         match p {

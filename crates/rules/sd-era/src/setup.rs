@@ -341,7 +341,13 @@ impl SdEra {
             return out;
         }
         let (edge, frac) = post_places(f.players)[seat as usize];
-        // Side by side along the edge, nearest the post first; a second row behind.
+        // Half a stick apart along the edge, nearest the post first; closer, and then a
+        // second row behind, when the edge is crowded.
+        let (p, dir) = on_edge(w, d, edge, frac, BASE_RADIUS);
+        for k in 0..8i64 {
+            let side = if k % 2 == 0 { k / 2 } else { -(k / 2) - 1 };
+            out.push(Point::new(p.x + dir.0 * side * STICK / 2, p.y + dir.1 * side * STICK / 2));
+        }
         let step = 2 * BASE_RADIUS + STICK / 24;
         for row in 0..2 {
             let (p, dir) = on_edge(w, d, edge, frac, BASE_RADIUS + row * step);

@@ -18,6 +18,9 @@ pub struct Observation {
     pub active: u8,
     pub prompt: String,
     pub tokens: Vec<u8>,
+    /// The fight being rolled: both sides' dice so far.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fight: Option<String>,
     pub units: Vec<UnitView>,
     /// The overhead map, one line per row.
     pub map: Vec<String>,
@@ -51,6 +54,9 @@ impl fmt::Display for Observation {
             .map(|(s, t)| format!("P{} {t}", s + 1))
             .collect();
         writeln!(f, "tokens: {}", tokens.join(", "))?;
+        if let Some(fight) = &self.fight {
+            writeln!(f, "{fight}")?;
+        }
         for u in &self.units {
             let mut marks = Vec::new();
             if u.stunned {
@@ -89,13 +95,13 @@ impl fmt::Display for Observation {
 }
 
 impl SdEra {
-    /// The overhead map: 4 columns and 2 rows a stick, far edge at the top. Terrain is `#`
-    /// (blocks sight) or `^` (stand on top), `o` a ball, `*` a bomb, units by their id's
-    /// last digit in their player's letter case... kept simple: a unit is its id number.
+    /// The overhead map: 8 columns and 3 rows a stick, the far edge at the top. Terrain is
+    /// `#` (blocks sight) or `^` (units may stand on top), `.` the ring, `=` a goal, `o` a
+    /// ball, `*` a bomb; a unit is its id number (the list below the map says whose).
     pub fn map_lines(&self) -> Vec<String> {
         let t = &self.fixed.table;
-        let cols = (t.width * 4 / STICK).max(1) as usize;
-        let rows = (t.depth * 2 / STICK).max(1) as usize;
+        let cols = (t.width * 8 / STICK).max(1) as usize;
+        let rows = (t.depth * 3 / STICK).max(1) as usize;
         let cell_w = t.width / cols as i64;
         let cell_h = t.depth / rows as i64;
         let mut grid = vec![vec![' '; cols]; rows];
@@ -162,6 +168,23 @@ impl SdEra {
             active: self.now.active,
             prompt: self.prompt_text(),
             tokens: self.now.tokens.clone(),
+            fight: match &self.now.phase {
+                Phase::Fight(f) => {
+                    let who = match f.striker {
+                        Striker::Unit(u) | Striker::Ball(u) => self.name(u),
+                        Striker::Impact => "the impact (2 dice)".into(),
+                    };
+                    Some(format!(
+                        "{who} rolls [{}] of {} against {} [{}] of {}",
+                        faces(&f.att.faces),
+                        f.att.dice,
+                        self.name(f.target),
+                        faces(&f.def.faces),
+                        f.def.dice
+                    ))
+                }
+                _ => None,
+            },
             units: self
                 .ids()
                 .filter(|&u| !self.unit(u).gone)

@@ -119,6 +119,8 @@ impl SdEra {
     pub fn begin_turn(&mut self, seat: Seat, ev: &mut Vec<Event>) {
         self.now.active = seat;
         self.now.collected = false;
+        // The picture's arrows show the turn being played.
+        self.now.trail.clear();
         self.now.charge = None;
         for i in 0..self.now.units.len() {
             let fast = self.has(i as UnitId, Special::F);
