@@ -120,6 +120,7 @@ impl fmt::Display for Target {
 
 /// One share of an attack: a target and how many of the dice (0: all of them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Aim {
     pub target: UnitId,
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -132,13 +133,14 @@ fn is_zero(n: &u8) -> bool {
 
 /// A transport's passenger set down at the end of its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Drop {
     pub unit: UnitId,
     pub at: Point,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// MOVE (SDE-MOVE); a transport may load units next to it first and drop them next to
     /// it after (SDE-T).
