@@ -107,6 +107,35 @@ pub fn get(id: &str) -> Result<Entry, String> {
 mod tests {
     use super::*;
 
+    /// The Foundation's AI players can finish every scenario of every game: the greedy
+    /// player against a random one, from a seeded roller.
+    #[test]
+    fn greedy_and_random_finish_every_scenario() {
+        for e in all() {
+            let info = e.ruleset.info();
+            for s in &info.scenarios {
+                // A game with a round limit among its options plays its shortest (the test
+                // is of finishing, not of long games).
+                let mut options = std::collections::BTreeMap::new();
+                if let Some(o) = info.options.iter().find(|o| o.key == "rounds") {
+                    let shortest = o.values.iter().filter_map(|v| v.parse::<u32>().ok()).min();
+                    if let Some(n) = shortest {
+                        options.insert("rounds".to_string(), n.to_string());
+                    }
+                }
+                let setup = e.ruleset.setup(&s.id, &options).unwrap();
+                let p = (e.play)(
+                    &setup,
+                    &[PlayerKind::Greedy, PlayerKind::Random],
+                    &mut Roller::new(7, 0),
+                    100_000,
+                )
+                .unwrap_or_else(|err| panic!("{} {}: {err}", info.id, s.id));
+                assert_eq!(p.result.ranks.len(), s.min_seats as usize, "{} {}", info.id, s.id);
+            }
+        }
+    }
+
     #[test]
     fn every_game_is_found_by_id_and_plays() {
         for id in ids() {

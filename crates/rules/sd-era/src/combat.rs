@@ -44,12 +44,10 @@ impl SdEra {
     }
 
     /// Can a shot from `from` see `target` (SDE-SIGHT)? Pieces the shooter or target stand on
-    /// do not block it.
+    /// do not block it (rulings.md), wherever BITS trace the line from.
     pub fn sees(&self, shooter: UnitId, from: Point, target: UnitId) -> bool {
         let mut ignore: [usize; 2] = [usize::MAX; 2];
-        if from == self.unit(shooter).at
-            && let Some(p) = self.standing_on(shooter)
-        {
+        if let Some(p) = self.standing_on(shooter) {
             ignore[0] = p;
         }
         if let Some(p) = self.standing_on(target) {

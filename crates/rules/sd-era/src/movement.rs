@@ -233,10 +233,29 @@ impl SdEra {
                 }
             }
         }
+        // Onto each piece that holds units; behind each piece that blocks sight, out of the
+        // nearest enemy's line.
+        let nearest = self
+            .ids()
+            .filter(|&t| self.enemies(u, t) && self.unit(t).on_table())
+            .min_by_key(|&t| {
+                let y = self.unit(t);
+                crate::combat::len2(y.at.x - x.at.x, y.at.y - x.at.y)
+            });
         for p in &self.fixed.table.pieces {
             let c = piece_centre(&p.outline);
             if p.holds > 0 && !points.contains(&c) {
                 points.push(c);
+            }
+            if p.blocks_sight
+                && let Some(e) = nearest
+            {
+                let (x0, y0, x1, y1) = p.outline.bounds();
+                let half = ((x1 - x0).max(y1 - y0) + 1) / 2;
+                let behind = toward(c, self.unit(e).at, -(half + BASE_RADIUS + NEXT_TO / 2));
+                if !points.contains(&behind) {
+                    points.push(behind);
+                }
             }
         }
         let t = &self.fixed.table;

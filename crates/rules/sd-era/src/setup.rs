@@ -251,7 +251,6 @@ pub(crate) fn new_unit(body: Body, owner: Option<Seat>, at: Point) -> Unit {
         aboard: None,
         cheer: 0,
         outside: false,
-        gone: false,
     }
 }
 

@@ -50,9 +50,6 @@ pub struct Unit {
     /// RING BATTLE: outside the ring.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub outside: bool,
-    /// Taken out of the game (its player resigned).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub gone: bool,
 }
 
 fn is_zero(n: &u8) -> bool {
@@ -72,9 +69,9 @@ impl Unit {
             _ => None,
         }
     }
-    /// On the table (not carried, not gone).
+    /// On the table (not carried).
     pub fn on_table(&self) -> bool {
-        self.aboard.is_none() && !self.gone
+        self.aboard.is_none()
     }
     pub fn radius(&self) -> Ticks {
         if self.is_unit() {
@@ -357,9 +354,55 @@ impl PartialEq for SdEra {
     }
 }
 impl Eq for SdEra {}
+/// A state's hash, for search memos: the progress folded by a fast multiply-rotate hasher
+/// into one word, which is all the caller's (slower, keyed) hasher sees. Equal states hash
+/// equal; the picture's arrows (`trail`) are left out, as they change no rule.
 impl Hash for SdEra {
     fn hash<H: Hasher>(&self, h: &mut H) {
-        self.now.hash(h)
+        let mut f = Fold(0);
+        let n = &self.now;
+        n.units.hash(&mut f);
+        n.phase.hash(&mut f);
+        (n.active, n.first, n.round, n.collected, n.charge, n.back, n.drafted, n.turns).hash(&mut f);
+        n.tokens.hash(&mut f);
+        n.pending.hash(&mut f);
+        n.out_at.hash(&mut f);
+        h.write_u64(f.0);
+    }
+}
+
+/// FxHash's fold (rustc's hasher): fast, not keyed; the result is hashed again by the
+/// caller's hasher.
+struct Fold(u64);
+
+impl Hasher for Fold {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for c in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..c.len()].copy_from_slice(c);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.write_u64(u64::from(v));
+    }
+    fn write_u16(&mut self, v: u16) {
+        self.write_u64(u64::from(v));
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(u64::from(v));
+    }
+    fn write_i64(&mut self, v: i64) {
+        self.write_u64(v as u64);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
     }
 }
 

@@ -187,7 +187,6 @@ impl SdEra {
             },
             units: self
                 .ids()
-                .filter(|&u| !self.unit(u).gone)
                 .map(|u| {
                     let x = self.unit(u);
                     let (name, label) = match self.unit_type(u) {

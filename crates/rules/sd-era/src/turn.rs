@@ -31,7 +31,7 @@ impl SdEra {
     /// The dice each seat rolls for turn order: its most powerful unit's value.
     pub fn best_value(&self, seat: Seat) -> u8 {
         self.ids()
-            .filter(|&u| self.unit(u).owner == Some(seat) && !self.unit(u).gone)
+            .filter(|&u| self.unit(u).owner == Some(seat))
             .map(|u| self.value(u))
             .max()
             .unwrap_or(1)
@@ -199,22 +199,47 @@ impl SdEra {
         self.begin_turn(next, ev);
     }
 
-    /// Each seat's score in the mission's terms (tokens, goals, units in the ring).
+    /// Each seat's score in the mission's terms: tokens (goals), or units in the ring.
     pub fn scores(&self) -> Vec<i64> {
         let n = self.fixed.players as usize;
         (0..n)
             .map(|s| match self.fixed.kind {
                 MissionKind::RingBattle => self.in_ring(s as Seat) as i64,
-                MissionKind::KickBomb => {
-                    if self.now.tokens[s] > 0 {
-                        10_000 + i64::from(self.now.tokens[s])
-                    } else {
-                        i64::from(self.now.out_at[s])
-                    }
-                }
                 _ => i64::from(self.now.tokens[s]),
             })
             .collect()
+    }
+
+    /// The result from the scores; in KICK-BOMB players out of tokens are ranked by when they
+    /// ran out (later is better).
+    pub fn ranked(&self, scores: Vec<i64>, reason: String) -> GameResult {
+        let key = |s: usize| (scores[s], i64::from(self.now.out_at[s]));
+        let n = scores.len();
+        let ranks = (0..n)
+            .map(|s| {
+                let k = if self.fixed.kind == MissionKind::KickBomb {
+                    key(s)
+                } else {
+                    (scores[s], 0)
+                };
+                1 + (0..n)
+                    .filter(|&t| {
+                        let kt = if self.fixed.kind == MissionKind::KickBomb {
+                            key(t)
+                        } else {
+                            (scores[t], 0)
+                        };
+                        kt > k
+                    })
+                    .count() as u8
+            })
+            .collect();
+        GameResult {
+            scores,
+            ranks,
+            reason,
+            cooperative: None,
+        }
     }
 
     /// How many of `seat`'s units are in the ring.
@@ -222,7 +247,7 @@ impl SdEra {
         self.now
             .units
             .iter()
-            .filter(|u| u.owner == Some(seat) && !u.outside && !u.gone)
+            .filter(|u| u.owner == Some(seat) && !u.outside)
             .count()
     }
 
@@ -273,7 +298,7 @@ impl SdEra {
 
     /// End the game, ranking seats by the mission's score.
     pub fn finish_by_score(&mut self, reason: String, ev: &mut Vec<Event>) {
-        let r = GameResult::from_scores(self.scores(), reason.clone());
+        let r = self.ranked(self.scores(), reason.clone());
         self.now.result = Some(r);
         self.now.phase = Phase::Over;
         self.now.pending.clear();
@@ -290,7 +315,7 @@ impl SdEra {
         ev.push(Event::GameOver {
             reason: reason.clone(),
         });
-        self.now.result = Some(GameResult::from_scores(scores, reason));
+        self.now.result = Some(self.ranked(scores, reason));
         self.now.phase = Phase::Over;
         self.now.pending.clear();
     }

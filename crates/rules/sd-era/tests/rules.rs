@@ -445,10 +445,17 @@ fn sde_s_spray_splits_the_dice_across_targets() {
     put(&mut g, 1, 2.5, 2.0);
     put(&mut g, 2, 3.5, 2.0);
     refused(&mut g, "shoot u0 u1:3 u2:3", "SDE-S"); // 6 dice, Bigzam has 5
-    act(&mut g, "shoot u0 u1:3 u2:2");
-    roll(&mut g, &[1, 1, 1, 6]); // first share: 3 dice against 1 (a loss)
-    let ev = roll(&mut g, &[6, 1, 1]); // second: 2 dice against 1
-    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { target: 2, att_dice: 2, .. })) || g.now.units[2].at != pt(3.5, 2.0));
+    let ev = act(&mut g, "shoot u0 u1:3 u2:2");
+    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { target: 1, att_dice: 3, def_dice: 1, .. })));
+    // First share: 3 dice against 1, a loss; then the second share's fight begins.
+    let ev = roll(&mut g, &[1, 1, 1, 6]);
+    assert_eq!(fight_result(&ev), Some((Winner::Defender, 0)));
+    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { target: 2, att_dice: 2, def_dice: 1, .. })));
+    let ev = roll(&mut g, &[6, 1, 1]);
+    assert_eq!(fight_result(&ev), Some((Winner::Attacker, 0)));
+    let moved = battlemat_geom::table::distance_floor(pt(3.5, 2.0), at(&g, 2));
+    assert!((STICK - 2..=STICK).contains(&moved), "1 stick along the line of fire: {moved}");
+    assert_eq!(g.now.units[0].actions, 1, "one action for both shares");
     let mut g = open(&[&["dom"], &["zaku", "gm"]]);
     begin(&mut g, 0);
     put(&mut g, 0, 3.0, 1.0);
@@ -514,9 +521,21 @@ fn sde_koth_1_2_hill_holds_one_tokens_once_a_turn_and_knock_off() {
     act(&mut g, "collect u0");
     assert_eq!(g.now.tokens[0], 1);
     refused(&mut g, "collect u0", "SDE-KOTH.2"); // one a turn
-    // Units on the hill cannot be hidden.
-    g.now.units[3].at = pt(3.0, 3.0);
-    let _ = g;
+}
+
+#[test]
+fn sde_koth_1_the_mission_has_a_hill_in_the_middle_that_holds_one() {
+    let g = SdEra::new_game(&SdEra::setup("king_of_the_hill", &Default::default()).unwrap()).unwrap();
+    let h = g.hill().expect("a hill");
+    let hill = &g.fixed.table.pieces[h];
+    assert_eq!(hill.holds, 1);
+    assert!(hill.outline.contains(g.fixed.centre));
+    // Every unit starts on a board edge.
+    for u in &g.now.units {
+        let b = u.base();
+        let t = &g.fixed.table;
+        assert!(b.centre.y - b.radius == 0 || b.centre.y + b.radius == t.depth, "{u:?}");
+    }
 }
 
 #[test]
@@ -762,4 +781,107 @@ fn actions_read_back_and_bad_input_is_refused_without_change() {
     assert!(g.apply(&Step::Act { seat: 0, action: "move u99 1,1".parse().unwrap() }).is_err());
     assert!(g.apply(&Step::Act { seat: 1, action: Action::End }).is_err());
     assert_eq!(g, before);
+}
+
+#[test]
+fn sde_soccer_3_first_to_three_goals_wins() {
+    let mut g = soccer(&[&["guncannon"], &["zaku"]]);
+    g.now.tokens[0] = 2;
+    put(&mut g, 1, 3.0, 4.0);
+    put(&mut g, 0, 3.0, 4.5);
+    put(&mut g, 2, 0.5, 0.5);
+    act(&mut g, "shoot u1 u0");
+    roll(&mut g, &[6, 6, 6, 1, 1]);
+    let r = g.result().expect("over");
+    assert_eq!((r.scores.clone(), r.ranks.clone()), (vec![3, 0], vec![1, 2]));
+}
+
+#[test]
+fn sde_kickbomb_1_two_bombs_with_three_players_and_three_tokens_each() {
+    let g = game("kick_bomb", &[&["gm"], &["zaku"], &["gm"]], vec![], &[]);
+    assert_eq!(g.now.units.iter().filter(|u| u.is_ball()).count(), 2);
+    assert_eq!(g.now.tokens, vec![3, 3, 3]);
+    assert_eq!(g.fixed.table.width, 5 * STICK);
+}
+
+#[test]
+fn sde_kickbomb_2_the_bomb_with_the_most_dice_rolls_first() {
+    let mut g = game("kick_bomb", &[&["gm"], &["zaku"], &["gm"]], vec![], &[]);
+    begin(&mut g, 0);
+    g.now.units[1].body = battlemat_sd_era::state::Body::Bomb { dice: 3 };
+    act(&mut g, "end");
+    assert!(matches!(g.now.phase, Phase::BombRoll { bomb: 1, left: 3, .. }));
+    roll(&mut g, &[1, 2, 3]);
+    assert!(matches!(g.now.phase, Phase::BombRoll { bomb: 0, left: 1, .. }));
+}
+
+#[test]
+fn sde_t1_the_round_limit_ends_a_game_nobody_has_won() {
+    let mut g = game("king_of_the_hill", &[&["gm"], &["zaku"]], vec![], &[("rounds", "15")]);
+    begin(&mut g, 1);
+    g.now.tokens = vec![1, 0];
+    for _ in 0..29 {
+        act(&mut g, "end");
+        assert!(g.result().is_none());
+    }
+    act(&mut g, "end");
+    let r = g.result().expect("over after 15 rounds");
+    assert_eq!(r.ranks, vec![1, 2]);
+    assert!(r.reason.contains("15-round"));
+}
+
+#[test]
+fn resigning_ends_the_game_with_the_resigner_last() {
+    let mut g = open(&[&["gm"], &["zaku"], &["gm"]]);
+    begin(&mut g, 0);
+    g.now.tokens = vec![0, 2, 1];
+    g.apply(&Step::Resign { seat: 1 }).unwrap();
+    let r = g.result().expect("over");
+    assert_eq!(r.ranks, vec![2, 3, 1]);
+}
+
+#[test]
+fn sde_shoot_sum_contest_option_compares_totals() {
+    let mut g = game("king_of_the_hill", &[&["guncannon"], &["dom"]], vec![], &[("contest", "sum")]);
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.0, 1.0);
+    put(&mut g, 1, 3.0, 2.0);
+    act(&mut g, "shoot u0 u1");
+    // 5+5+5 = 15 against 6+1+1 = 8: the highest die would lose; totals win by 7,
+    // overkill (7 - 1) div 3 = 2.
+    let ev = roll(&mut g, &[5, 5, 5, 6, 1, 1]);
+    assert_eq!(fight_result(&ev), Some((Winner::Attacker, 2)));
+    assert_eq!(at(&g, 1), pt(3.0, 5.0));
+}
+
+#[test]
+fn sde_t2_the_draft_picks_under_the_points_and_the_unit_limit() {
+    let mut g = game("king_of_the_hill", &[&[], &[]], vec![], &[("armies", "draft"), ("points", "10")]);
+    assert_eq!(g.now.phase, Phase::Draft { seat: 0 });
+    refused(&mut g, "done", "SDE-T2"); // an army needs a unit
+    act(&mut g, "pick gundam");
+    assert_eq!(g.now.phase, Phase::Draft { seat: 1 });
+    act(&mut g, "pick zz");
+    act(&mut g, "pick guncannon"); // 4 + 3 = 7
+    act(&mut g, "pick zaku");
+    refused(&mut g, "pick zz", "SDE-T2"); // 12 points
+    act(&mut g, "done");
+    act(&mut g, "pick gm"); // seat 1 again: seat 0 is done
+    refused(&mut g, "pick ball", "SDE-T2"); // a fourth unit
+    act(&mut g, "pick megarider"); // transports do not count
+    act(&mut g, "done");
+    assert!(matches!(g.now.phase, Phase::TurnOrder { .. }));
+    assert_eq!(g.army(0).len(), 2);
+    assert_eq!(g.army(1).len(), 4);
+}
+
+#[test]
+fn sde_charge_balls_option_lets_a_move_next_to_the_ball_kick_it() {
+    for (opt, free) in [("false", false), ("true", true)] {
+        let mut g = game("soccer", &[&["gm"], &["zaku"]], vec![], &[("charge_balls", opt)]);
+        begin(&mut g, 0);
+        put(&mut g, 1, 3.0, 2.2);
+        act(&mut g, "move u1 3,2.65");
+        assert_eq!(g.now.charge == Some(1), free, "charge_balls={opt}");
+    }
 }
