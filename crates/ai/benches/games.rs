@@ -145,7 +145,8 @@ fn sd_era(c: &mut Criterion) {
                 black_box(play::<SdEra>(&setup, &[PlayerKind::Random], &mut r, 1_000_000).unwrap())
             })
         });
-        let records: Vec<Record<SdEra>> = (0..32).map(|s| record_of_any::<SdEra>(&setup, s)).collect();
+        let records: Vec<Record<SdEra>> =
+            (0..32).map(|s| record_of_any::<SdEra>(&setup, s)).collect();
         let mut k = 0;
         c.bench_function(&format!("sd-era/replay/{}", m.id), |b| {
             b.iter(|| {

@@ -131,7 +131,13 @@ mod tests {
                     100_000,
                 )
                 .unwrap_or_else(|err| panic!("{} {}: {err}", info.id, s.id));
-                assert_eq!(p.result.ranks.len(), s.min_seats as usize, "{} {}", info.id, s.id);
+                assert_eq!(
+                    p.result.ranks.len(),
+                    s.min_seats as usize,
+                    "{} {}",
+                    info.id,
+                    s.id
+                );
             }
         }
     }

@@ -66,9 +66,7 @@ impl SdEra {
         if melee && self.has(u, Special::M) {
             d += 1;
         }
-        if !melee
-            && self.has(u, Special::A)
-            && self.fixed.options.artillery == Artillery::ExtraDie
+        if !melee && self.has(u, Special::A) && self.fixed.options.artillery == Artillery::ExtraDie
         {
             d += 1;
         }
@@ -106,7 +104,14 @@ impl SdEra {
     }
 
     /// A fight between a unit and a target, its dice counted.
-    pub fn unit_fight(&self, unit: UnitId, target: UnitId, melee: bool, dice: u8, from: Point) -> Fight {
+    pub fn unit_fight(
+        &self,
+        unit: UnitId,
+        target: UnitId,
+        melee: bool,
+        dice: u8,
+        from: Point,
+    ) -> Fight {
         let owner = self.unit(unit).owner;
         Fight {
             striker: Striker::Unit(unit),

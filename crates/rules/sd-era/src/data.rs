@@ -157,11 +157,11 @@ impl<'de> Deserialize<'de> for Sticks {
         match Raw::deserialize(d)? {
             Raw::Int(i) => Ok(Sticks(i as f64)),
             Raw::Float(f) => Ok(Sticks(f)),
-            Raw::Text(t) => t
-                .trim()
-                .parse()
-                .map(Sticks)
-                .map_err(|_| serde::de::Error::custom(format!("{t:?} is not a length in sticks"))),
+            Raw::Text(t) => {
+                t.trim().parse().map(Sticks).map_err(|_| {
+                    serde::de::Error::custom(format!("{t:?} is not a length in sticks"))
+                })
+            }
         }
     }
 }
@@ -170,8 +170,7 @@ impl<'de> Deserialize<'de> for Sticks {
 pub fn ticks(sticks: f64, what: &str) -> Result<Ticks, String> {
     let t = sticks * STICK as f64;
     let r = t.round();
-    if !t.is_finite() || (t - r).abs() > 1e-6 || r.abs() > battlemat_geom::table::MAX_COORD as f64
-    {
+    if !t.is_finite() || (t - r).abs() > 1e-6 || r.abs() > battlemat_geom::table::MAX_COORD as f64 {
         return Err(format!(
             "{what}: {sticks} sticks is not a whole number of 1/{STICK} sticks"
         ));
@@ -353,7 +352,9 @@ impl MissionFile {
             start_tokens: self.start_tokens,
             balls: self.balls,
             balls_many_players: self.balls_many_players,
-            goal_width: self.goal_width.map_or(Ok(STICK), |g| len(g, "goal_width"))?,
+            goal_width: self
+                .goal_width
+                .map_or(Ok(STICK), |g| len(g, "goal_width"))?,
             ring_radius: self.ring_radius.map_or(Ok(0), |r| len(r, "ring_radius"))?,
             armies: self.armies,
         })

@@ -161,36 +161,60 @@ pub enum Action {
         from: Option<Point>,
     },
     /// A melee attack on a unit next to it (SDE-MELEE): free right after a charge.
-    Melee { unit: UnitId, target: UnitId },
-    Recover { unit: UnitId },
-    Hide { unit: UnitId },
+    Melee {
+        unit: UnitId,
+        target: UnitId,
+    },
+    Recover {
+        unit: UnitId,
+    },
+    Hide {
+        unit: UnitId,
+    },
     /// KING OF THE HILL: take a token.
-    Collect { unit: UnitId },
+    Collect {
+        unit: UnitId,
+    },
     /// RING BATTLE: a unit outside places a cheer die by a unit in the ring.
-    Cheer { unit: UnitId, target: UnitId },
+    Cheer {
+        unit: UnitId,
+        target: UnitId,
+    },
     /// RING BATTLE: a unit outside tries to break in.
-    BreakIn { unit: UnitId },
+    BreakIn {
+        unit: UnitId,
+    },
     /// End the turn (or the end-of-turn free moves).
     End,
     /// Draft: take this unit from the chart.
-    Pick { kind: String },
+    Pick {
+        kind: String,
+    },
     /// Done drafting, or done hiding at the start.
     Done,
     /// VETERAN: re-roll one die showing this face.
-    Reroll { face: u8 },
+    Reroll {
+        face: u8,
+    },
     /// VETERAN: keep the dice.
     Keep,
     /// RING BATTLE: add this many of the unit's cheer dice to its roll.
-    AddCheer { dice: u8 },
+    AddCheer {
+        dice: u8,
+    },
     /// Melee knockback's direction (SDE-KB1).
-    Push { toward: Target },
+    Push {
+        toward: Target,
+    },
     /// Decline an optional knockback.
     Pass,
     /// KING OF THE HILL: take the hill, or stay.
     Take,
     Stay,
     /// RING BATTLE: place an earned cheer die.
-    Place { target: UnitId },
+    Place {
+        target: UnitId,
+    },
 }
 
 impl fmt::Display for Action {
@@ -476,14 +500,38 @@ pub enum Winner {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "event")]
 pub enum Event {
-    Picked { seat: u8, unit: UnitId, name: String },
-    Hid { unit: UnitId },
-    Unhidden { unit: UnitId },
-    TurnOrder { first: u8 },
-    TurnBegins { seat: u8, round: u16 },
-    Moved { unit: UnitId, from: Point, to: Point },
-    Loaded { transport: UnitId, unit: UnitId },
-    Dropped { transport: UnitId, unit: UnitId, at: Point },
+    Picked {
+        seat: u8,
+        unit: UnitId,
+        name: String,
+    },
+    Hid {
+        unit: UnitId,
+    },
+    Unhidden {
+        unit: UnitId,
+    },
+    TurnOrder {
+        first: u8,
+    },
+    TurnBegins {
+        seat: u8,
+        round: u16,
+    },
+    Moved {
+        unit: UnitId,
+        from: Point,
+        to: Point,
+    },
+    Loaded {
+        transport: UnitId,
+        unit: UnitId,
+    },
+    Dropped {
+        transport: UnitId,
+        unit: UnitId,
+        at: Point,
+    },
     Attacks {
         unit: Option<UnitId>,
         target: UnitId,
@@ -491,8 +539,14 @@ pub enum Event {
         att_dice: u8,
         def_dice: u8,
     },
-    Rerolled { unit: Option<UnitId>, face: u8 },
-    Cheered { unit: UnitId, dice: u8 },
+    Rerolled {
+        unit: Option<UnitId>,
+        face: u8,
+    },
+    Cheered {
+        unit: UnitId,
+        dice: u8,
+    },
     Fight {
         target: UnitId,
         winner: Winner,
@@ -500,22 +554,68 @@ pub enum Event {
         att: [u8; 6],
         def: [u8; 6],
     },
-    Knocked { unit: UnitId, from: Point, to: Point },
-    Bounced { ball: UnitId },
-    Stunned { unit: UnitId },
-    Recovered { unit: UnitId },
-    Token { seat: u8, tokens: u8 },
-    TokenLost { seat: u8, tokens: u8 },
-    Goal { seat: Option<u8>, ball: UnitId, goal: u8 },
-    ReturnedToCentre { ball: UnitId },
-    BombGrows { bomb: UnitId, dice: u8 },
-    BombExplodes { bomb: UnitId, hit: Vec<UnitId> },
-    CheerDie { unit: UnitId, cheer: u8 },
-    BrokeIn { unit: UnitId },
-    FailedBreakIn { unit: UnitId },
-    KnockedOut { unit: UnitId, at: Point },
-    TookHill { unit: UnitId },
-    TurnEnds { seat: u8 },
-    Resigned { seat: u8 },
-    GameOver { reason: String },
+    Knocked {
+        unit: UnitId,
+        from: Point,
+        to: Point,
+    },
+    Bounced {
+        ball: UnitId,
+    },
+    Stunned {
+        unit: UnitId,
+    },
+    Recovered {
+        unit: UnitId,
+    },
+    Token {
+        seat: u8,
+        tokens: u8,
+    },
+    TokenLost {
+        seat: u8,
+        tokens: u8,
+    },
+    Goal {
+        seat: Option<u8>,
+        ball: UnitId,
+        goal: u8,
+    },
+    ReturnedToCentre {
+        ball: UnitId,
+    },
+    BombGrows {
+        bomb: UnitId,
+        dice: u8,
+    },
+    BombExplodes {
+        bomb: UnitId,
+        hit: Vec<UnitId>,
+    },
+    CheerDie {
+        unit: UnitId,
+        cheer: u8,
+    },
+    BrokeIn {
+        unit: UnitId,
+    },
+    FailedBreakIn {
+        unit: UnitId,
+    },
+    KnockedOut {
+        unit: UnitId,
+        at: Point,
+    },
+    TookHill {
+        unit: UnitId,
+    },
+    TurnEnds {
+        seat: u8,
+    },
+    Resigned {
+        seat: u8,
+    },
+    GameOver {
+        reason: String,
+    },
 }

@@ -125,7 +125,10 @@ impl SdEra {
                 from: start,
                 to: stop,
             });
-            self.now.trail.push(Trail::Knockback { from: start, to: stop });
+            self.now.trail.push(Trail::Knockback {
+                from: start,
+                to: stop,
+            });
         }
         // The direction of travel, to carry on along.
         let v = (end.x - start.x, end.y - start.y);
@@ -140,7 +143,9 @@ impl SdEra {
                 // SDE-SOCCER.2: it bounces off what it hits, 1 stick at the angle of reflection.
                 if m.bounces < 3 {
                     let n = match sweep.hit {
-                        Some(Hit::Piece(i)) => self.fixed.table.pieces[i].outline.normal_toward(stop),
+                        Some(Hit::Piece(i)) => {
+                            self.fixed.table.pieces[i].outline.normal_toward(stop)
+                        }
                         _ => self.edge_normal(&self.unit(u).base()),
                     };
                     let r = reflect((v.0 as i128, v.1 as i128), n);
@@ -217,7 +222,13 @@ impl SdEra {
 
     /// After a body stops: off a piece it was standing on but half on it, it slides on; in
     /// RING BATTLE a unit that left the ring is placed outside it (SDE-RING.2).
-    fn after_motion(&mut self, u: crate::state::UnitId, was_on: Option<usize>, m: Motion, ev: &mut Vec<Event>) {
+    fn after_motion(
+        &mut self,
+        u: crate::state::UnitId,
+        was_on: Option<usize>,
+        m: Motion,
+        ev: &mut Vec<Event>,
+    ) {
         let x = *self.unit(u);
         if let Some(p) = was_on {
             let piece = &self.fixed.table.pieces[p].outline;

@@ -60,6 +60,25 @@ pub enum Plan {
 }
 
 const NOT_NOW: Why = Why::new("SDE-T1", "that is not something to do now");
+const TOO_FAR: Why = Why::new("SDE-MOVE", "that point is far off the table");
+
+/// A point within the range the table's arithmetic is exact for (any JSON may name one).
+fn sane(p: Point) -> Result<Point, Why> {
+    let m = battlemat_geom::table::MAX_COORD;
+    if p.x.unsigned_abs() <= m as u64 && p.y.unsigned_abs() <= m as u64 {
+        Ok(p)
+    } else {
+        Err(TOO_FAR)
+    }
+}
+
+fn sane_target(t: &Target) -> Result<(), Why> {
+    match *t {
+        Target::Point(p) => sane(p).map(|_| ()),
+        Target::Heading { dist, .. } if dist.unsigned_abs() <= battlemat_geom::table::MAX_COORD as u64 => Ok(()),
+        Target::Heading { .. } => Err(TOO_FAR),
+    }
+}
 
 impl SdEra {
     fn own_ready_unit(&self, unit: UnitId) -> Result<(), Why> {
@@ -74,7 +93,10 @@ impl SdEra {
             return Err(Why::new("SDE-T", "it is aboard a transport"));
         }
         if x.stunned {
-            return Err(Why::new("SDE-RECOVER", "it is stunned: it must recover first"));
+            return Err(Why::new(
+                "SDE-RECOVER",
+                "it is stunned: it must recover first",
+            ));
         }
         Ok(())
     }
@@ -104,10 +126,16 @@ impl SdEra {
         self.exists(target)?;
         let y = self.unit(target);
         if target == unit || !y.on_table() {
-            return Err(Why::new("SDE-SHOOT", "there is no such target on the table"));
+            return Err(Why::new(
+                "SDE-SHOOT",
+                "there is no such target on the table",
+            ));
         }
         if y.is_unit() && !self.enemies(unit, target) {
-            return Err(Why::new("SDE-SHOOT", "attack enemy units (or a ball or bomb)"));
+            return Err(Why::new(
+                "SDE-SHOOT",
+                "attack enemy units (or a ball or bomb)",
+            ));
         }
         if y.stunned {
             return Err(Why::new("SDE-KB2", "stunned units cannot be attacked"));
@@ -125,14 +153,31 @@ impl SdEra {
     pub fn plan(&self, a: &Action) -> Result<Plan, Why> {
         match (&self.now.phase, a) {
             (Phase::Over, _) => Err(Why::new("SDE-T1", "the game is over")),
-            (Phase::Turn | Phase::FastMoves, Action::Move { unit, to, load, drop }) => {
+            (
+                Phase::Turn | Phase::FastMoves,
+                Action::Move {
+                    unit,
+                    to,
+                    load,
+                    drop,
+                },
+            ) => {
                 self.exists(*unit)?;
+                sane_target(to)?;
                 for l in load.iter().chain(drop.iter().map(|d| &d.unit)) {
                     self.exists(*l)?;
                 }
+                for d in drop {
+                    sane(d.at)?;
+                }
                 self.judge_move(*unit, *to, load, drop).map(Plan::Move)
             }
-            (Phase::Turn, Action::Shoot { unit, aims, from }) => self.judge_shot(*unit, aims, *from),
+            (Phase::Turn, Action::Shoot { unit, aims, from }) => {
+                if let Some(p) = from {
+                    sane(*p)?;
+                }
+                self.judge_shot(*unit, aims, *from)
+            }
             (Phase::Turn | Phase::FastMoves, Action::Melee { unit, target }) => {
                 self.exists(*unit)?;
                 self.own_ready_unit(*unit)?;
@@ -183,7 +228,10 @@ impl SdEra {
                 if self.fixed.kind == MissionKind::RingBattle
                     && self.unit_type(*unit).is_some_and(|t| t.is(Special::H))
                 {
-                    return Err(Why::new("SDE-RING.1", "units may not hide in a ring battle"));
+                    return Err(Why::new(
+                        "SDE-RING.1",
+                        "units may not hide in a ring battle",
+                    ));
                 }
                 if !self.has(*unit, Special::H) {
                     return Err(Why::new("SDE-H", "only HIDE units may hide"));
@@ -200,10 +248,16 @@ impl SdEra {
                 self.exists(*unit)?;
                 self.spend(*unit)?;
                 if !self.on_hill(*unit) {
-                    return Err(Why::new("SDE-KOTH.2", "only a unit on the hill collects a token"));
+                    return Err(Why::new(
+                        "SDE-KOTH.2",
+                        "only a unit on the hill collects a token",
+                    ));
                 }
                 if self.now.collected {
-                    return Err(Why::new("SDE-KOTH.2", "a player earns at most one token a turn"));
+                    return Err(Why::new(
+                        "SDE-KOTH.2",
+                        "a player earns at most one token a turn",
+                    ));
                 }
                 Ok(Plan::Collect(*unit))
             }
@@ -215,7 +269,10 @@ impl SdEra {
                     return Err(Why::new("SDE-RING.2", "only units outside the ring cheer"));
                 }
                 if !self.cheer_target(*target) {
-                    return Err(Why::new("SDE-RING.2", "a cheer die goes next to a unit in the ring"));
+                    return Err(Why::new(
+                        "SDE-RING.2",
+                        "a cheer die goes next to a unit in the ring",
+                    ));
                 }
                 Ok(Plan::Cheer(*unit, *target))
             }
@@ -223,7 +280,10 @@ impl SdEra {
                 self.exists(*unit)?;
                 self.spend(*unit)?;
                 if self.fixed.kind != MissionKind::RingBattle || !self.unit(*unit).outside {
-                    return Err(Why::new("SDE-RING.2", "only units outside the ring break in"));
+                    return Err(Why::new(
+                        "SDE-RING.2",
+                        "only units outside the ring break in",
+                    ));
                 }
                 Ok(Plan::BreakIn(*unit))
             }
@@ -258,7 +318,10 @@ impl SdEra {
                 Some((_, Question::Reroll(side))) => {
                     let pool = if side { &f.att } else { &f.def };
                     if !(1..=6).contains(face) || pool.faces[*face as usize - 1] == 0 {
-                        return Err(Why::new("SDE-V", "re-roll one of your own dice: name a face it shows"));
+                        return Err(Why::new(
+                            "SDE-V",
+                            "re-roll one of your own dice: name a face it shows",
+                        ));
                     }
                     Ok(Plan::Reroll(side, *face))
                 }
@@ -286,10 +349,14 @@ impl SdEra {
                 _ => Err(NOT_NOW),
             },
             (Phase::Choose(Choice::Push { mover, .. }), Action::Push { toward }) => {
+                sane_target(toward)?;
                 let at = self.unit(*mover).at;
                 let aim = toward.resolve(at);
                 if aim == at {
-                    return Err(Why::new("SDE-KB1", "name a direction: a wind (ne) or a point"));
+                    return Err(Why::new(
+                        "SDE-KB1",
+                        "name a direction: a wind (ne) or a point",
+                    ));
                 }
                 if aim.x.abs() > battlemat_geom::table::MAX_COORD
                     || aim.y.abs() > battlemat_geom::table::MAX_COORD
@@ -316,7 +383,10 @@ impl SdEra {
             (Phase::Choose(Choice::EarnedCheer { .. }), Action::Place { target }) => {
                 self.exists(*target)?;
                 if !self.cheer_target(*target) {
-                    return Err(Why::new("SDE-RING.2", "a cheer die goes next to a unit in the ring"));
+                    return Err(Why::new(
+                        "SDE-RING.2",
+                        "a cheer die goes next to a unit in the ring",
+                    ));
                 }
                 Ok(Plan::Place(*target))
             }
@@ -332,7 +402,10 @@ impl SdEra {
             return Err(Why::new("SDE-SHOOT", "shoot at whom?"));
         }
         if aims.len() > 1 && !self.has(unit, Special::S) {
-            return Err(Why::new("SDE-S", "only SPRAY units split their dice across targets"));
+            return Err(Why::new(
+                "SDE-S",
+                "only SPRAY units split their dice across targets",
+            ));
         }
         let x = self.unit(unit);
         let total = self.attack_dice(unit, false);
@@ -348,7 +421,10 @@ impl SdEra {
                     || !(0..=t.width).contains(&p.x)
                     || !(0..=t.depth).contains(&p.y)
                 {
-                    return Err(Why::new("SDE-B", "bits shoot from a point within 1 stick of the unit"));
+                    return Err(Why::new(
+                        "SDE-B",
+                        "bits shoot from a point within 1 stick of the unit",
+                    ));
                 }
                 (p, 0)
             }
@@ -362,17 +438,26 @@ impl SdEra {
             self.target_ok(unit, aim.target)?;
             let share = if aim.dice == 0 {
                 if aims.len() > 1 {
-                    return Err(Why::new("SDE-S", "give each target its share of the dice (u4:2 u5:2)"));
+                    return Err(Why::new(
+                        "SDE-S",
+                        "give each target its share of the dice (u4:2 u5:2)",
+                    ));
                 }
                 total
             } else {
                 aim.dice
             };
             sum += u16::from(share);
-            shots.push((aim.target, self.aim_dice(unit, origin, radius, aim.target, share)?));
+            shots.push((
+                aim.target,
+                self.aim_dice(unit, origin, radius, aim.target, share)?,
+            ));
         }
         if sum != u16::from(total) {
-            return Err(Why::new("SDE-S", "the shares must add up to the unit's attack dice"));
+            return Err(Why::new(
+                "SDE-S",
+                "the shares must add up to the unit's attack dice",
+            ));
         }
         Ok(Plan::Shoot {
             unit,
@@ -392,7 +477,10 @@ impl SdEra {
         share: u8,
     ) -> Result<u8, Why> {
         if !self.sees(unit, origin, target) {
-            return Err(Why::new("SDE-SIGHT", "it cannot see the target: cover is in the way"));
+            return Err(Why::new(
+                "SDE-SIGHT",
+                "it cannot see the target: cover is in the way",
+            ));
         }
         let extra = self.extra_range(origin, radius, target);
         if extra > 0 && share <= 1 {
@@ -403,7 +491,10 @@ impl SdEra {
         }
         let dice = self.shooting_dice(unit, share, extra);
         if dice == 0 {
-            return Err(Why::new("SDE-RANGE", "out of range: the range penalty leaves no dice"));
+            return Err(Why::new(
+                "SDE-RANGE",
+                "out of range: the range penalty leaves no dice",
+            ));
         }
         Ok(dice)
     }
@@ -421,7 +512,10 @@ impl SdEra {
     /// A draft pick keeps the army within the points and the unit limit (SDE-T2).
     fn draft_ok(&self, army: &[u16]) -> Result<(), Why> {
         let m = &self.fixed.setup.mission;
-        let types: Vec<_> = army.iter().map(|k| &self.fixed.chart[*k as usize].1).collect();
+        let types: Vec<_> = army
+            .iter()
+            .map(|k| &self.fixed.chart[*k as usize].1)
+            .collect();
         let cost: u32 = types.iter().map(|t| u32::from(t.cost())).sum();
         let counted = types.iter().filter(|t| !t.is(Special::T)).count();
         if cost > u32::from(self.points_cap()) {
@@ -444,7 +538,10 @@ impl SdEra {
             ));
         }
         if m.most_units > 0 && counted > m.most_units as usize {
-            return Err(Why::new("SDE-T2", "at most three units a player, transports not counted"));
+            return Err(Why::new(
+                "SDE-T2",
+                "at most three units a player, transports not counted",
+            ));
         }
         if army.len() > 12 {
             return Err(Why::new("SDE-T2", "that is enough units"));
@@ -624,14 +721,16 @@ impl SdEra {
                     ..
                 }) = self.now.phase
                 {
-                    self.now.pending.push(crate::state::Pending::Motion(crate::state::Motion {
-                        body: mover,
-                        toward: aim,
-                        dist,
-                        by: Some(seat),
-                        dice,
-                        bounces: 0,
-                    }));
+                    self.now
+                        .pending
+                        .push(crate::state::Pending::Motion(crate::state::Motion {
+                            body: mover,
+                            toward: aim,
+                            dist,
+                            by: Some(seat),
+                            dice,
+                            bounces: 0,
+                        }));
                     self.settle(ev);
                 }
             }
@@ -671,7 +770,10 @@ impl SdEra {
     pub fn legal(&self) -> Vec<Action> {
         let mut out = Vec::new();
         match &self.now.phase {
-            Phase::Over | Phase::TurnOrder { .. } | Phase::BreakIn { .. } | Phase::BombRoll { .. } => {}
+            Phase::Over
+            | Phase::TurnOrder { .. }
+            | Phase::BreakIn { .. }
+            | Phase::BombRoll { .. } => {}
             Phase::Draft { .. } => {
                 for (key, _) in &self.fixed.chart {
                     out.push(Action::Pick { kind: key.clone() });

@@ -246,7 +246,11 @@ impl Game for SdEra {
         }
     }
 
-    fn apply_trusted(&mut self, step: &Step<Action>, events: &mut Vec<Event>) -> Result<(), Illegal> {
+    fn apply_trusted(
+        &mut self,
+        step: &Step<Action>,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Illegal> {
         match step {
             Step::Act { action, .. } => self.act(action, events),
             Step::Roll { value } => {

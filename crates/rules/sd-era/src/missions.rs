@@ -41,7 +41,9 @@ impl SdEra {
         let from = self.unit(unit).at;
         self.now.units[unit as usize].at = spot;
         self.now.units[unit as usize].hidden = false;
-        self.now.trail.push(crate::state::Trail::Move { from, to: spot });
+        self.now
+            .trail
+            .push(crate::state::Trail::Move { from, to: spot });
         ev.push(Event::TookHill { unit });
     }
 
@@ -138,7 +140,9 @@ impl SdEra {
                 let from = self.unit(unit).at;
                 self.now.units[unit as usize].at = spot;
                 self.now.units[unit as usize].outside = false;
-                self.now.trail.push(crate::state::Trail::Move { from, to: spot });
+                self.now
+                    .trail
+                    .push(crate::state::Trail::Move { from, to: spot });
                 ev.push(Event::BrokeIn { unit });
             } else {
                 ev.push(Event::FailedBreakIn { unit });

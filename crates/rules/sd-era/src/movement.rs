@@ -33,10 +33,16 @@ impl SdEra {
             return Err(Why::new("SDE-T1", "that is not one of your units"));
         }
         if !x.on_table() {
-            return Err(Why::new("SDE-T", "it is aboard a transport: drop it off first"));
+            return Err(Why::new(
+                "SDE-T",
+                "it is aboard a transport: drop it off first",
+            ));
         }
         if x.stunned {
-            return Err(Why::new("SDE-RECOVER", "it is stunned: it must recover first"));
+            return Err(Why::new(
+                "SDE-RECOVER",
+                "it is stunned: it must recover first",
+            ));
         }
         match self.now.phase {
             Phase::FastMoves if x.fast_move => Ok(true),
@@ -76,14 +82,18 @@ impl SdEra {
             ));
         }
         // Loading: friendly units next to the transport before it moves.
-        if !load.is_empty() || !drop.is_empty() {
-            if !self.has(unit, Special::T) {
-                return Err(Why::new("SDE-T", "only a TRANSPORT carries units"));
-            }
+        if (!load.is_empty() || !drop.is_empty()) && !self.has(unit, Special::T) {
+            return Err(Why::new("SDE-T", "only a TRANSPORT carries units"));
         }
-        let aboard = self.ids().filter(|&u| self.unit(u).aboard == Some(unit)).count();
+        let aboard = self
+            .ids()
+            .filter(|&u| self.unit(u).aboard == Some(unit))
+            .count();
         if aboard + load.len() > self.value(unit) as usize {
-            return Err(Why::new("SDE-T", "a transport carries at most its value in units"));
+            return Err(Why::new(
+                "SDE-T",
+                "a transport carries at most its value in units",
+            ));
         }
         for (i, &l) in load.iter().enumerate() {
             let y = self.unit(l);
@@ -94,10 +104,16 @@ impl SdEra {
                 || !y.on_table()
                 || self.has(l, Special::T)
             {
-                return Err(Why::new("SDE-T", "a transport picks up friendly units (not transports)"));
+                return Err(Why::new(
+                    "SDE-T",
+                    "a transport picks up friendly units (not transports)",
+                ));
             }
             if !self.next_to(unit, l) {
-                return Err(Why::new("SDE-T", "a unit to pick up must be next to the transport"));
+                return Err(Why::new(
+                    "SDE-T",
+                    "a unit to pick up must be next to the transport",
+                ));
             }
         }
         let mut except: Vec<UnitId> = vec![unit];
@@ -118,11 +134,17 @@ impl SdEra {
             let y = self.unit(d.unit);
             let carried = y.aboard == Some(unit) || load.contains(&d.unit);
             if !carried || drop[..i].iter().any(|e| e.unit == d.unit) {
-                return Err(Why::new("SDE-T", "a transport drops off only units it carries"));
+                return Err(Why::new(
+                    "SDE-T",
+                    "a transport drops off only units it carries",
+                ));
             }
             let b = Base::new(d.at, BASE_RADIUS);
             if !b.within(&me, NEXT_TO) {
-                return Err(Why::new("SDE-T", "a unit is dropped off next to the transport"));
+                return Err(Why::new(
+                    "SDE-T",
+                    "a unit is dropped off next to the transport",
+                ));
             }
             if !matches!(t.landing(&b, &others), Landing::Ground | Landing::OnTop(_)) {
                 return Err(Why::new("SDE-T", "there is no room to drop it off there"));
@@ -195,7 +217,7 @@ impl SdEra {
 
     /// RING BATTLE: units outside may attack only units outside (SDE-RING.2).
     pub fn ring_allows(&self, attacker: UnitId, target: UnitId) -> bool {
-        !(self.unit(attacker).outside && !self.unit(target).outside)
+        !self.unit(attacker).outside || self.unit(target).outside
     }
 
     /// Candidate moves for menus and AIs: the sixteen winds at full length and the eight main
@@ -265,7 +287,10 @@ impl SdEra {
         let near: Vec<(usize, (i64, i64, i64, i64))> = (0..t.pieces.len())
             .map(|i| (i, t.pieces[i].outline.bounds()))
             .filter(|&(_, (x0, y0, x1, y1))| {
-                x.at.x + reach > x0 && x.at.x - reach < x1 && x.at.y + reach > y0 && x.at.y - reach < y1
+                x.at.x + reach > x0
+                    && x.at.x - reach < x1
+                    && x.at.y + reach > y0
+                    && x.at.y - reach < y1
             })
             .collect();
         let others: Vec<Base> = self
@@ -307,8 +332,12 @@ impl SdEra {
             self.ids()
                 .filter(|&l| {
                     let y = self.unit(l);
-                    l != u && y.owner == x.owner && y.is_unit() && y.on_table()
-                        && !self.has(l, Special::T) && self.next_to(u, l)
+                    l != u
+                        && y.owner == x.owner
+                        && y.is_unit()
+                        && y.on_table()
+                        && !self.has(l, Special::T)
+                        && self.next_to(u, l)
                 })
                 .take(self.value(u) as usize)
                 .collect()
@@ -316,7 +345,9 @@ impl SdEra {
             Vec::new()
         };
         let passengers: Vec<UnitId> = if transport {
-            self.ids().filter(|&l| self.unit(l).aboard == Some(u)).collect()
+            self.ids()
+                .filter(|&l| self.unit(l).aboard == Some(u))
+                .collect()
         } else {
             Vec::new()
         };
@@ -345,7 +376,11 @@ impl SdEra {
                     let back = toward(to, x.at, 2 * BASE_RADIUS + NEXT_TO / 2);
                     let across = Point::new(back.x - (to.y - x.at.y), back.y + (to.x - x.at.x));
                     let side = [0i64, 1, -1][k.min(2)] * (2 * BASE_RADIUS + 20);
-                    let at = if side == 0 { back } else { toward(back, across, side) };
+                    let at = if side == 0 {
+                        back
+                    } else {
+                        toward(back, across, side)
+                    };
                     drop.push(Drop { unit: l, at });
                 }
                 if self.judge_move(u, Target::Point(to), &[], &drop).is_ok() {

@@ -188,7 +188,13 @@ pub fn duel_distribution(duel: &Duel) -> Dist {
     for (a, wa) in &pa {
         for (d, wd) in &pd {
             let p = (*wa as f64 / ta) * (*wd as f64 / td);
-            for (k, q) in after_rolls(duel, *a, *d, duel.att.veteran && a.dice > 0, duel.def.veteran && d.dice > 0) {
+            for (k, q) in after_rolls(
+                duel,
+                *a,
+                *d,
+                duel.att.veteran && a.dice > 0,
+                duel.def.veteran && d.dice > 0,
+            ) {
                 *out.entry(k).or_default() += p * q;
             }
         }
@@ -245,7 +251,10 @@ fn parse_unit(s: &str) -> Result<(u8, Option<Special>), String> {
     let rest = &s[digits.len()..];
     let special = match rest.chars().collect::<Vec<_>>().as_slice() {
         [] => None,
-        [c] => Some(Special::from_letter(*c).ok_or_else(|| format!("{s:?}: {c} is not a special letter (A B C F H M S T V)"))?),
+        [c] => Some(
+            Special::from_letter(*c)
+                .ok_or_else(|| format!("{s:?}: {c} is not a special letter (A B C F H M S T V)"))?,
+        ),
         _ => return Err(format!("{s:?}: one letter at most")),
     };
     if !(1..=6).contains(&value) {
@@ -258,14 +267,32 @@ fn parse_unit(s: &str) -> Result<(u8, Option<Special>), String> {
 /// [--contest sum] [--artillery extra_die]`.
 pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
     for k in params.keys() {
-        if !["attacker", "defender", "range", "melee", "contest", "artillery", "hidden"].contains(&k.as_str()) {
+        if ![
+            "attacker",
+            "defender",
+            "range",
+            "melee",
+            "contest",
+            "artillery",
+            "hidden",
+        ]
+        .contains(&k.as_str())
+        {
             return Err(format!(
                 "unknown parameter --{k}: use --attacker, --defender, --range, --melee, --contest, --artillery, --hidden"
             ));
         }
     }
-    let (av, aspec) = parse_unit(params.get("attacker").ok_or("--attacker VALUE[LETTER] is needed")?)?;
-    let (dv, dspec) = parse_unit(params.get("defender").ok_or("--defender VALUE[LETTER] is needed")?)?;
+    let (av, aspec) = parse_unit(
+        params
+            .get("attacker")
+            .ok_or("--attacker VALUE[LETTER] is needed")?,
+    )?;
+    let (dv, dspec) = parse_unit(
+        params
+            .get("defender")
+            .ok_or("--defender VALUE[LETTER] is needed")?,
+    )?;
     let flag = |k: &str| params.get(k).is_some_and(|v| v != "false");
     let melee = flag("melee");
     let mut o = Options::default();
@@ -277,7 +304,9 @@ pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
     }
     let range: f64 = match params.get("range") {
         None => 0.0,
-        Some(r) => r.parse().map_err(|_| format!("--range {r:?}: a distance in sticks"))?,
+        Some(r) => r
+            .parse()
+            .map_err(|_| format!("--range {r:?}: a distance in sticks"))?,
     };
     if melee && range > 1.0 / 6.0 + 1e-9 {
         return Err("melee is between units next to each other: drop --range".into());
@@ -285,7 +314,11 @@ pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
     if !(0.0..=40.0).contains(&range) {
         return Err(format!("--range {range}: 0 to 40 sticks"));
     }
-    let extra = if range > 1.0 { (range - 1.0).ceil() as u8 } else { 0 };
+    let extra = if range > 1.0 {
+        (range - 1.0).ceil() as u8
+    } else {
+        0
+    };
     let mut att = av;
     if flag("hidden") {
         att += 1;
@@ -298,7 +331,9 @@ pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
     }
     if !melee && extra > 0 {
         if att <= 1 {
-            return Err("only units with more than one attack die shoot beyond 1 stick (SDE-RANGE)".into());
+            return Err(
+                "only units with more than one attack die shoot beyond 1 stick (SDE-RANGE)".into(),
+            );
         }
         if aspec != Some(Special::A) {
             att = att.saturating_sub(extra);

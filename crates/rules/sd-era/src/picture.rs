@@ -11,10 +11,14 @@ use std::fmt::Write;
 
 const PX: i64 = 100;
 const MARGIN: i64 = 20;
-const COLOURS: [&str; 6] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf"];
+const COLOURS: [&str; 6] = [
+    "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
+];
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 impl SdEra {
@@ -44,7 +48,10 @@ impl SdEra {
             r#"<path d="M 0 0 L 10 5 L 0 10 z" fill="context-stroke"/></marker></defs>"#,
             "\n"
         ));
-        let _ = writeln!(s, r##"<rect x="0" y="0" width="{w:.0}" height="{h:.0}" fill="#ffffff"/>"##);
+        let _ = writeln!(
+            s,
+            r##"<rect x="0" y="0" width="{w:.0}" height="{h:.0}" fill="#ffffff"/>"##
+        );
         let _ = writeln!(
             s,
             r##"<rect x="{MARGIN}" y="{MARGIN}" width="{:.1}" height="{:.1}" fill="#e8e2cf" stroke="#555" stroke-width="2"/>"##,
@@ -55,49 +62,98 @@ impl SdEra {
         for i in 1..(t.width / STICK + 1) {
             let (x, _) = self.sx(Point::new(i * STICK, 0));
             if i * STICK < t.width {
-                let _ = writeln!(s, r##"<line x1="{x:.1}" y1="{MARGIN}" x2="{x:.1}" y2="{:.1}" stroke="#d6cfb8" stroke-width="1"/>"##, MARGIN as f64 + self.px(t.depth));
+                let _ = writeln!(
+                    s,
+                    r##"<line x1="{x:.1}" y1="{MARGIN}" x2="{x:.1}" y2="{:.1}" stroke="#d6cfb8" stroke-width="1"/>"##,
+                    MARGIN as f64 + self.px(t.depth)
+                );
             }
         }
         for j in 1..(t.depth / STICK + 1) {
             let (_, y) = self.sx(Point::new(0, j * STICK));
             if j * STICK < t.depth {
-                let _ = writeln!(s, r##"<line x1="{MARGIN}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#d6cfb8" stroke-width="1"/>"##, MARGIN as f64 + self.px(t.width));
+                let _ = writeln!(
+                    s,
+                    r##"<line x1="{MARGIN}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#d6cfb8" stroke-width="1"/>"##,
+                    MARGIN as f64 + self.px(t.width)
+                );
             }
         }
         if self.fixed.kind == MissionKind::RingBattle {
             let (cx, cy) = self.sx(self.fixed.centre);
             let r = self.px(self.fixed.setup.mission.ring_radius);
-            let _ = writeln!(s, r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{r:.1}" fill="#f4efe0" stroke="#8c6d31" stroke-width="4"/>"##);
+            let _ = writeln!(
+                s,
+                r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{r:.1}" fill="#f4efe0" stroke="#8c6d31" stroke-width="4"/>"##
+            );
         }
         if self.fixed.kind == MissionKind::Soccer {
             for (g, &(a, b)) in self.fixed.goals.iter().enumerate() {
                 let (x1, y1) = self.sx(a);
                 let (x2, y2) = self.sx(b);
                 let c = COLOURS[g % 6];
-                let _ = writeln!(s, r#"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="{c}" stroke-width="8"><title>Player {}'s goal</title></line>"#, g + 1);
+                let _ = writeln!(
+                    s,
+                    r#"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="{c}" stroke-width="8"><title>Player {}'s goal</title></line>"#,
+                    g + 1
+                );
             }
         }
         for (i, p) in t.pieces.iter().enumerate() {
-            let fill = if p.holds > 0 { "#9c8a5a" } else if p.blocks_sight { "#7a7a7a" } else { "#b5b5b5" };
-            let name = esc(self.fixed.setup.mission.terrain_names.get(i).map_or("terrain", |n| n.as_str()));
+            let fill = if p.holds > 0 {
+                "#9c8a5a"
+            } else if p.blocks_sight {
+                "#7a7a7a"
+            } else {
+                "#b5b5b5"
+            };
+            let name = esc(self
+                .fixed
+                .setup
+                .mission
+                .terrain_names
+                .get(i)
+                .map_or("terrain", |n| n.as_str()));
             let label = format!(
                 "h{}{}",
                 p.height / STICK,
-                if p.holds > 0 { format!(" holds {}", p.holds) } else { String::new() }
+                if p.holds > 0 {
+                    format!(" holds {}", p.holds)
+                } else {
+                    String::new()
+                }
             );
             let centre = crate::movement::piece_centre(&p.outline);
             match &p.outline {
                 Outline::Circle { centre, radius } => {
                     let (cx, cy) = self.sx(*centre);
-                    let _ = writeln!(s, r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{:.1}" fill="{fill}" stroke="#333"><title>{name}</title></circle>"##, self.px(*radius));
+                    let _ = writeln!(
+                        s,
+                        r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{:.1}" fill="{fill}" stroke="#333"><title>{name}</title></circle>"##,
+                        self.px(*radius)
+                    );
                 }
                 Outline::Polygon { corners } => {
-                    let pts: Vec<String> = corners.iter().map(|c| { let (x, y) = self.sx(*c); format!("{x:.1},{y:.1}") }).collect();
-                    let _ = writeln!(s, r##"<polygon points="{}" fill="{fill}" stroke="#333"><title>{name}</title></polygon>"##, pts.join(" "));
+                    let pts: Vec<String> = corners
+                        .iter()
+                        .map(|c| {
+                            let (x, y) = self.sx(*c);
+                            format!("{x:.1},{y:.1}")
+                        })
+                        .collect();
+                    let _ = writeln!(
+                        s,
+                        r##"<polygon points="{}" fill="{fill}" stroke="#333"><title>{name}</title></polygon>"##,
+                        pts.join(" ")
+                    );
                 }
             }
             let (cx, cy) = self.sx(centre);
-            let _ = writeln!(s, r##"<text x="{cx:.1}" y="{:.1}" font-size="10" text-anchor="middle" fill="#fff">{label}</text>"##, cy + 3.0);
+            let _ = writeln!(
+                s,
+                r##"<text x="{cx:.1}" y="{:.1}" font-size="10" text-anchor="middle" fill="#fff">{label}</text>"##,
+                cy + 3.0
+            );
         }
         // Arrows: the last action's move, shots and knockbacks.
         for tr in &self.now.trail {
@@ -111,7 +167,10 @@ impl SdEra {
             }
             let (x1, y1) = self.sx(from);
             let (x2, y2) = self.sx(to);
-            let _ = writeln!(s, r#"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="{colour}" stroke-width="3" stroke-dasharray="{dash}" marker-end="url(#arrow)"/>"#);
+            let _ = writeln!(
+                s,
+                r#"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="{colour}" stroke-width="3" stroke-dasharray="{dash}" marker-end="url(#arrow)"/>"#
+            );
         }
         for u in self.ids() {
             let x = self.unit(u);
@@ -123,42 +182,112 @@ impl SdEra {
             let title = esc(&self.name(u));
             match x.body {
                 Body::Ball => {
-                    let _ = writeln!(s, r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{r:.1}" fill="#fff" stroke="#000" stroke-width="2"><title>{title}</title></circle>"##);
+                    let _ = writeln!(
+                        s,
+                        r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{r:.1}" fill="#fff" stroke="#000" stroke-width="2"><title>{title}</title></circle>"##
+                    );
                 }
                 Body::Bomb { dice } => {
-                    let _ = writeln!(s, r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{r:.1}" fill="#222" stroke="#c00" stroke-width="2"><title>{title}</title></circle>"##);
-                    let _ = writeln!(s, r##"<text x="{cx:.1}" y="{:.1}" font-size="11" text-anchor="middle" fill="#fff">{dice}d</text>"##, cy + 4.0);
-                    let _ = writeln!(s, r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{:.1}" fill="none" stroke="#c00" stroke-width="1" stroke-dasharray="3,3"/>"##, r + self.px(STICK));
+                    let _ = writeln!(
+                        s,
+                        r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{r:.1}" fill="#222" stroke="#c00" stroke-width="2"><title>{title}</title></circle>"##
+                    );
+                    let _ = writeln!(
+                        s,
+                        r##"<text x="{cx:.1}" y="{:.1}" font-size="11" text-anchor="middle" fill="#fff">{dice}d</text>"##,
+                        cy + 4.0
+                    );
+                    let _ = writeln!(
+                        s,
+                        r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{:.1}" fill="none" stroke="#c00" stroke-width="1" stroke-dasharray="3,3"/>"##,
+                        r + self.px(STICK)
+                    );
                 }
                 Body::Unit { .. } => {
                     let c = COLOURS[x.owner.unwrap_or(0) as usize % 6];
-                    let dash = if x.hidden { r#" stroke-dasharray="4,3" fill-opacity="0.35""# } else { "" };
-                    let _ = writeln!(s, r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{r:.1}" fill="{c}" stroke="#000" stroke-width="2"{dash}><title>{title}</title></circle>"##);
+                    let dash = if x.hidden {
+                        r#" stroke-dasharray="4,3" fill-opacity="0.35""#
+                    } else {
+                        ""
+                    };
+                    let _ = writeln!(
+                        s,
+                        r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{r:.1}" fill="{c}" stroke="#000" stroke-width="2"{dash}><title>{title}</title></circle>"##
+                    );
                     let label = self.unit_type(u).map(|t| t.label()).unwrap_or_default();
-                    let _ = writeln!(s, r##"<text x="{cx:.1}" y="{:.1}" font-size="12" font-weight="bold" text-anchor="middle" fill="#fff">{label}</text>"##, cy + 4.0);
-                    let _ = writeln!(s, r##"<text x="{cx:.1}" y="{:.1}" font-size="10" text-anchor="middle" fill="#000">u{u}</text>"##, cy + r + 11.0);
+                    let _ = writeln!(
+                        s,
+                        r##"<text x="{cx:.1}" y="{:.1}" font-size="12" font-weight="bold" text-anchor="middle" fill="#fff">{label}</text>"##,
+                        cy + 4.0
+                    );
+                    let _ = writeln!(
+                        s,
+                        r##"<text x="{cx:.1}" y="{:.1}" font-size="10" text-anchor="middle" fill="#000">u{u}</text>"##,
+                        cy + r + 11.0
+                    );
                     if x.stunned {
                         let k = r * 0.8;
-                        let _ = writeln!(s, r##"<path d="M {:.1} {:.1} L {:.1} {:.1} M {:.1} {:.1} L {:.1} {:.1}" stroke="#ffeb3b" stroke-width="3"><title>stunned</title></path>"##, cx - k, cy - k, cx + k, cy + k, cx - k, cy + k, cx + k, cy - k);
+                        let _ = writeln!(
+                            s,
+                            r##"<path d="M {:.1} {:.1} L {:.1} {:.1} M {:.1} {:.1} L {:.1} {:.1}" stroke="#ffeb3b" stroke-width="3"><title>stunned</title></path>"##,
+                            cx - k,
+                            cy - k,
+                            cx + k,
+                            cy + k,
+                            cx - k,
+                            cy + k,
+                            cx + k,
+                            cy - k
+                        );
                     }
                     if x.cheer > 0 {
-                        let _ = writeln!(s, r##"<text x="{:.1}" y="{:.1}" font-size="10" fill="#8c6d31">+{} cheer</text>"##, cx + r + 2.0, cy - r, x.cheer);
+                        let _ = writeln!(
+                            s,
+                            r##"<text x="{:.1}" y="{:.1}" font-size="10" fill="#8c6d31">+{} cheer</text>"##,
+                            cx + r + 2.0,
+                            cy - r,
+                            x.cheer
+                        );
                     }
-                    let aboard = self.ids().filter(|&l| self.unit(l).aboard == Some(u)).count();
+                    let aboard = self
+                        .ids()
+                        .filter(|&l| self.unit(l).aboard == Some(u))
+                        .count();
                     if aboard > 0 {
-                        let _ = writeln!(s, r##"<text x="{:.1}" y="{:.1}" font-size="10" fill="#000">carrying {aboard}</text>"##, cx + r + 2.0, cy + r);
+                        let _ = writeln!(
+                            s,
+                            r##"<text x="{:.1}" y="{:.1}" font-size="10" fill="#000">carrying {aboard}</text>"##,
+                            cx + r + 2.0,
+                            cy + r
+                        );
                     }
                 }
             }
         }
         // Legend.
         let y0 = self.px(t.depth) + 2.0 * MARGIN as f64 + 14.0;
-        let _ = writeln!(s, r##"<text x="{MARGIN}" y="{y0:.1}" font-size="13" font-weight="bold">{} — round {}</text>"##, esc(&self.fixed.setup.mission.name), self.now.round);
+        let _ = writeln!(
+            s,
+            r##"<text x="{MARGIN}" y="{y0:.1}" font-size="13" font-weight="bold">{} — round {}</text>"##,
+            esc(&self.fixed.setup.mission.name),
+            self.now.round
+        );
         for p in 0..self.fixed.players {
             let y = y0 + 18.0 * (f64::from(p) + 1.0);
             let c = COLOURS[p as usize % 6];
-            let turn = if p == self.now.active && self.now.result.is_none() { " (to play)" } else { "" };
-            let _ = writeln!(s, r##"<rect x="{MARGIN}" y="{:.1}" width="12" height="12" fill="{c}"/><text x="{}" y="{y:.1}" font-size="12">Player {}: {} token(s){turn}</text>"##, y - 10.0, MARGIN + 18, p + 1, self.now.tokens[p as usize]);
+            let turn = if p == self.now.active && self.now.result.is_none() {
+                " (to play)"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                s,
+                r##"<rect x="{MARGIN}" y="{:.1}" width="12" height="12" fill="{c}"/><text x="{}" y="{y:.1}" font-size="12">Player {}: {} token(s){turn}</text>"##,
+                y - 10.0,
+                MARGIN + 18,
+                p + 1,
+                self.now.tokens[p as usize]
+            );
         }
         s.push_str("</svg>\n");
         s

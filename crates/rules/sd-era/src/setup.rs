@@ -8,9 +8,7 @@
 //! edge, half a stick apart. A post is also where a seat's SOCCER goal is, and which way is
 //! "in front of the player" in RING BATTLE.
 
-use crate::data::{
-    Armies, BALL_RADIUS, BASE_RADIUS, MissionKind, STICK, Setup, Special, UnitType,
-};
+use crate::data::{Armies, BALL_RADIUS, BASE_RADIUS, MissionKind, STICK, Setup, Special, UnitType};
 use crate::state::{Back, Body, Fixed, Phase, Progress, SdEra, Unit};
 use battlemat_core::{Seat, SetupError};
 use battlemat_geom::table::{Base, Landing, Point, Ticks, toward};
@@ -57,7 +55,13 @@ fn post_places(players: u8) -> &'static [(u8, (i64, i64))] {
 
 /// A point on edge `edge` at `frac` of its length, `inset` ticks in from it; and the
 /// direction along the edge.
-fn on_edge(w: Ticks, d: Ticks, edge: u8, frac: (i64, i64), inset: Ticks) -> (Point, (Ticks, Ticks)) {
+fn on_edge(
+    w: Ticks,
+    d: Ticks,
+    edge: u8,
+    frac: (i64, i64),
+    inset: Ticks,
+) -> (Point, (Ticks, Ticks)) {
     match edge {
         0 => (Point::new(w * frac.0 / frac.1, inset), (1, 0)),
         1 => (Point::new(inset, d * frac.0 / frac.1), (0, 1)),
@@ -81,7 +85,10 @@ pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
     if !(2..=MAX_PLAYERS).contains(&s.players) {
         return Err(SetupError::new(
             "players",
-            format!("SD ERA is for 2 to {MAX_PLAYERS} players, not {}", s.players),
+            format!(
+                "SD ERA is for 2 to {MAX_PLAYERS} players, not {}",
+                s.players
+            ),
         ));
     }
     if s.players < m.min_seats || s.players > m.max_seats {
@@ -105,12 +112,19 @@ pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
                 "{} armies for {} players{}",
                 s.armies.len(),
                 s.players,
-                if draft { " (a draft starts with empty ones)" } else { "" }
+                if draft {
+                    " (a draft starts with empty ones)"
+                } else {
+                    ""
+                }
             ),
         ));
     }
     if m.kind_needs_ring() && m.ring_radius <= 0 {
-        return Err(SetupError::new("mission.ring_radius", "a ring battle needs a ring"));
+        return Err(SetupError::new(
+            "mission.ring_radius",
+            "a ring battle needs a ring",
+        ));
     }
     let (w, d) = (m.table.width, m.table.depth);
     let centre = Point::new(w / 2, d / 2);
@@ -280,7 +294,10 @@ impl SdEra {
         if counted < m.least_units as usize {
             return Err(SetupError::new(
                 at,
-                format!("{counted} units: {} needs at least {}", m.name, m.least_units),
+                format!(
+                    "{counted} units: {} needs at least {}",
+                    m.name, m.least_units
+                ),
             ));
         }
         let points = self.points_cap();
@@ -317,7 +334,9 @@ impl SdEra {
                 )
             })
             .ok_or_else(|| format!("no room for player {}'s units", seat + 1))?;
-        self.now.units.push(new_unit(Body::Unit { kind }, Some(seat), at));
+        self.now
+            .units
+            .push(new_unit(Body::Unit { kind }, Some(seat), at));
         Ok(())
     }
 
@@ -345,14 +364,20 @@ impl SdEra {
         let (p, dir) = on_edge(w, d, edge, frac, BASE_RADIUS);
         for k in 0..8i64 {
             let side = if k % 2 == 0 { k / 2 } else { -(k / 2) - 1 };
-            out.push(Point::new(p.x + dir.0 * side * STICK / 2, p.y + dir.1 * side * STICK / 2));
+            out.push(Point::new(
+                p.x + dir.0 * side * STICK / 2,
+                p.y + dir.1 * side * STICK / 2,
+            ));
         }
         let step = 2 * BASE_RADIUS + STICK / 24;
         for row in 0..2 {
             let (p, dir) = on_edge(w, d, edge, frac, BASE_RADIUS + row * step);
             for k in 0..16i64 {
                 let side = if k % 2 == 0 { k / 2 } else { -(k / 2) - 1 };
-                out.push(Point::new(p.x + dir.0 * side * step, p.y + dir.1 * side * step));
+                out.push(Point::new(
+                    p.x + dir.0 * side * step,
+                    p.y + dir.1 * side * step,
+                ));
             }
         }
         out
@@ -363,15 +388,28 @@ impl SdEra {
     pub fn clear_spot_near(&self, u: crate::state::UnitId, home: Point) -> Point {
         let r = self.unit(u).radius();
         let others = self.bases_except(&[u]);
-        let ok = |p: Point| matches!(self.fixed.table.landing(&Base::new(p, r), &others), Landing::Ground);
+        let ok = |p: Point| {
+            matches!(
+                self.fixed.table.landing(&Base::new(p, r), &others),
+                Landing::Ground
+            )
+        };
         if ok(home) {
             return home;
         }
         for ring in 1..=24i64 {
             for k in 0..8i64 {
                 let step = ring * BALL_RADIUS;
-                let (dx, dy) = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
-                    [k as usize];
+                let (dx, dy) = [
+                    (1, 0),
+                    (1, 1),
+                    (0, 1),
+                    (-1, 1),
+                    (-1, 0),
+                    (-1, -1),
+                    (0, -1),
+                    (1, -1),
+                ][k as usize];
                 let p = Point::new(home.x + dx * step, home.y + dy * step);
                 if ok(p) {
                     return p;
@@ -405,7 +443,10 @@ impl SdEra {
 pub fn check_progress(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
     let n = fixed.players as usize;
     if now.tokens.len() != n || now.out_at.len() != n {
-        return Err(SetupError::new("now.tokens", format!("one count per player ({n})")));
+        return Err(SetupError::new(
+            "now.tokens",
+            format!("one count per player ({n})"),
+        ));
     }
     if now.active >= fixed.players || now.first >= fixed.players {
         return Err(SetupError::new("now.active", "no such player"));
@@ -421,11 +462,21 @@ pub fn check_progress(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
         {
             return Err(SetupError::new(at, "a unit kind not in the chart"));
         }
+        let m = battlemat_geom::table::MAX_COORD as u64;
+        if [u.at.x, u.at.y, u.home.x, u.home.y]
+            .iter()
+            .any(|c| c.unsigned_abs() > m)
+        {
+            return Err(SetupError::new(at, "a position far off the table"));
+        }
         if u.owner.is_some_and(|s| s >= fixed.players) {
             return Err(SetupError::new(at, "owned by no player"));
         }
         if u.is_unit() != u.owner.is_some() {
-            return Err(SetupError::new(at, "units have owners; balls and bombs do not"));
+            return Err(SetupError::new(
+                at,
+                "units have owners; balls and bombs do not",
+            ));
         }
         if let Some(t) = u.aboard
             && (t as usize >= count || now.units[t as usize].aboard.is_some())

@@ -109,10 +109,15 @@ impl Pool {
         }
     }
     pub fn highest(&self) -> u8 {
-        (1..=6u8).rev().find(|f| self.faces[*f as usize - 1] > 0).unwrap_or(0)
+        (1..=6u8)
+            .rev()
+            .find(|f| self.faces[*f as usize - 1] > 0)
+            .unwrap_or(0)
     }
     pub fn total(&self) -> u32 {
-        (1..=6u32).map(|f| f * u32::from(self.faces[f as usize - 1])).sum()
+        (1..=6u32)
+            .map(|f| f * u32::from(self.faces[f as usize - 1]))
+            .sum()
     }
     /// How many dice show more than `face`.
     pub fn above(&self, face: u8) -> u8 {
@@ -236,9 +241,13 @@ impl Choice {
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// A draft: `seat` picks a unit or is done.
-    Draft { seat: Seat },
+    Draft {
+        seat: Seat,
+    },
     /// HIDE: "may hide at the start of the game": `seat` hides units or is ready.
-    StartHidden { seat: Seat },
+    StartHidden {
+        seat: Seat,
+    },
     /// Turn order (SDE-T1): each player rolls the dice of their best unit; `seat` is
     /// rolling, `left` dice to go; `scores` so far; `rolling` the seats still in the roll.
     TurnOrder {
@@ -263,7 +272,11 @@ pub enum Phase {
         same: bool,
     },
     /// KICK-BOMB: a bomb's explode dice at the end of the turn.
-    BombRoll { bomb: UnitId, left: u8, done: u8 },
+    BombRoll {
+        bomb: UnitId,
+        left: u8,
+        done: u8,
+    },
     Over,
 }
 
@@ -363,7 +376,17 @@ impl Hash for SdEra {
         let n = &self.now;
         n.units.hash(&mut f);
         n.phase.hash(&mut f);
-        (n.active, n.first, n.round, n.collected, n.charge, n.back, n.drafted, n.turns).hash(&mut f);
+        (
+            n.active,
+            n.first,
+            n.round,
+            n.collected,
+            n.charge,
+            n.back,
+            n.drafted,
+            n.turns,
+        )
+            .hash(&mut f);
         n.tokens.hash(&mut f);
         n.pending.hash(&mut f);
         n.out_at.hash(&mut f);
@@ -411,9 +434,7 @@ impl SdEra {
         &self.now.units[u as usize]
     }
     pub fn unit_type(&self, u: UnitId) -> Option<&UnitType> {
-        self.unit(u)
-            .kind()
-            .map(|k| &self.fixed.chart[k as usize].1)
+        self.unit(u).kind().map(|k| &self.fixed.chart[k as usize].1)
     }
     /// The unit's letter, as it plays here: RING BATTLE treats HIDE as VETERAN (SDE-RING.1).
     pub fn special(&self, u: UnitId) -> Option<Special> {

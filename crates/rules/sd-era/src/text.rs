@@ -107,7 +107,10 @@ impl SdEra {
         let mut grid = vec![vec![' '; cols]; rows];
         for (r, row) in grid.iter_mut().enumerate() {
             for (c, ch) in row.iter_mut().enumerate() {
-                let p = Point::new(c as i64 * cell_w + cell_w / 2, (rows - 1 - r) as i64 * cell_h + cell_h / 2);
+                let p = Point::new(
+                    c as i64 * cell_w + cell_w / 2,
+                    (rows - 1 - r) as i64 * cell_h + cell_h / 2,
+                );
                 for piece in &t.pieces {
                     if piece.outline.contains(p) {
                         *ch = if piece.holds > 0 { '^' } else { '#' };
@@ -259,11 +262,7 @@ impl SdEra {
                         Striker::Impact => "the impact".into(),
                     };
                     if !f.att.done() {
-                        format!(
-                            "{who}: attack die {} of {}",
-                            f.att.rolled + 1,
-                            f.att.dice
-                        )
+                        format!("{who}: attack die {} of {}", f.att.rolled + 1, f.att.dice)
                     } else {
                         format!(
                             "{}: defence die {} of {}",
@@ -275,7 +274,13 @@ impl SdEra {
                 }
             },
             Phase::Choose(c) => match c {
-                Choice::Push { seat, mover, dist, optional, .. } => format!(
+                Choice::Push {
+                    seat,
+                    mover,
+                    dist,
+                    optional,
+                    ..
+                } => format!(
                     "{}: knock {} back {} stick(s): push WIND or push X,Y{} (SDE-KB1)",
                     self.player(*seat),
                     self.name(*mover),
@@ -350,7 +355,13 @@ impl SdEra {
                 point_text(*to)
             ),
             Event::Stunned { unit } => format!("{} is STUNNED", n(unit)),
-            Event::Attacks { unit, target, melee, att_dice, def_dice } => format!(
+            Event::Attacks {
+                unit,
+                target,
+                melee,
+                att_dice,
+                def_dice,
+            } => format!(
                 "{} {} {} ({att_dice} dice against {def_dice})",
                 unit.map_or("an impact".into(), |u| n(&u)),
                 if *melee { "attacks in melee" } else { "hits" },
@@ -379,21 +390,45 @@ impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let u = |x: &UnitId| unit_label(*x);
         match self {
-            Event::Picked { seat, unit, name } => write!(f, "Player {} drafts {name} ({})", seat + 1, u(unit)),
+            Event::Picked { seat, unit, name } => {
+                write!(f, "Player {} drafts {name} ({})", seat + 1, u(unit))
+            }
             Event::Hid { unit } => write!(f, "{} hides", u(unit)),
             Event::Unhidden { unit } => write!(f, "{} is no longer hidden", u(unit)),
             Event::TurnOrder { first } => write!(f, "Player {} goes first", first + 1),
-            Event::TurnBegins { seat, round } => write!(f, "Round {round}: Player {}'s turn", seat + 1),
+            Event::TurnBegins { seat, round } => {
+                write!(f, "Round {round}: Player {}'s turn", seat + 1)
+            }
             Event::Moved { unit, to, .. } => write!(f, "{} moves to {}", u(unit), point_text(*to)),
             Event::Loaded { transport, unit } => write!(f, "{} boards {}", u(unit), u(transport)),
-            Event::Dropped { transport, unit, at } => {
-                write!(f, "{} drops {} off at {}", u(transport), u(unit), point_text(*at))
+            Event::Dropped {
+                transport,
+                unit,
+                at,
+            } => {
+                write!(
+                    f,
+                    "{} drops {} off at {}",
+                    u(transport),
+                    u(unit),
+                    point_text(*at)
+                )
             }
-            Event::Attacks { unit, target, melee, att_dice, def_dice } => write!(
+            Event::Attacks {
+                unit,
+                target,
+                melee,
+                att_dice,
+                def_dice,
+            } => write!(
                 f,
                 "{} {} {} ({att_dice} dice against {def_dice})",
                 unit.map_or("an impact".to_string(), |x| u(&x)),
-                if *melee { "attacks in melee" } else { "shoots at" },
+                if *melee {
+                    "attacks in melee"
+                } else {
+                    "shoots at"
+                },
                 u(target)
             ),
             Event::Rerolled { unit, face } => write!(
@@ -402,41 +437,80 @@ impl fmt::Display for Event {
                 unit.map_or("?".to_string(), |x| u(&x))
             ),
             Event::Cheered { unit, dice } => write!(f, "{} adds {dice} cheer dice", u(unit)),
-            Event::Fight { target, winner, overkill, att, def } => {
+            Event::Fight {
+                target,
+                winner,
+                overkill,
+                att,
+                def,
+            } => {
                 let w = match winner {
-                    Winner::Attacker if *overkill > 0 => format!("the attacker wins with {overkill} overkill"),
+                    Winner::Attacker if *overkill > 0 => {
+                        format!("the attacker wins with {overkill} overkill")
+                    }
                     Winner::Attacker => "the attacker wins".to_string(),
-                    Winner::Defender if *overkill > 0 => format!("{} wins with {overkill} overkill", u(target)),
+                    Winner::Defender if *overkill > 0 => {
+                        format!("{} wins with {overkill} overkill", u(target))
+                    }
                     Winner::Defender => format!("{} wins", u(target)),
                     Winner::Tie => "a tie: nothing happens".to_string(),
                 };
                 write!(f, "attack [{}] against [{}]: {w}", faces(att), faces(def))
             }
-            Event::Knocked { unit, to, .. } => write!(f, "{} is knocked back to {}", u(unit), point_text(*to)),
+            Event::Knocked { unit, to, .. } => {
+                write!(f, "{} is knocked back to {}", u(unit), point_text(*to))
+            }
             Event::Bounced { ball } => write!(f, "{} bounces", u(ball)),
             Event::Stunned { unit } => write!(f, "{} is STUNNED", u(unit)),
             Event::Recovered { unit } => write!(f, "{} gets up", u(unit)),
-            Event::Token { seat, tokens } => write!(f, "Player {} earns a token ({tokens})", seat + 1),
-            Event::TokenLost { seat, tokens } => write!(f, "Player {} loses a token ({tokens} left)", seat + 1),
-            Event::Goal { seat: Some(s), goal, .. } => {
-                write!(f, "GOAL! Player {} scores in Player {}'s goal", s + 1, goal + 1)
+            Event::Token { seat, tokens } => {
+                write!(f, "Player {} earns a token ({tokens})", seat + 1)
             }
-            Event::Goal { seat: None, goal, .. } => write!(f, "The ball goes into Player {}'s own goal: no score", goal + 1),
+            Event::TokenLost { seat, tokens } => {
+                write!(f, "Player {} loses a token ({tokens} left)", seat + 1)
+            }
+            Event::Goal {
+                seat: Some(s),
+                goal,
+                ..
+            } => {
+                write!(
+                    f,
+                    "GOAL! Player {} scores in Player {}'s goal",
+                    s + 1,
+                    goal + 1
+                )
+            }
+            Event::Goal {
+                seat: None, goal, ..
+            } => write!(
+                f,
+                "The ball goes into Player {}'s own goal: no score",
+                goal + 1
+            ),
             Event::ReturnedToCentre { ball } => write!(f, "{} goes back to the centre", u(ball)),
-            Event::BombGrows { bomb, dice } => write!(f, "no 6: {} now has {dice} explode dice", u(bomb)),
+            Event::BombGrows { bomb, dice } => {
+                write!(f, "no 6: {} now has {dice} explode dice", u(bomb))
+            }
             Event::BombExplodes { bomb, hit } => {
                 let h: Vec<String> = hit.iter().map(u).collect();
                 write!(
                     f,
                     "{} EXPLODES{}",
                     u(bomb),
-                    if h.is_empty() { String::new() } else { format!(", hitting {}", h.join(", ")) }
+                    if h.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", hitting {}", h.join(", "))
+                    }
                 )
             }
             Event::CheerDie { unit, cheer } => write!(f, "a cheer die for {} ({cheer})", u(unit)),
             Event::BrokeIn { unit } => write!(f, "{} breaks into the ring!", u(unit)),
             Event::FailedBreakIn { unit } => write!(f, "{} fails to break in", u(unit)),
-            Event::KnockedOut { unit, at } => write!(f, "{} is out of the ring, at {}", u(unit), point_text(*at)),
+            Event::KnockedOut { unit, at } => {
+                write!(f, "{} is out of the ring, at {}", u(unit), point_text(*at))
+            }
             Event::TookHill { unit } => write!(f, "{} takes the hill", u(unit)),
             Event::TurnEnds { seat } => write!(f, "Player {}'s turn ends", seat + 1),
             Event::Resigned { seat } => write!(f, "Player {} resigns", seat + 1),

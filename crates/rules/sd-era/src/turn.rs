@@ -95,9 +95,9 @@ impl SdEra {
             // The tied players roll again.
             let first = tied.trailing_zeros() as Seat;
             let mut scores = scores;
-            for s in 0..6 {
+            for (s, score) in scores.iter_mut().enumerate() {
                 if tied & (1 << s) != 0 {
-                    scores[s] = 0;
+                    *score = 0;
                 }
             }
             self.now.phase = Phase::TurnOrder {
@@ -259,17 +259,16 @@ impl SdEra {
         let n = self.fixed.players;
         let m = &self.fixed.setup.mission;
         let reason = match self.fixed.kind {
-            MissionKind::KingOfTheHill | MissionKind::Soccer | MissionKind::ShootingGallery => {
-                (0..n)
-                    .find(|s| self.now.tokens[*s as usize] >= m.tokens_to_win)
-                    .map(|s| {
-                        let what = match self.fixed.kind {
-                            MissionKind::Soccer => "goals",
-                            _ => "tokens",
-                        };
-                        format!("player {} has {} {what}", s + 1, m.tokens_to_win)
-                    })
-            }
+            MissionKind::KingOfTheHill | MissionKind::Soccer | MissionKind::ShootingGallery => (0
+                ..n)
+                .find(|s| self.now.tokens[*s as usize] >= m.tokens_to_win)
+                .map(|s| {
+                    let what = match self.fixed.kind {
+                        MissionKind::Soccer => "goals",
+                        _ => "tokens",
+                    };
+                    format!("player {} has {} {what}", s + 1, m.tokens_to_win)
+                }),
             MissionKind::KickBomb => {
                 let alive = (0..n).filter(|s| self.now.tokens[*s as usize] > 0).count();
                 match alive {
@@ -331,7 +330,9 @@ impl SdEra {
     /// The next bomb to roll: the most dice first, not yet rolled this turn (`done` mask).
     pub fn next_bomb(&self, done: u8) -> Option<UnitId> {
         self.ids()
-            .filter(|&b| matches!(self.unit(b).body, Body::Bomb { .. }) && done & (1 << b.min(7)) == 0)
+            .filter(|&b| {
+                matches!(self.unit(b).body, Body::Bomb { .. }) && done & (1 << b.min(7)) == 0
+            })
             .max_by_key(|&b| (self.bomb_dice(b), std::cmp::Reverse(b)))
     }
 }

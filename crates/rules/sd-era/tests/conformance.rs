@@ -7,14 +7,28 @@ use battlemat_sd_era::SdEra;
 use std::collections::BTreeMap;
 
 fn opts(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
-    pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
 }
 
 fn setups() -> Vec<battlemat_sd_era::Setup> {
     let variants = [
         opts(&[]),
-        opts(&[("seats", "3"), ("contest", "sum"), ("artillery", "extra_die"), ("rounds", "15")]),
-        opts(&[("seats", "4"), ("armies", "draft"), ("points", "8"), ("charge_balls", "true"), ("rounds", "15")]),
+        opts(&[
+            ("seats", "3"),
+            ("contest", "sum"),
+            ("artillery", "extra_die"),
+            ("rounds", "15"),
+        ]),
+        opts(&[
+            ("seats", "4"),
+            ("armies", "draft"),
+            ("points", "8"),
+            ("charge_balls", "true"),
+            ("rounds", "15"),
+        ]),
         opts(&[("seats", "6"), ("rounds", "15")]),
     ];
     let mut out = Vec::new();

@@ -20,7 +20,8 @@ fn docs_json_action_table_matches_the_code() {
         let text = cells[1].trim_matches('`');
         let json = cells[2].trim_matches('`');
         let from_text: Action = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
-        let from_json: Action = serde_json::from_str(json).unwrap_or_else(|e| panic!("{json}: {e}"));
+        let from_json: Action =
+            serde_json::from_str(json).unwrap_or_else(|e| panic!("{json}: {e}"));
         assert_eq!(from_text, from_json, "{text} vs {json}");
         assert_eq!(from_text.to_string(), text);
         rows += 1;
@@ -30,7 +31,10 @@ fn docs_json_action_table_matches_the_code() {
 
 #[test]
 fn action_json_rejects_unknown_fields() {
-    assert!(serde_json::from_str::<Action>(r#"{"melee": {"unit": 1, "target": 2, "extra": 1}}"#).is_err());
+    assert!(
+        serde_json::from_str::<Action>(r#"{"melee": {"unit": 1, "target": 2, "extra": 1}}"#)
+            .is_err()
+    );
     assert!(serde_json::from_str::<Action>(r#"{"melee": {"unit": 1, "targte": 2}}"#).is_err());
     assert!(serde_json::from_str::<Action>(r#"{"melee": {"unit": 1, "target": 2}}"#).is_ok());
 }
@@ -43,9 +47,27 @@ fn every_rule_id_is_documented_and_tested() {
     // The ids of shared/design/rule-ids.md (SD ERA), copied: the tests run from a clone of
     // this repository alone.
     let mut all: Vec<String> = [
-        "SDE-T1", "SDE-T2", "SDE-A", "SDE-B", "SDE-C", "SDE-F", "SDE-H", "SDE-M", "SDE-S",
-        "SDE-T", "SDE-V", "SDE-MOVE", "SDE-CHARGE", "SDE-RECOVER", "SDE-SHOOT", "SDE-RANGE",
-        "SDE-SIGHT", "SDE-MELEE", "SDE-KB1", "SDE-KB2", "SDE-KB3",
+        "SDE-T1",
+        "SDE-T2",
+        "SDE-A",
+        "SDE-B",
+        "SDE-C",
+        "SDE-F",
+        "SDE-H",
+        "SDE-M",
+        "SDE-S",
+        "SDE-T",
+        "SDE-V",
+        "SDE-MOVE",
+        "SDE-CHARGE",
+        "SDE-RECOVER",
+        "SDE-SHOOT",
+        "SDE-RANGE",
+        "SDE-SIGHT",
+        "SDE-MELEE",
+        "SDE-KB1",
+        "SDE-KB2",
+        "SDE-KB3",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -63,32 +85,51 @@ fn every_rule_id_is_documented_and_tested() {
         }
     }
     for id in &all {
-        assert!(doc.contains(id.as_str()), "{id} is not in docs/rules/sd-era.md");
+        assert!(
+            doc.contains(id.as_str()),
+            "{id} is not in docs/rules/sd-era.md"
+        );
         // A test names it: `sde_kb2_...` for SDE-KB2, `sde_koth_1_2_...` for SDE-KOTH.1.
-        let stem = id.trim_start_matches("SDE-").to_lowercase().replace('.', "_");
+        let stem = id
+            .trim_start_matches("SDE-")
+            .to_lowercase()
+            .replace('.', "_");
         let (name, part) = match stem.split_once('_') {
             Some((n, p)) => (n.to_string(), Some(p.to_string())),
             None => (stem.clone(), None),
         };
         let found = tests.lines().any(|l| {
-            let Some(f) = l.trim().strip_prefix("fn sde_") else { return false };
+            let Some(f) = l.trim().strip_prefix("fn sde_") else {
+                return false;
+            };
             let f = f.split('(').next().unwrap_or("");
             match &part {
                 None => f.starts_with(&format!("{name}_")),
                 Some(p) => f.strip_prefix(&format!("{name}_")).is_some_and(|rest| {
-                    rest.split('_').take_while(|t| t.chars().all(|c| c.is_ascii_digit())).any(|t| t == p)
+                    rest.split('_')
+                        .take_while(|t| t.chars().all(|c| c.is_ascii_digit()))
+                        .any(|t| t == p)
                 }),
             }
-        }) || tests.contains(&format!("// {id}")) || tests.contains(&format!("({id})"));
+        }) || tests.contains(&format!("// {id}"))
+            || tests.contains(&format!("({id})"));
         assert!(found, "no test for {id}");
     }
     for cite in doc.split("tests/").skip(1) {
-        let Some((file, rest)) = cite.split_once(".rs::") else { continue };
-        let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        let Some((file, rest)) = cite.split_once(".rs::") else {
+            continue;
+        };
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
         if name.chars().all(|c| c.is_ascii_uppercase()) {
             continue; // a placeholder (`NAME`)
         }
         let src = read(&format!("crates/rules/sd-era/tests/{file}.rs"));
-        assert!(src.contains(&format!("fn {name}(")), "docs cite tests/{file}.rs::{name}, which does not exist");
+        assert!(
+            src.contains(&format!("fn {name}(")),
+            "docs cite tests/{file}.rs::{name}, which does not exist"
+        );
     }
 }

@@ -49,7 +49,11 @@ fn search(g: &SdEra, start: &SdEra, target: u8, attacker: u8) -> (f64, f64) {
                 // south for the attacker), on an open table.
                 let mut h = g.clone();
                 let dir = if seat == 0 { "push n" } else { "push s" };
-                h.apply(&Step::Act { seat, action: dir.parse().unwrap() }).unwrap();
+                h.apply(&Step::Act {
+                    seat,
+                    action: dir.parse().unwrap(),
+                })
+                .unwrap();
                 return search(&h, start, target, attacker);
             }
             let moved = |u: u8| {
@@ -68,7 +72,9 @@ fn check(att: &str, def: &str, melee: bool, range_y: f64) {
     begin(&mut g, 0);
     put(&mut g, 0, 3.0, 1.0);
     put(&mut g, 1, 3.0, if melee { 1.3 } else { range_y });
-    let action: Action = if melee { "melee u0 u1" } else { "shoot u0 u1" }.parse().unwrap();
+    let action: Action = if melee { "melee u0 u1" } else { "shoot u0 u1" }
+        .parse()
+        .unwrap();
     let odds = g.odds(&action).expect("odds for an attack");
     let mut h = g.clone();
     h.apply(&Step::Act { seat: 0, action }).unwrap();
@@ -81,7 +87,10 @@ fn check(att: &str, def: &str, melee: bool, range_y: f64) {
         .filter(|(k, _)| k.contains("knocked back"))
         .map(|(_, p)| p)
         .sum();
-    assert!((shown_win - win).abs() < 1e-9, "{att} vs {def}: win {shown_win} vs enumerated {win}");
+    assert!(
+        (shown_win - win).abs() < 1e-9,
+        "{att} vs {def}: win {shown_win} vs enumerated {win}"
+    );
     assert!(
         (shown_kb - pushed - kb).abs() < 1e-9,
         "{att} vs {def}: knockback {shown_kb} - {pushed} vs enumerated {kb}"
@@ -131,8 +140,16 @@ fn matchup_odds_sum_to_one_and_read_letters() {
     let o = p("1", "1", &[]).unwrap();
     assert!((o.details["win"].as_f64().unwrap() - 15.0 / 36.0).abs() < 1e-12);
     assert!((o.details["tie"].as_f64().unwrap() - 6.0 / 36.0).abs() < 1e-12);
-    assert!(p("1", "2", &[("range", "1.5")]).unwrap_err().contains("SDE-RANGE"));
+    assert!(
+        p("1", "2", &[("range", "1.5")])
+            .unwrap_err()
+            .contains("SDE-RANGE")
+    );
     assert!(p("4X", "2", &[]).is_err());
-    assert!(p("2T", "2", &[("melee", "true")]).unwrap_err().contains("SDE-T"));
+    assert!(
+        p("2T", "2", &[("melee", "true")])
+            .unwrap_err()
+            .contains("SDE-T")
+    );
     assert!(p("2", "2", &[("colour", "red")]).is_err());
 }

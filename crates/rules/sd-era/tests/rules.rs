@@ -43,8 +43,13 @@ fn sde_t2_value_is_dice_and_cost_cheap_costs_one_less() {
     assert_eq!(chart["gundam"].cost(), 4);
     assert_eq!(chart["zaku"].cost(), 1, "SDE-C: cost -1");
     // SDE-T2: about 7 points, at most 3 units besides transports.
-    let err = SdEra::new_game(&setup("king_of_the_hill", &[&["gundam", "gelgoog"], &["zaku"]], vec![], &[]))
-        .unwrap_err();
+    let err = SdEra::new_game(&setup(
+        "king_of_the_hill",
+        &[&["gundam", "gelgoog"], &["zaku"]],
+        vec![],
+        &[],
+    ))
+    .unwrap_err();
     assert!(err.to_string().contains("8 points"), "{err}");
     let err = SdEra::new_game(&setup(
         "king_of_the_hill",
@@ -65,7 +70,14 @@ fn sde_t2_value_is_dice_and_cost_cheap_costs_one_less() {
     // A shot rolls the value in dice.
     let mut g = duel("guncannon", "gouf");
     let ev = act(&mut g, "shoot u0 u1");
-    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { att_dice: 3, def_dice: 3, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Attacks {
+            att_dice: 3,
+            def_dice: 3,
+            ..
+        }
+    )));
 }
 
 // ----- SDE-T1: turns -------------------------------------------------------------------------
@@ -75,7 +87,9 @@ fn sde_t1_turn_order_by_best_units_dice_then_clockwise() {
     let mut g = open(&[&["gm"], &["gundam"], &["zaku"]]);
     // Each player rolls their best unit's value: 2, 4 and 2 dice.
     match g.now.phase {
-        Phase::TurnOrder { seat: 0, left: 2, .. } => {}
+        Phase::TurnOrder {
+            seat: 0, left: 2, ..
+        } => {}
         ref p => panic!("{p:?}"),
     }
     roll(&mut g, &[3, 5]); // seat 0: best 5
@@ -83,7 +97,11 @@ fn sde_t1_turn_order_by_best_units_dice_then_clockwise() {
     roll(&mut g, &[4, 4]); // seat 2: best 4
     // 5 and 5 tie: seats 0 and 1 roll again.
     match g.now.phase {
-        Phase::TurnOrder { seat: 0, rolling: 0b011, .. } => {}
+        Phase::TurnOrder {
+            seat: 0,
+            rolling: 0b011,
+            ..
+        } => {}
         ref p => panic!("{p:?}"),
     }
     roll(&mut g, &[2, 1]);
@@ -116,7 +134,12 @@ fn sde_t1_two_actions_per_unit() {
 #[test]
 fn sde_move_one_stick_any_direction_jumping_terrain() {
     // A thin wall between y = 1.4 and 1.6.
-    let mut g = game("king_of_the_hill", &[&["gm"], &["zaku"]], vec![wall(2.0, 1.4, 4.0, 1.6)], &[]);
+    let mut g = game(
+        "king_of_the_hill",
+        &[&["gm"], &["zaku"]],
+        vec![wall(2.0, 1.4, 4.0, 1.6)],
+        &[],
+    );
     begin(&mut g, 0);
     put(&mut g, 0, 3.0, 1.0);
     put(&mut g, 1, 5.0, 5.0);
@@ -130,7 +153,12 @@ fn sde_move_one_stick_any_direction_jumping_terrain() {
 
 #[test]
 fn sde_move_lands_on_top_of_terrain_with_room() {
-    let mut g = game("king_of_the_hill", &[&["gm", "zaku"], &["zaku"]], vec![hill(3.0, 3.0, 0.5, 1)], &[]);
+    let mut g = game(
+        "king_of_the_hill",
+        &[&["gm", "zaku"], &["zaku"]],
+        vec![hill(3.0, 3.0, 0.5, 1)],
+        &[],
+    );
     begin(&mut g, 0);
     put(&mut g, 0, 3.0, 2.2);
     put(&mut g, 1, 3.0, 3.8);
@@ -182,7 +210,12 @@ fn sde_melee_defender_overkill_knocks_back_one_stick_at_most() {
     assert_eq!(fight_result(&ev), Some((Winner::Defender, 3)));
     // The defender's player chooses the direction; only one stick.
     match g.now.phase {
-        Phase::Choose(Choice::Push { seat: 1, mover: 0, dist, .. }) => assert_eq!(dist, STICK),
+        Phase::Choose(Choice::Push {
+            seat: 1,
+            mover: 0,
+            dist,
+            ..
+        }) => assert_eq!(dist, STICK),
         ref p => panic!("{p:?}"),
     }
     refused(&mut g, "pass", "SDE-KB1");
@@ -212,7 +245,11 @@ fn sde_shoot_tie_or_defender_win_does_nothing() {
     act(&mut g, "shoot u0 u1");
     let ev = roll(&mut g, &[3, 2, 2, 6, 5, 4]);
     assert_eq!(fight_result(&ev), Some((Winner::Defender, 2)));
-    assert_eq!(at(&g, 0), pt(3.0, 1.0), "a shot's defender does no knockback");
+    assert_eq!(
+        at(&g, 0),
+        pt(3.0, 1.0),
+        "a shot's defender does no knockback"
+    );
     assert_eq!(at(&g, 1), pt(3.0, 2.0));
 }
 
@@ -221,11 +258,19 @@ fn sde_range_minus_one_die_per_stick_and_one_die_units_stay_close() {
     let mut g = duel("guncannon", "ball");
     put(&mut g, 1, 3.0, 3.5); // 2.5 between centres, 2.25 edge to edge: 2 sticks beyond the first
     let ev = act(&mut g, "shoot u0 u1");
-    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { att_dice: 3, .. })), "Guncannon is ARTILLERY");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Attacks { att_dice: 3, .. })),
+        "Guncannon is ARTILLERY"
+    );
     let mut g = duel("dom", "ball");
     put(&mut g, 1, 3.0, 3.5);
     let ev = act(&mut g, "shoot u0 u1");
-    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { att_dice: 1, .. })), "3 dice - 2");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Attacks { att_dice: 1, .. })),
+        "3 dice - 2"
+    );
     let mut g = duel("dom", "ball");
     put(&mut g, 1, 3.0, 5.0); // 3.75 edge to edge: -3, no dice left
     refused(&mut g, "shoot u0 u1", "SDE-RANGE");
@@ -238,7 +283,12 @@ fn sde_range_minus_one_die_per_stick_and_one_die_units_stay_close() {
 
 #[test]
 fn sde_sight_no_attack_through_cover() {
-    let mut g = game("king_of_the_hill", &[&["dom"], &["zaku"]], vec![wall(2.0, 1.45, 4.0, 1.55)], &[]);
+    let mut g = game(
+        "king_of_the_hill",
+        &[&["dom"], &["zaku"]],
+        vec![wall(2.0, 1.45, 4.0, 1.55)],
+        &[],
+    );
     begin(&mut g, 0);
     put(&mut g, 0, 3.0, 1.0);
     put(&mut g, 1, 3.0, 2.0);
@@ -262,7 +312,12 @@ fn sde_kb1_melee_winner_chooses_the_direction() {
 
 #[test]
 fn sde_kb2_into_terrain_or_an_edge_stops_and_stuns() {
-    let mut g = game("king_of_the_hill", &[&["guncannon"], &["dom"]], vec![wall(2.0, 2.75, 4.0, 3.0)], &[]);
+    let mut g = game(
+        "king_of_the_hill",
+        &[&["guncannon"], &["dom"]],
+        vec![wall(2.0, 2.75, 4.0, 3.0)],
+        &[],
+    );
     begin(&mut g, 0);
     put(&mut g, 0, 3.0, 1.0);
     put(&mut g, 1, 3.0, 2.0);
@@ -294,7 +349,16 @@ fn sde_kb3_into_another_unit_stuns_and_the_unit_hit_defends_against_two_dice() {
     assert_eq!(at(&g, 1), pt(3.0, 2.75));
     assert!(stunned(&g, 1));
     // The GM defends against a 2-die ranged attack (with 1 die: CHEAP).
-    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { unit: None, target: 2, att_dice: 2, def_dice: 1, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Attacks {
+            unit: None,
+            target: 2,
+            att_dice: 2,
+            def_dice: 1,
+            ..
+        }
+    )));
     let ev = roll(&mut g, &[6, 3, 2]);
     assert_eq!(fight_result(&ev), Some((Winner::Attacker, 1)));
     // It goes on along the line: 2 sticks.
@@ -321,25 +385,44 @@ fn sde_a_artillery_ignores_range_penalties_and_the_extra_die_option() {
     let mut g = duel("guntank", "zaku");
     put(&mut g, 1, 3.0, 4.0);
     let ev = act(&mut g, "shoot u0 u1");
-    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { att_dice: 3, .. })));
-    let mut g = game("king_of_the_hill", &[&["guntank"], &["zaku"]], vec![], &[("artillery", "extra_die")]);
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Attacks { att_dice: 3, .. }))
+    );
+    let mut g = game(
+        "king_of_the_hill",
+        &[&["guntank"], &["zaku"]],
+        vec![],
+        &[("artillery", "extra_die")],
+    );
     begin(&mut g, 0);
     put(&mut g, 0, 3.0, 1.0);
     put(&mut g, 1, 3.0, 4.0);
     let ev = act(&mut g, "shoot u0 u1");
-    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { att_dice: 4, .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Attacks { att_dice: 4, .. }))
+    );
 }
 
 #[test]
 fn sde_b_bits_shoot_from_any_point_within_one_stick() {
-    let mut g = game("king_of_the_hill", &[&["qubeley"], &["zaku"]], vec![wall(2.0, 1.45, 4.0, 1.55)], &[]);
+    let mut g = game(
+        "king_of_the_hill",
+        &[&["qubeley"], &["zaku"]],
+        vec![wall(2.0, 1.45, 4.0, 1.55)],
+        &[],
+    );
     begin(&mut g, 0);
     put(&mut g, 0, 3.5, 1.0);
     put(&mut g, 1, 3.5, 2.0);
     refused(&mut g, "shoot u0 u1", "SDE-SIGHT");
     refused(&mut g, "shoot u0 u1 from 4.6,1.5", "SDE-B"); // more than a stick away
     let ev = act(&mut g, "shoot u0 u1 from 4.3,1.5");
-    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { att_dice: 4, .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Attacks { att_dice: 4, .. }))
+    );
     roll(&mut g, &[6, 1, 1, 1, 1]);
     // Knocked back along the line from the bits' point.
     assert!(at(&g, 1).x < ticks(3.5) && at(&g, 1).y > ticks(2.0));
@@ -355,7 +438,14 @@ fn sde_b_only_bits_shoot_from_elsewhere() {
 fn sde_c_cheap_defends_with_one_die_less() {
     let mut g = duel("dom", "zaku");
     let ev = act(&mut g, "shoot u0 u1");
-    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { att_dice: 3, def_dice: 1, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Attacks {
+            att_dice: 3,
+            def_dice: 1,
+            ..
+        }
+    )));
     // Value 2 or 3 only.
     let bad = "[x]\nname = \"X\"\nvalue = 4\nspecial = \"C\"\n";
     let err = Catalog::from_sources("units.toml", bad, &[]).unwrap_err();
@@ -401,7 +491,11 @@ fn sde_h_hidden_attacker_gets_a_die_and_unhides_and_hits_hidden_units() {
     refused(&mut g, "hide u0", "SDE-H");
     g.now.units[1].hidden = true;
     let ev = act(&mut g, "shoot u0 u1");
-    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { att_dice: 4, .. })), "3 + 1 hidden");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Attacks { att_dice: 4, .. })),
+        "3 + 1 hidden"
+    );
     assert!(!g.now.units[0].hidden);
     roll(&mut g, &[6, 1, 1, 1, 2, 1]);
     // Hidden against hidden: the defender takes knockback as normal.
@@ -426,15 +520,33 @@ fn sde_m_melee_units_get_a_die_and_a_lost_attack_is_a_tie() {
     let mut g = duel("gouf", "dom");
     put(&mut g, 1, 3.0, 1.3);
     let ev = act(&mut g, "melee u0 u1");
-    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { att_dice: 4, def_dice: 3, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Attacks {
+            att_dice: 4,
+            def_dice: 3,
+            ..
+        }
+    )));
     let ev = roll(&mut g, &[2, 2, 1, 1, 6, 6, 6]);
-    assert_eq!(fight_result(&ev), Some((Winner::Tie, 0)), "lost melee attack counts as a tie");
+    assert_eq!(
+        fight_result(&ev),
+        Some((Winner::Tie, 0)),
+        "lost melee attack counts as a tie"
+    );
     assert_eq!(g.now.phase, Phase::Turn);
     // And +1 die defending in melee.
     let mut g = duel("dom", "gouf");
     put(&mut g, 1, 3.0, 1.3);
     let ev = act(&mut g, "melee u0 u1");
-    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { att_dice: 3, def_dice: 4, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Attacks {
+            att_dice: 3,
+            def_dice: 4,
+            ..
+        }
+    )));
 }
 
 #[test]
@@ -446,15 +558,34 @@ fn sde_s_spray_splits_the_dice_across_targets() {
     put(&mut g, 2, 3.5, 2.0);
     refused(&mut g, "shoot u0 u1:3 u2:3", "SDE-S"); // 6 dice, Bigzam has 5
     let ev = act(&mut g, "shoot u0 u1:3 u2:2");
-    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { target: 1, att_dice: 3, def_dice: 1, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Attacks {
+            target: 1,
+            att_dice: 3,
+            def_dice: 1,
+            ..
+        }
+    )));
     // First share: 3 dice against 1, a loss; then the second share's fight begins.
     let ev = roll(&mut g, &[1, 1, 1, 6]);
     assert_eq!(fight_result(&ev), Some((Winner::Defender, 0)));
-    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { target: 2, att_dice: 2, def_dice: 1, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Attacks {
+            target: 2,
+            att_dice: 2,
+            def_dice: 1,
+            ..
+        }
+    )));
     let ev = roll(&mut g, &[6, 1, 1]);
     assert_eq!(fight_result(&ev), Some((Winner::Attacker, 0)));
     let moved = battlemat_geom::table::distance_floor(pt(3.5, 2.0), at(&g, 2));
-    assert!((STICK - 2..=STICK).contains(&moved), "1 stick along the line of fire: {moved}");
+    assert!(
+        (STICK - 2..=STICK).contains(&moved),
+        "1 stick along the line of fire: {moved}"
+    );
     assert_eq!(g.now.units[0].actions, 1, "one action for both shares");
     let mut g = open(&[&["dom"], &["zaku", "gm"]]);
     begin(&mut g, 0);
@@ -502,7 +633,12 @@ fn sde_v_veteran_rerolls_one_die_the_owner_chooses() {
 
 #[test]
 fn sde_koth_1_2_hill_holds_one_tokens_once_a_turn_and_knock_off() {
-    let mut g = game("king_of_the_hill", &[&["gouf", "gm"], &["zaku", "zgok"]], vec![hill(3.0, 3.0, 0.5, 1)], &[]);
+    let mut g = game(
+        "king_of_the_hill",
+        &[&["gouf", "gm"], &["zaku", "zgok"]],
+        vec![hill(3.0, 3.0, 0.5, 1)],
+        &[],
+    );
     begin(&mut g, 0);
     put(&mut g, 0, 3.0, 2.3);
     put(&mut g, 1, 1.0, 1.0);
@@ -513,7 +649,10 @@ fn sde_koth_1_2_hill_holds_one_tokens_once_a_turn_and_knock_off() {
     act(&mut g, "melee u0 u2");
     roll(&mut g, &[6, 1, 1, 1, 1]);
     act(&mut g, "push e");
-    assert!(matches!(g.now.phase, Phase::Choose(Choice::TakeHill { unit: 0, .. })));
+    assert!(matches!(
+        g.now.phase,
+        Phase::Choose(Choice::TakeHill { unit: 0, .. })
+    ));
     act(&mut g, "take");
     assert_eq!(at(&g, 0), pt(3.0, 2.625));
     act(&mut g, "end");
@@ -525,7 +664,8 @@ fn sde_koth_1_2_hill_holds_one_tokens_once_a_turn_and_knock_off() {
 
 #[test]
 fn sde_koth_1_the_mission_has_a_hill_in_the_middle_that_holds_one() {
-    let g = SdEra::new_game(&SdEra::setup("king_of_the_hill", &Default::default()).unwrap()).unwrap();
+    let g =
+        SdEra::new_game(&SdEra::setup("king_of_the_hill", &Default::default()).unwrap()).unwrap();
     let h = g.hill().expect("a hill");
     let hill = &g.fixed.table.pieces[h];
     assert_eq!(hill.holds, 1);
@@ -534,13 +674,21 @@ fn sde_koth_1_the_mission_has_a_hill_in_the_middle_that_holds_one() {
     for u in &g.now.units {
         let b = u.base();
         let t = &g.fixed.table;
-        assert!(b.centre.y - b.radius == 0 || b.centre.y + b.radius == t.depth, "{u:?}");
+        assert!(
+            b.centre.y - b.radius == 0 || b.centre.y + b.radius == t.depth,
+            "{u:?}"
+        );
     }
 }
 
 #[test]
 fn sde_koth_3_first_to_three_tokens_wins() {
-    let mut g = game("king_of_the_hill", &[&["gm"], &["zaku"]], vec![hill(3.0, 3.0, 0.5, 1)], &[]);
+    let mut g = game(
+        "king_of_the_hill",
+        &[&["gm"], &["zaku"]],
+        vec![hill(3.0, 3.0, 0.5, 1)],
+        &[],
+    );
     begin(&mut g, 0);
     put(&mut g, 0, 3.0, 3.0);
     g.now.tokens[0] = 2;
@@ -551,7 +699,12 @@ fn sde_koth_3_first_to_three_tokens_wins() {
 
 #[test]
 fn sde_koth_2_hidden_units_cannot_hide_on_the_hill() {
-    let mut g = game("king_of_the_hill", &[&["zgok"], &["zaku"]], vec![hill(3.0, 3.0, 0.5, 1)], &[]);
+    let mut g = game(
+        "king_of_the_hill",
+        &[&["zgok"], &["zaku"]],
+        vec![hill(3.0, 3.0, 0.5, 1)],
+        &[],
+    );
     begin(&mut g, 0);
     put(&mut g, 0, 3.0, 3.0);
     refused(&mut g, "hide u0", "SDE-KOTH.2");
@@ -569,7 +722,11 @@ fn sde_soccer_1_balls_and_goals() {
     assert_eq!(g.now.units.iter().filter(|u| u.is_ball()).count(), 1);
     assert_eq!(g.fixed.goals.len(), 2);
     let g = game("soccer", &[&["gm"], &["zaku"], &["gm"]], vec![], &[]);
-    assert_eq!(g.now.units.iter().filter(|u| u.is_ball()).count(), 2, "two balls for 3 players");
+    assert_eq!(
+        g.now.units.iter().filter(|u| u.is_ball()).count(),
+        2,
+        "two balls for 3 players"
+    );
 }
 
 #[test]
@@ -581,7 +738,14 @@ fn sde_soccer_2_3_shooting_the_ball_into_a_goal_scores() {
     put(&mut g, 2, 0.5, 0.5);
     act(&mut g, "shoot u1 u0");
     let ev = roll(&mut g, &[6, 6, 6, 1, 1]); // 3 sticks toward the far goal (seat 1's)
-    assert!(ev.iter().any(|e| matches!(e, Event::Goal { seat: Some(0), goal: 1, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Goal {
+            seat: Some(0),
+            goal: 1,
+            ..
+        }
+    )));
     assert_eq!(g.now.tokens[0], 1);
     assert_eq!(at(&g, 0), pt(3.0, 3.0), "back to the centre");
 }
@@ -596,7 +760,10 @@ fn sde_soccer_2_the_ball_bounces_off_an_edge() {
     let ev = roll(&mut g, &[6, 6, 6, 1, 1]);
     assert!(ev.iter().any(|e| matches!(e, Event::Bounced { .. })));
     let b = at(&g, 0);
-    assert!(b.x > ticks(0.2) && b.y > ticks(4.4), "bounced back off the edge: {b:?}");
+    assert!(
+        b.x > ticks(0.2) && b.y > ticks(4.4),
+        "bounced back off the edge: {b:?}"
+    );
 }
 
 #[test]
@@ -621,7 +788,16 @@ fn sde_soccer_2_ball_hits_unit_and_unit_hits_ball() {
     act(&mut g, "shoot u1 u2");
     let ev = roll(&mut g, &[6, 6, 1, 1, 1, 1]);
     assert!(stunned(&g, 2));
-    assert!(ev.iter().any(|e| matches!(e, Event::Attacks { unit: None, target: 0, att_dice: 2, def_dice: 2, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Attacks {
+            unit: None,
+            target: 0,
+            att_dice: 2,
+            def_dice: 2,
+            ..
+        }
+    )));
     roll(&mut g, &[1, 1, 6, 6]);
 }
 
@@ -637,8 +813,16 @@ fn sde_soccer_2_ball_hits_ball_moves_it_away_one_stick() {
     put(&mut g, 4, 5.5, 5.0);
     act(&mut g, "shoot u2 u0");
     roll(&mut g, &[6, 1, 1, 1, 1]);
-    assert_eq!(at(&g, 0), pt(3.0, 1.8), "the first ball stops at the second");
-    assert_eq!(at(&g, 1), pt(3.0, 3.0), "the second moves 1 stick directly away");
+    assert_eq!(
+        at(&g, 0),
+        pt(3.0, 1.8),
+        "the first ball stops at the second"
+    );
+    assert_eq!(
+        at(&g, 1),
+        pt(3.0, 3.0),
+        "the second moves 1 stick directly away"
+    );
 }
 
 #[test]
@@ -680,7 +864,10 @@ fn ring(armies: &[&[&str]]) -> SdEra {
 #[test]
 fn sde_ring_1_no_hiding_hide_units_are_veterans() {
     let mut g = game("ring_battle", &[&["zgok"], &["zaku"]], vec![], &[]);
-    assert!(matches!(g.now.phase, Phase::TurnOrder { .. }), "no hiding at the start");
+    assert!(
+        matches!(g.now.phase, Phase::TurnOrder { .. }),
+        "no hiding at the start"
+    );
     begin(&mut g, 0);
     refused(&mut g, "hide u0", "SDE-RING.1");
     assert!(g.has(0, battlemat_sd_era::data::Special::V));
@@ -696,7 +883,10 @@ fn sde_ring_2_knocked_out_units_cheer_and_break_in() {
     act(&mut g, "shoot u0 u1");
     roll(&mut g, &[6, 5, 1, 1]); // 2 sticks: out of the ring (and into the edge)
     assert!(g.now.units[1].outside);
-    assert!(g.fixed.centre.y + ticks(3.0) < at(&g, 1).y || at(&g, 1).y < g.fixed.centre.y, "outside the ring");
+    assert!(
+        g.fixed.centre.y + ticks(3.0) < at(&g, 1).y || at(&g, 1).y < g.fixed.centre.y,
+        "outside the ring"
+    );
     act(&mut g, "end");
     // Seat 1's outside unit gets up, then may cheer or break in.
     act(&mut g, "recover u1");
@@ -723,7 +913,10 @@ fn sde_ring_2_an_outside_unit_that_loses_is_stunned_and_the_winner_earns_a_cheer
     act(&mut g, "shoot u1 u2");
     roll(&mut g, &[6, 1, 1]);
     assert!(stunned(&g, 2));
-    assert!(matches!(g.now.phase, Phase::Choose(Choice::EarnedCheer { seat: 0 })));
+    assert!(matches!(
+        g.now.phase,
+        Phase::Choose(Choice::EarnedCheer { seat: 0 })
+    ));
     act(&mut g, "place u0");
     assert_eq!(g.now.units[0].cheer, 1);
 }
@@ -741,16 +934,27 @@ fn sde_ring_3_last_player_in_the_ring_wins() {
 
 #[test]
 fn sde_gallery_1_at_least_three_units_each() {
-    let err = SdEra::new_game(&setup("shooting_gallery", &[&["gundam", "guncannon"], &["zaku", "gm", "ball"]], vec![], &[]))
-        .unwrap_err();
+    let err = SdEra::new_game(&setup(
+        "shooting_gallery",
+        &[&["gundam", "guncannon"], &["zaku", "gm", "ball"]],
+        vec![],
+        &[],
+    ))
+    .unwrap_err();
     assert!(err.to_string().contains("at least 3"), "{err}");
-    let g = SdEra::new_game(&SdEra::setup("shooting_gallery", &Default::default()).unwrap()).unwrap();
+    let g =
+        SdEra::new_game(&SdEra::setup("shooting_gallery", &Default::default()).unwrap()).unwrap();
     assert_eq!(g.fixed.table.width, 4 * STICK);
 }
 
 #[test]
 fn sde_gallery_2_3_a_token_for_each_enemy_stunned_five_wins() {
-    let mut g = game("shooting_gallery", &[&["guncannon", "ball", "zaku"], &["dom", "gm", "zaku"]], vec![], &[]);
+    let mut g = game(
+        "shooting_gallery",
+        &[&["guncannon", "ball", "zaku"], &["dom", "gm", "zaku"]],
+        vec![],
+        &[],
+    );
     begin(&mut g, 0);
     put(&mut g, 0, 2.0, 2.0);
     put(&mut g, 3, 2.0, 3.5);
@@ -769,7 +973,14 @@ fn sde_gallery_2_3_a_token_for_each_enemy_stunned_five_wins() {
 
 #[test]
 fn actions_read_back_and_bad_input_is_refused_without_change() {
-    for a in ["move u2 3.25,1.5", "move u0 ne 0.5", "shoot u1 u4:2 u5:3", "shoot u1 u4 from 2,3", "push nnw 1", "move u0 1,1 load u1,u2 drop u3@1.5,1"] {
+    for a in [
+        "move u2 3.25,1.5",
+        "move u0 ne 0.5",
+        "shoot u1 u4:2 u5:3",
+        "shoot u1 u4 from 2,3",
+        "push nnw 1",
+        "move u0 1,1 load u1,u2 drop u3@1.5,1",
+    ] {
         let parsed: Action = a.parse().unwrap();
         assert_eq!(parsed.to_string().parse::<Action>().unwrap(), parsed, "{a}");
     }
@@ -777,9 +988,27 @@ fn actions_read_back_and_bad_input_is_refused_without_change() {
     assert!("fly u0 1,1".parse::<Action>().is_err());
     let mut g = duel("gm", "zaku");
     let before = g.clone();
-    assert!(g.apply(&Step::Act { seat: 0, action: "melee u0 u99".parse().unwrap() }).is_err());
-    assert!(g.apply(&Step::Act { seat: 0, action: "move u99 1,1".parse().unwrap() }).is_err());
-    assert!(g.apply(&Step::Act { seat: 1, action: Action::End }).is_err());
+    assert!(
+        g.apply(&Step::Act {
+            seat: 0,
+            action: "melee u0 u99".parse().unwrap()
+        })
+        .is_err()
+    );
+    assert!(
+        g.apply(&Step::Act {
+            seat: 0,
+            action: "move u99 1,1".parse().unwrap()
+        })
+        .is_err()
+    );
+    assert!(
+        g.apply(&Step::Act {
+            seat: 1,
+            action: Action::End
+        })
+        .is_err()
+    );
     assert_eq!(g, before);
 }
 
@@ -793,7 +1022,10 @@ fn sde_soccer_3_first_to_three_goals_wins() {
     act(&mut g, "shoot u1 u0");
     roll(&mut g, &[6, 6, 6, 1, 1]);
     let r = g.result().expect("over");
-    assert_eq!((r.scores.clone(), r.ranks.clone()), (vec![3, 0], vec![1, 2]));
+    assert_eq!(
+        (r.scores.clone(), r.ranks.clone()),
+        (vec![3, 0], vec![1, 2])
+    );
 }
 
 #[test]
@@ -810,14 +1042,33 @@ fn sde_kickbomb_2_the_bomb_with_the_most_dice_rolls_first() {
     begin(&mut g, 0);
     g.now.units[1].body = battlemat_sd_era::state::Body::Bomb { dice: 3 };
     act(&mut g, "end");
-    assert!(matches!(g.now.phase, Phase::BombRoll { bomb: 1, left: 3, .. }));
+    assert!(matches!(
+        g.now.phase,
+        Phase::BombRoll {
+            bomb: 1,
+            left: 3,
+            ..
+        }
+    ));
     roll(&mut g, &[1, 2, 3]);
-    assert!(matches!(g.now.phase, Phase::BombRoll { bomb: 0, left: 1, .. }));
+    assert!(matches!(
+        g.now.phase,
+        Phase::BombRoll {
+            bomb: 0,
+            left: 1,
+            ..
+        }
+    ));
 }
 
 #[test]
 fn sde_t1_the_round_limit_ends_a_game_nobody_has_won() {
-    let mut g = game("king_of_the_hill", &[&["gm"], &["zaku"]], vec![], &[("rounds", "15")]);
+    let mut g = game(
+        "king_of_the_hill",
+        &[&["gm"], &["zaku"]],
+        vec![],
+        &[("rounds", "15")],
+    );
     begin(&mut g, 1);
     g.now.tokens = vec![1, 0];
     for _ in 0..29 {
@@ -842,7 +1093,12 @@ fn resigning_ends_the_game_with_the_resigner_last() {
 
 #[test]
 fn sde_shoot_sum_contest_option_compares_totals() {
-    let mut g = game("king_of_the_hill", &[&["guncannon"], &["dom"]], vec![], &[("contest", "sum")]);
+    let mut g = game(
+        "king_of_the_hill",
+        &[&["guncannon"], &["dom"]],
+        vec![],
+        &[("contest", "sum")],
+    );
     begin(&mut g, 0);
     put(&mut g, 0, 3.0, 1.0);
     put(&mut g, 1, 3.0, 2.0);
@@ -856,7 +1112,12 @@ fn sde_shoot_sum_contest_option_compares_totals() {
 
 #[test]
 fn sde_t2_the_draft_picks_under_the_points_and_the_unit_limit() {
-    let mut g = game("king_of_the_hill", &[&[], &[]], vec![], &[("armies", "draft"), ("points", "10")]);
+    let mut g = game(
+        "king_of_the_hill",
+        &[&[], &[]],
+        vec![],
+        &[("armies", "draft"), ("points", "10")],
+    );
     assert_eq!(g.now.phase, Phase::Draft { seat: 0 });
     refused(&mut g, "done", "SDE-T2"); // an army needs a unit
     act(&mut g, "pick gundam");
@@ -878,7 +1139,12 @@ fn sde_t2_the_draft_picks_under_the_points_and_the_unit_limit() {
 #[test]
 fn sde_charge_balls_option_lets_a_move_next_to_the_ball_kick_it() {
     for (opt, free) in [("false", false), ("true", true)] {
-        let mut g = game("soccer", &[&["gm"], &["zaku"]], vec![], &[("charge_balls", opt)]);
+        let mut g = game(
+            "soccer",
+            &[&["gm"], &["zaku"]],
+            vec![],
+            &[("charge_balls", opt)],
+        );
         begin(&mut g, 0);
         put(&mut g, 1, 3.0, 2.2);
         act(&mut g, "move u1 3,2.65");

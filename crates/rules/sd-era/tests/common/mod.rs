@@ -52,7 +52,12 @@ pub fn options(pairs: &[(&str, &str)]) -> Options {
 }
 
 /// The setup of `mission` with these armies (chart keys), terrain and options.
-pub fn setup(mission: &str, armies: &[&[&str]], terrain: Vec<Piece>, opts: &[(&str, &str)]) -> Setup {
+pub fn setup(
+    mission: &str,
+    armies: &[&[&str]],
+    terrain: Vec<Piece>,
+    opts: &[(&str, &str)],
+) -> Setup {
     let mut s = Catalog::builtin()
         .setup(mission, armies.len() as u8, options(opts))
         .unwrap();
@@ -65,7 +70,12 @@ pub fn setup(mission: &str, armies: &[&[&str]], terrain: Vec<Piece>, opts: &[(&s
     s
 }
 
-pub fn game(mission: &str, armies: &[&[&str]], terrain: Vec<Piece>, opts: &[(&str, &str)]) -> SdEra {
+pub fn game(
+    mission: &str,
+    armies: &[&[&str]],
+    terrain: Vec<Piece>,
+    opts: &[(&str, &str)],
+) -> SdEra {
     SdEra::new_game(&setup(mission, armies, terrain, opts)).unwrap_or_else(|e| panic!("{e}"))
 }
 

@@ -1,0 +1,146 @@
+//! Arbitrary actions — any unit ids, points on and far off the table, any winds, shares and
+//! faces — at states from seeded random games on every mission, and arbitrary text: nothing
+//! panics, `check` and `apply` agree, and a refused action changes nothing.
+use battlemat_core::{Game, Step, ToAct};
+use battlemat_dice::Roller;
+use battlemat_geom::table::Point;
+use battlemat_sd_era::SdEra;
+use battlemat_sd_era::events::{Action, Aim, Drop, Target};
+use std::collections::BTreeMap;
+
+fn any_action(r: &mut Roller) -> Action {
+    let mut id = || (r.roll(16) - 1) as u8;
+    let (a, b, c) = (id(), id(), id());
+    let mut coord = || -> i64 {
+        match r.roll(4) {
+            1 => i64::from(r.roll(30_000)) - 5_000,
+            2 => -(1 << 25),
+            3 => 1 << 25,
+            _ => i64::from(r.roll(20_000)),
+        }
+    };
+    let p = Point::new(coord(), coord());
+    let q = Point::new(coord(), coord());
+    let target = match r.roll(3) {
+        1 => Target::Point(p),
+        _ => Target::Heading {
+            wind: (r.roll(20) - 1) as u8,
+            dist: i64::from(r.roll(6000)) - 1000,
+        },
+    };
+    match r.roll(20) {
+        1 | 2 | 3 => Action::Move {
+            unit: a,
+            to: target,
+            load: if c % 3 == 0 { vec![b] } else { vec![] },
+            drop: if c % 4 == 0 { vec![Drop { unit: b, at: q }] } else { vec![] },
+        },
+        4 | 5 => Action::Shoot {
+            unit: a,
+            aims: vec![Aim { target: b, dice: c % 7 }],
+            from: if c % 2 == 0 { None } else { Some(p) },
+        },
+        6 => Action::Shoot {
+            unit: a,
+            aims: vec![Aim { target: b, dice: c % 4 }, Aim { target: c, dice: a % 4 }],
+            from: None,
+        },
+        7 => Action::Melee { unit: a, target: b },
+        8 => Action::Recover { unit: a },
+        9 => Action::Hide { unit: a },
+        10 => Action::Collect { unit: a },
+        11 => Action::Cheer { unit: a, target: b },
+        12 => Action::BreakIn { unit: a },
+        13 => Action::Pick {
+            kind: ["gundam", "zaku", "nothing", ""][(a % 4) as usize].into(),
+        },
+        14 => Action::Reroll { face: c % 9 },
+        15 => Action::AddCheer { dice: c },
+        16 => Action::Push { toward: target },
+        17 => Action::Place { target: a },
+        18 => [Action::Take, Action::Stay, Action::Pass][(a % 3) as usize].clone(),
+        19 => [Action::Done, Action::Keep][(a % 2) as usize].clone(),
+        _ => Action::End,
+    }
+}
+
+#[test]
+fn arbitrary_actions_never_panic_and_refusals_change_nothing() {
+    let mut r = Roller::new(77, 0);
+    let (mut accepted, mut refused) = (0, 0);
+    let draft: BTreeMap<String, String> = [("armies", "draft"), ("seats", "3")]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    for m in SdEra::info().scenarios {
+        for opts in [BTreeMap::new(), draft.clone()] {
+            let setup = SdEra::setup(&m.id, &opts).unwrap();
+            for _game in 0..3 * battlemat_core::conformance::scale() {
+                let mut g = SdEra::new_game(&setup).unwrap();
+                for _ in 0..600 {
+                    let step = match g.to_act() {
+                        ToAct::Over(_) => break,
+                        ToAct::Chance(c) => Step::Roll {
+                            value: c.roll(&mut r),
+                        },
+                        ToAct::Decide { seat, .. } => {
+                            for _ in 0..6 {
+                                let a = any_action(&mut r);
+                                let before = g.clone();
+                                let _ = g.odds(&a);
+                                let _ = g.describe(&a);
+                                let checked = g.check(&a);
+                                let mut h = g.clone();
+                                let applied = h.apply(&Step::Act {
+                                    seat,
+                                    action: a.clone(),
+                                });
+                                assert_eq!(checked.is_ok(), applied.is_ok(), "{a}");
+                                if applied.is_err() {
+                                    assert_eq!(h, before, "refused {a} changed the state");
+                                    refused += 1;
+                                } else {
+                                    accepted += 1;
+                                }
+                                assert_eq!(g, before);
+                            }
+                            let legal = g.legal_actions();
+                            let i = r.pick(&vec![1; legal.len()]).unwrap();
+                            Step::Act {
+                                seat,
+                                action: legal[i].clone(),
+                            }
+                        }
+                    };
+                    g.apply(&step).unwrap();
+                }
+            }
+        }
+    }
+    assert!(accepted > 50 && refused > 1000, "accepted {accepted}, refused {refused}");
+}
+
+#[test]
+fn arbitrary_text_never_panics() {
+    let mut r = Roller::new(5, 0);
+    let words = [
+        "move", "shoot", "melee", "push", "from", "load", "drop", "u", "u0", "u255", "u256",
+        "u3@1,1", "1,1", "3.25,1.5", "1e308,1", "nan,1", "-1,-1", ",", "ne", "nnw", "x", "0.5",
+        "-3", "u1:2", "u1:0", "u1:", ":3", "reroll", "add", "pick", "gundam", "end", "done",
+        "keep", "take", "stay", "place", "cheer", "breakin", "hide", "recover", "collect", "",
+    ];
+    let setup = SdEra::setup("soccer", &BTreeMap::new()).unwrap();
+    let g = SdEra::new_game(&setup).unwrap();
+    for _ in 0..20_000 {
+        let n = r.roll(6) as usize;
+        let text: Vec<&str> = (0..n)
+            .map(|_| words[r.roll(words.len() as u32) as usize - 1])
+            .collect();
+        let text = text.join(" ");
+        if let Ok(a) = text.parse::<Action>() {
+            let _ = g.check(&a);
+            // What parses prints back as text that parses to the same action.
+            assert_eq!(a.to_string().parse::<Action>().as_ref(), Ok(&a), "{text}");
+        }
+    }
+}
