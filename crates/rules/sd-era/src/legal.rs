@@ -75,7 +75,11 @@ fn sane(p: Point) -> Result<Point, Why> {
 fn sane_target(t: &Target) -> Result<(), Why> {
     match *t {
         Target::Point(p) => sane(p).map(|_| ()),
-        Target::Heading { dist, .. } if dist.unsigned_abs() <= battlemat_geom::table::MAX_COORD as u64 => Ok(()),
+        Target::Heading { dist, .. }
+            if dist.unsigned_abs() <= battlemat_geom::table::MAX_COORD as u64 =>
+        {
+            Ok(())
+        }
         Target::Heading { .. } => Err(TOO_FAR),
     }
 }
@@ -768,7 +772,7 @@ impl SdEra {
     /// The candidate list: every decision that is a finite choice is listed in full; moves,
     /// pushes and BITS points are candidates (`ActionList::Candidates`).
     pub fn legal(&self) -> Vec<Action> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(96);
         match &self.now.phase {
             Phase::Over
             | Phase::TurnOrder { .. }

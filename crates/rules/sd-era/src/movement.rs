@@ -269,14 +269,24 @@ impl SdEra {
             if p.holds > 0 && !points.contains(&c) {
                 points.push(c);
             }
+            let (x0, y0, x1, y1) = p.outline.bounds();
+            let within = |v: i64, lo: i64, hi: i64| v + STICK > lo && v - STICK < hi;
             if p.blocks_sight
+                && within(x.at.x, x0, x1)
+                && within(x.at.y, y0, y1)
                 && let Some(e) = nearest
             {
-                let (x0, y0, x1, y1) = p.outline.bounds();
-                let half = ((x1 - x0).max(y1 - y0) + 1) / 2;
-                let behind = toward(c, self.unit(e).at, -(half + BASE_RADIUS + NEXT_TO / 2));
-                if !points.contains(&behind) {
-                    points.push(behind);
+                // Past the piece's far side from the enemy, the offset scaled by its larger
+                // axis (a candidate need not be at an exact distance, so no square root).
+                let e = self.unit(e).at;
+                let (dx, dy) = (c.x - e.x, c.y - e.y);
+                let big = dx.abs().max(dy.abs());
+                if big > 0 {
+                    let reach = ((x1 - x0).max(y1 - y0) + 1) / 2 + BASE_RADIUS + NEXT_TO / 2;
+                    let behind = Point::new(c.x + dx * reach / big, c.y + dy * reach / big);
+                    if !points.contains(&behind) {
+                        points.push(behind);
+                    }
                 }
             }
         }
@@ -306,9 +316,10 @@ impl SdEra {
             .collect();
         let ring = self.fixed.kind == MissionKind::RingBattle;
         let stick2 = (STICK as i128) * (STICK as i128);
-        let fits = |to: Point| {
+        let fits = |k: usize, to: Point| {
             to != x.at
-                && crate::combat::len2(to.x - x.at.x, to.y - x.at.y) <= stick2
+                // The winds' points (the first) are within a stick by construction.
+                && (k < WINDS || crate::combat::len2(to.x - x.at.x, to.y - x.at.y) <= stick2)
                 && (!ring || self.in_ring_zone(to) != x.outside)
                 && matches!(
                     t.landing_among(
@@ -351,8 +362,8 @@ impl SdEra {
         } else {
             Vec::new()
         };
-        for to in points {
-            if !fits(to) {
+        for (k, to) in points.into_iter().enumerate() {
+            if !fits(k, to) {
                 continue;
             }
             out.push(crate::events::Action::Move {
@@ -361,7 +372,12 @@ impl SdEra {
                 load: vec![],
                 drop: vec![],
             });
-            if !load.is_empty() && self.judge_move(u, Target::Point(to), &load, &[]).is_ok() {
+            // A transport loads or drops along the eight main winds only (a short menu).
+            let main_wind = k < 16 && k % 2 == 0;
+            if main_wind
+                && !load.is_empty()
+                && self.judge_move(u, Target::Point(to), &load, &[]).is_ok()
+            {
                 out.push(crate::events::Action::Move {
                     unit: u,
                     to: Target::Point(to),
@@ -369,7 +385,7 @@ impl SdEra {
                     drop: vec![],
                 });
             }
-            if !passengers.is_empty() {
+            if main_wind && !passengers.is_empty() {
                 // Drop them behind the transport, side by side.
                 let mut drop = Vec::new();
                 for (k, &l) in passengers.iter().enumerate() {
@@ -395,6 +411,9 @@ impl SdEra {
         }
     }
 }
+
+/// How many wind points [`wind_offsets`] gives.
+const WINDS: usize = 24;
 
 /// The sixteen winds at a full stick and the eight main ones at half a stick, as offsets (a
 /// point `toward` another is the same offset wherever it starts), computed once.

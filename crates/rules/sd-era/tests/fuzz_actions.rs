@@ -33,16 +33,32 @@ fn any_action(r: &mut Roller) -> Action {
             unit: a,
             to: target,
             load: if c % 3 == 0 { vec![b] } else { vec![] },
-            drop: if c % 4 == 0 { vec![Drop { unit: b, at: q }] } else { vec![] },
+            drop: if c % 4 == 0 {
+                vec![Drop { unit: b, at: q }]
+            } else {
+                vec![]
+            },
         },
         4 | 5 => Action::Shoot {
             unit: a,
-            aims: vec![Aim { target: b, dice: c % 7 }],
+            aims: vec![Aim {
+                target: b,
+                dice: c % 7,
+            }],
             from: if c % 2 == 0 { None } else { Some(p) },
         },
         6 => Action::Shoot {
             unit: a,
-            aims: vec![Aim { target: b, dice: c % 4 }, Aim { target: c, dice: a % 4 }],
+            aims: vec![
+                Aim {
+                    target: b,
+                    dice: c % 4,
+                },
+                Aim {
+                    target: c,
+                    dice: a % 4,
+                },
+            ],
             from: None,
         },
         7 => Action::Melee { unit: a, target: b },
@@ -117,7 +133,10 @@ fn arbitrary_actions_never_panic_and_refusals_change_nothing() {
             }
         }
     }
-    assert!(accepted > 50 && refused > 1000, "accepted {accepted}, refused {refused}");
+    assert!(
+        accepted > 50 && refused > 1000,
+        "accepted {accepted}, refused {refused}"
+    );
 }
 
 #[test]
