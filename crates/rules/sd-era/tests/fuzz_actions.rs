@@ -29,7 +29,7 @@ fn any_action(r: &mut Roller) -> Action {
         },
     };
     match r.roll(20) {
-        1 | 2 | 3 => Action::Move {
+        1..=3 => Action::Move {
             unit: a,
             to: target,
             load: if c % 3 == 0 { vec![b] } else { vec![] },
@@ -39,7 +39,7 @@ fn any_action(r: &mut Roller) -> Action {
                 vec![]
             },
         },
-        4 | 5 => Action::Shoot {
+        4..=5 => Action::Shoot {
             unit: a,
             aims: vec![Aim {
                 target: b,
