@@ -1,7 +1,7 @@
 //! SDE-T2 and the special letters: the unit chart, the missions' tables, and the setup a game
 //! is made from.
 //!
-//! The unit chart (`data/units.toml`) and the missions (`data/missions/*.toml`) are TOML,
+//! The unit chart (`data/units.toml`) and the missions (`data/scenarios/*.toml`) are TOML,
 //! embedded in the binary; a caller with files of its own (`--data DIR`) passes their text
 //! in (this crate does no I/O). Lengths in the files are in sticks (`0.75`); they become
 //! integer ticks here, exactly ([`STICK`] ticks a stick), and a length that is not a whole
@@ -30,20 +30,20 @@ pub const UNITS_TOML: &str = include_str!("../data/units.toml");
 pub const MISSIONS: [(&str, &str); 5] = [
     (
         "king_of_the_hill.toml",
-        include_str!("../data/missions/king_of_the_hill.toml"),
+        include_str!("../data/scenarios/king_of_the_hill.toml"),
     ),
-    ("soccer.toml", include_str!("../data/missions/soccer.toml")),
+    ("soccer.toml", include_str!("../data/scenarios/soccer.toml")),
     (
         "kick_bomb.toml",
-        include_str!("../data/missions/kick_bomb.toml"),
+        include_str!("../data/scenarios/kick_bomb.toml"),
     ),
     (
         "ring_battle.toml",
-        include_str!("../data/missions/ring_battle.toml"),
+        include_str!("../data/scenarios/ring_battle.toml"),
     ),
     (
         "shooting_gallery.toml",
-        include_str!("../data/missions/shooting_gallery.toml"),
+        include_str!("../data/scenarios/shooting_gallery.toml"),
     ),
 ];
 
@@ -412,8 +412,22 @@ impl Catalog {
                 options: Options::default(),
                 players: 2,
             };
-            crate::setup::check_setup(&setup)
-                .map_err(|e| SetupError::new(format!("{file}: {}", e.at), e.message))?;
+            crate::setup::check_setup(&setup).map_err(|e| {
+                // Put it at its place in the file when the path is one the file has.
+                let placed = battlemat_core::data::place(
+                    e.clone(),
+                    &[battlemat_core::data::Source {
+                        prefix: "",
+                        name: file,
+                        text,
+                    }],
+                );
+                if placed.at.contains(':') {
+                    placed
+                } else {
+                    SetupError::new(format!("{file}: {}", e.at), e.message)
+                }
+            })?;
             out.push(m);
         }
         let cat = Catalog {

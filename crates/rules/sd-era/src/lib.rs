@@ -143,7 +143,7 @@ impl Game for SdEra {
     }
 
     /// Data files: a `units.toml` (the unit chart; else the built-in one) and any number of
-    /// mission files (`data/missions/*.toml`'s shape).
+    /// mission files (`data/scenarios/*.toml`'s shape).
     fn setup_from_data(
         scenario: Option<&str>,
         files: &[DataFile],
