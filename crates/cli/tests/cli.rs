@@ -1714,3 +1714,110 @@ fn view_svg_draws_the_table() {
     let err = fails(["view", "/nonexistent.json", "--svg", "/tmp/x.svg"]);
     assert!(err.contains("nonexistent"), "{err}");
 }
+
+// ----- SD ERA through the command line ------------------------------------------------------
+
+/// Every SD ERA mission: a new seeded game, a move typed as a point, the table as text and as
+/// a well-formed SVG with every body, its mission name and the move's arrow; the game file
+/// replays and verifies.
+#[test]
+fn sd_era_every_mission_plays_and_draws() {
+    let dir = TempDir::new().unwrap();
+    for m in [
+        "king_of_the_hill",
+        "soccer",
+        "kick_bomb",
+        "ring_battle",
+        "shooting_gallery",
+    ] {
+        let g = dir.path().join(format!("{m}.json"));
+        ok(["new", "sd-era", "--scenario", m, "--seed", "4", "-o", p(&g)]);
+        // The first listed move, as the text `act` takes.
+        let legal = ok(["legal", p(&g)]);
+        let mv = legal
+            .lines()
+            .map(str::trim)
+            .find(|l| l.starts_with("move "))
+            .unwrap_or_else(|| panic!("{m}: no move listed:\n{legal}"))
+            .to_string();
+        let mv: String = mv.split("  ").next().unwrap().to_string();
+        ok(["act", p(&g), &mv]);
+        let text = ok(["view", p(&g)]);
+        assert!(text.contains("+--"), "{m}: a map\n{text}");
+        let out = dir.path().join(format!("{m}.svg"));
+        ok(["view", p(&g), "--svg", p(&out)]);
+        let svg = std::fs::read_to_string(&out).unwrap();
+        let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{e}\n{svg}"));
+        assert_eq!(doc.root_element().tag_name().name(), "svg");
+        let titles: Vec<&str> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("title"))
+            .filter_map(|n| n.text())
+            .collect();
+        let view = json(&ok(["view", p(&g), "--json"]));
+        let bodies = view
+            .pointer("/observation/units")
+            .or(view.pointer("/units"))
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        assert!(bodies > 0, "{m}: {view}");
+        for u in 0..bodies {
+            assert!(
+                titles
+                    .iter()
+                    .any(|t| t.contains(&format!("u{u} ")) || t.ends_with(&format!("u{u}"))),
+                "{m}: u{u} is not drawn: {titles:?}"
+            );
+        }
+        assert!(svg.contains("marker-end"), "{m}: the move's arrow");
+        ok(["replay", p(&g), "--verify"]);
+    }
+}
+
+/// `battlemat odds sd-era`: the letters, range and melee; refusals that name the rule.
+#[test]
+fn sd_era_odds_from_the_command_line() {
+    let o = json(&ok([
+        "odds",
+        "sd-era",
+        "--attacker",
+        "4V",
+        "--defender",
+        "3C",
+        "--range",
+        "1.5",
+        "--json",
+    ]));
+    assert_eq!(o["details"]["attack_dice"], 3);
+    assert_eq!(o["details"]["defence_dice"], 2);
+    let total: f64 = o["outcomes"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_f64().unwrap())
+        .sum();
+    assert!((total - 1.0).abs() < 1e-9);
+    let text = ok([
+        "odds",
+        "sd-era",
+        "--attacker",
+        "3M",
+        "--defender",
+        "3",
+        "--melee",
+    ]);
+    assert!(text.contains("win, knockback 1 stick"), "{text}");
+    let err = fails([
+        "odds",
+        "sd-era",
+        "--attacker",
+        "1",
+        "--defender",
+        "2",
+        "--range",
+        "2",
+    ]);
+    assert!(err.contains("SDE-RANGE"), "{err}");
+    let err = fails(["odds", "sd-era", "--attacker", "9Q", "--defender", "2"]);
+    assert!(err.contains("9Q"), "{err}");
+}
