@@ -53,19 +53,12 @@ fn cross(a: (i128, i128), b: (i128, i128)) -> i128 {
     a.0 * b.1 - a.1 * b.0
 }
 
-/// The largest integer whose square is at most `n`.
+/// The largest integer whose square is at most `n` (the standard library's exact integer
+/// square root; in 64 bits when `n` fits, which is much faster).
 pub fn isqrt(n: u128) -> u128 {
-    if n < 2 {
-        return n;
-    }
-    // Newton's method from above, on integers.
-    let mut x = 1u128 << (128 - n.leading_zeros()).div_ceil(2);
-    loop {
-        let y = (x + n / x) / 2;
-        if y >= x {
-            return x;
-        }
-        x = y;
+    match u64::try_from(n) {
+        Ok(small) => u128::from(small.isqrt()),
+        Err(_) => n.isqrt(),
     }
 }
 
@@ -100,7 +93,15 @@ pub fn toward(from: Point, through: Point, dist: Ticks) -> Point {
     // and try it and the next integer on each axis; keep the farthest point no farther than
     // `dist`, and of those the nearest the line.
     let dist2 = (dist as i128) * (dist as i128);
-    let floor = |c: i128| isqrt((c * c * dist2 / len2) as u128) as i128;
+    let floor = |c: i128| {
+        let num = (c * c * dist2) as u128;
+        // In 64 bits when it fits (a 128-bit division is several times slower).
+        let q = match (u64::try_from(num), u64::try_from(len2)) {
+            (Ok(n), Ok(l)) => u128::from(n / l),
+            _ => num / len2 as u128,
+        };
+        isqrt(q) as i128
+    };
     let (fx, fy) = (floor(d.0), floor(d.1));
     let sign = (dist as i128).signum();
     let mut best = (fx * d.0.signum() * sign, fy * d.1.signum() * sign);
@@ -156,9 +157,12 @@ impl Base {
         {
             return false;
         }
-        let reach = reach64 as i128;
-        let d = self.centre.sub(other.centre);
-        dot(d, d) < reach * reach
+        // Both offsets are below the reach (at most 2^26 ticks), so the squares fit in i64.
+        let (dx, dy) = (
+            self.centre.x - other.centre.x,
+            self.centre.y - other.centre.y,
+        );
+        dx * dx + dy * dy < reach64 * reach64
     }
 
     /// The gap between the bases' edges, rounded down (negative when they overlap).

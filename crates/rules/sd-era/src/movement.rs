@@ -307,8 +307,8 @@ impl SdEra {
             .bases_except(&[u])
             .into_iter()
             .filter(|o| {
-                ((o.centre.x - x.at.x).abs() < reach + o.radius
-                    && (o.centre.y - x.at.y).abs() < reach + o.radius)
+                let r = (reach + o.radius) as i128;
+                crate::combat::len2(o.centre.x - x.at.x, o.centre.y - x.at.y) < r * r
                     || near
                         .iter()
                         .any(|&(i, _)| t.pieces[i].holds > 0 && t.pieces[i].outline.holds(o))
