@@ -1732,6 +1732,19 @@ fn sd_era_every_mission_plays_and_draws() {
     ] {
         let g = dir.path().join(format!("{m}.json"));
         ok(["new", "sd-era", "--scenario", m, "--seed", "4", "-o", p(&g)]);
+        // Ring battle: the players place their units first (the first spot offered).
+        loop {
+            let legal = ok(["legal", p(&g)]);
+            let Some(d) = legal
+                .lines()
+                .map(str::trim)
+                .find(|l| l.starts_with("deploy "))
+            else {
+                break;
+            };
+            let d: String = d.split("  ").next().unwrap().to_string();
+            ok(["act", p(&g), &d]);
+        }
         // The first listed move, as the text `act` takes.
         let legal = ok(["legal", p(&g)]);
         let mv = legal

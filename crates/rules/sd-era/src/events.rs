@@ -215,6 +215,12 @@ pub enum Action {
     Place {
         target: UnitId,
     },
+    /// RING BATTLE: put a unit on the table before play, in the ring or outside it near the
+    /// player's table edge.
+    Deploy {
+        unit: UnitId,
+        at: Point,
+    },
 }
 
 impl fmt::Display for Action {
@@ -267,6 +273,7 @@ impl fmt::Display for Action {
             Action::Take => f.write_str("take"),
             Action::Stay => f.write_str("stay"),
             Action::Place { target } => write!(f, "place {}", u(target)),
+            Action::Deploy { unit, at } => write!(f, "deploy {} {}", u(unit), point_text(*at)),
         }
     }
 }
@@ -469,6 +476,13 @@ impl FromStr for Action {
                 none_after(1)?;
                 Action::Stay
             }
+            "deploy" => {
+                none_after(3)?;
+                Action::Deploy {
+                    unit: parse_unit(arg(1)?)?,
+                    at: parse_point(arg(2)?)?,
+                }
+            }
             "place" => {
                 none_after(2)?;
                 Action::Place {
@@ -479,7 +493,7 @@ impl FromStr for Action {
                 return Err(format!(
                     "{other:?} is not an action: move, shoot, melee, recover, hide, collect, \
                      cheer, breakin, end, pick, done, reroll, keep, add, push, pass, take, \
-                     stay, place"
+                     stay, place, deploy"
                 ));
             }
         };
@@ -605,6 +619,11 @@ pub enum Event {
     KnockedOut {
         unit: UnitId,
         at: Point,
+    },
+    Deployed {
+        unit: UnitId,
+        at: Point,
+        outside: bool,
     },
     TookHill {
         unit: UnitId,

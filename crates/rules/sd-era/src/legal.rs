@@ -57,6 +57,7 @@ pub enum Plan {
     Take,
     Stay,
     Place(UnitId),
+    Deploy(UnitId, Point, bool),
 }
 
 const NOT_NOW: Why = Why::new("SDE-T1", "that is not something to do now");
@@ -393,6 +394,33 @@ impl SdEra {
                     ));
                 }
                 Ok(Plan::Place(*target))
+            }
+            (Phase::Deploy { seat }, Action::Deploy { unit, at }) => {
+                self.exists(*unit)?;
+                let p = sane(*at)?;
+                let x = self.unit(*unit);
+                if x.owner != Some(*seat) || !x.waiting {
+                    return Err(Why::new(
+                        "SDE-RING.1",
+                        "place one of your units not yet placed",
+                    ));
+                }
+                let inside = self.in_ring_zone(p);
+                if !inside && self.from_own_edge(*seat, p) > STICK {
+                    return Err(Why::new(
+                        "SDE-RING.1",
+                        "units start in the ring, or outside it near your table edge",
+                    ));
+                }
+                let others = self.bases_except(&[*unit]);
+                let base = battlemat_geom::table::Base::new(p, BASE_RADIUS);
+                if !matches!(
+                    self.fixed.table.landing(&base, &others),
+                    battlemat_geom::table::Landing::Ground
+                ) {
+                    return Err(Why::new("SDE-RING.1", "there is no room there"));
+                }
+                Ok(Plan::Deploy(*unit, p, !inside))
             }
             _ => Err(NOT_NOW),
         }
@@ -745,6 +773,31 @@ impl SdEra {
                 }
                 self.settle(ev);
             }
+            Plan::Deploy(u, p, outside) => {
+                let x = &mut self.now.units[u as usize];
+                x.at = p;
+                x.home = p;
+                x.waiting = false;
+                x.outside = outside;
+                ev.push(Event::Deployed {
+                    unit: u,
+                    at: p,
+                    outside,
+                });
+                // Take turns, in turn order: the next seat with a unit to place.
+                let n = self.fixed.players;
+                let from = match self.now.phase {
+                    Phase::Deploy { seat } => (seat + 1) % n,
+                    _ => self.now.first,
+                };
+                match self.next_deployer(from) {
+                    Some(seat) => self.now.phase = Phase::Deploy { seat },
+                    None => {
+                        let first = self.now.first;
+                        self.begin_turn(first, ev);
+                    }
+                }
+            }
             Plan::Place(t) => {
                 self.now.units[t as usize].cheer += 1;
                 ev.push(Event::CheerDie {
@@ -783,6 +836,21 @@ impl SdEra {
                     out.push(Action::Pick { kind: key.clone() });
                 }
                 out.push(Action::Done);
+            }
+            Phase::Deploy { seat } => {
+                // In front of the player just inside the ring, and along its table edge.
+                let spots: Vec<Point> = self
+                    .start_spots(*seat)
+                    .into_iter()
+                    .chain(self.edge_spots(*seat))
+                    .collect();
+                for u in self.ids() {
+                    if self.unit(u).owner == Some(*seat) && self.unit(u).waiting {
+                        for &at in &spots {
+                            out.push(Action::Deploy { unit: u, at });
+                        }
+                    }
+                }
             }
             Phase::StartHidden { seat } => {
                 for u in self.ids() {

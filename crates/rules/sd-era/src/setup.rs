@@ -265,6 +265,7 @@ pub(crate) fn new_unit(body: Body, owner: Option<Seat>, at: Point) -> Unit {
         aboard: None,
         cheer: 0,
         outside: false,
+        waiting: false,
     }
 }
 
@@ -341,7 +342,7 @@ impl SdEra {
     }
 
     /// Where a seat's units may start, best first.
-    fn start_spots(&self, seat: Seat) -> Vec<Point> {
+    pub fn start_spots(&self, seat: Seat) -> Vec<Point> {
         let f = &self.fixed;
         let (w, d) = (f.table.width, f.table.depth);
         let mut out = Vec::new();
@@ -383,6 +384,33 @@ impl SdEra {
         out
     }
 
+    /// RING BATTLE: spots outside the ring near `seat`'s table edge, half a stick apart.
+    pub fn edge_spots(&self, seat: Seat) -> Vec<Point> {
+        let f = &self.fixed;
+        let (edge, frac) = post_places(f.players)[seat as usize];
+        let (p, dir) = on_edge(f.table.width, f.table.depth, edge, frac, BASE_RADIUS);
+        (0..12i64)
+            .map(|k| {
+                let side = if k % 2 == 0 { k / 2 } else { -(k / 2) - 1 };
+                Point::new(
+                    p.x + dir.0 * side * STICK / 2,
+                    p.y + dir.1 * side * STICK / 2,
+                )
+            })
+            .collect()
+    }
+
+    /// How far a point is from `seat`'s table edge.
+    pub fn from_own_edge(&self, seat: Seat, p: Point) -> Ticks {
+        let f = &self.fixed;
+        match post_places(f.players)[seat as usize].0 {
+            0 => p.y,
+            1 => p.x,
+            2 => f.table.depth - p.y,
+            _ => f.table.width - p.x,
+        }
+    }
+
     /// Where a body is put back (balls after a goal or bomb blast): its home, or the nearest
     /// clear point to it.
     pub fn clear_spot_near(&self, u: crate::state::UnitId, home: Point) -> Point {
@@ -421,6 +449,13 @@ impl SdEra {
 
     /// After the armies are set: hiding at the start, then the roll for turn order.
     pub fn start_play(&mut self) {
+        // RING BATTLE: the players place their units themselves, after the roll for turn
+        // order (SDE-RING.1).
+        if self.fixed.kind == MissionKind::RingBattle {
+            for u in &mut self.now.units {
+                u.waiting = u.is_unit();
+            }
+        }
         self.now.phase = match self.next_hider(0) {
             Some(seat) => Phase::StartHidden { seat },
             None => self.turn_order_roll(),

@@ -50,6 +50,9 @@ pub struct Unit {
     /// RING BATTLE: outside the ring.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub outside: bool,
+    /// RING BATTLE: not yet placed on the table (SDE-RING.1).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub waiting: bool,
 }
 
 fn is_zero(n: &u8) -> bool {
@@ -69,9 +72,9 @@ impl Unit {
             _ => None,
         }
     }
-    /// On the table (not carried).
+    /// On the table (not carried, not waiting to be placed).
     pub fn on_table(&self) -> bool {
-        self.aboard.is_none()
+        self.aboard.is_none() && !self.waiting
     }
     pub fn radius(&self) -> Ticks {
         if self.is_unit() {
@@ -264,6 +267,10 @@ pub enum Phase {
     Fight(Fight),
     /// A decision in the middle of something.
     Choose(Choice),
+    /// RING BATTLE: players take turns placing units, in turn order (SDE-RING.1).
+    Deploy {
+        seat: Seat,
+    },
     /// RING BATTLE: breaking in: a unit's dice, all to show one number.
     BreakIn {
         unit: UnitId,

@@ -39,6 +39,7 @@ pub struct UnitView {
     pub aboard: Option<String>,
     pub cheer: u8,
     pub outside: bool,
+    pub waiting: bool,
 }
 
 impl fmt::Display for Observation {
@@ -73,6 +74,9 @@ impl fmt::Display for Observation {
             }
             if u.outside {
                 marks.push("outside the ring".to_string());
+            }
+            if u.waiting {
+                marks.push("not yet placed".to_string());
             }
             let owner = u.owner.map_or("  ".to_string(), |s| format!("P{}", s + 1));
             writeln!(
@@ -211,6 +215,7 @@ impl SdEra {
                         aboard: x.aboard.map(unit_label),
                         cheer: x.cheer,
                         outside: x.outside,
+                        waiting: x.waiting,
                     }
                 })
                 .collect(),
@@ -297,6 +302,10 @@ impl SdEra {
                     self.player(*seat)
                 ),
             },
+            Phase::Deploy { seat } => format!(
+                "{}: place a unit in the ring or outside it near your edge (deploy uN X,Y) (SDE-RING.1)",
+                self.player(*seat)
+            ),
             Phase::BreakIn { unit, left, .. } => {
                 format!("{}: break-in die ({left} to roll)", self.name(*unit))
             }
@@ -512,6 +521,17 @@ impl fmt::Display for Event {
                 write!(f, "{} is out of the ring, at {}", u(unit), point_text(*at))
             }
             Event::TookHill { unit } => write!(f, "{} takes the hill", u(unit)),
+            Event::Deployed { unit, at, outside } => write!(
+                f,
+                "{} is placed at {}{}",
+                u(unit),
+                point_text(*at),
+                if *outside {
+                    ", outside the ring"
+                } else {
+                    " in the ring"
+                }
+            ),
             Event::TurnEnds { seat } => write!(f, "Player {}'s turn ends", seat + 1),
             Event::Resigned { seat } => write!(f, "Player {} resigns", seat + 1),
             Event::GameOver { reason } => write!(f, "Game over: {reason}"),

@@ -15,7 +15,9 @@ impl SdEra {
     pub fn next_step(&self) -> Next {
         match &self.now.phase {
             Phase::Over => Next::Over,
-            Phase::Draft { seat } | Phase::StartHidden { seat } => Next::Decide(*seat),
+            Phase::Draft { seat } | Phase::StartHidden { seat } | Phase::Deploy { seat } => {
+                Next::Decide(*seat)
+            }
             Phase::Turn | Phase::FastMoves => Next::Decide(self.now.active),
             Phase::Choose(c) => Next::Decide(c.seat()),
             Phase::Fight(f) => match self.fight_decider(f) {
@@ -26,6 +28,17 @@ impl SdEra {
                 Next::Chance(Outcomes::Die(6))
             }
         }
+    }
+
+    /// RING BATTLE: the first seat from `from`, in turn order, with a unit still to place.
+    pub fn next_deployer(&self, from: Seat) -> Option<Seat> {
+        let n = self.fixed.players;
+        (0..n).map(|k| (from + k) % n).find(|&s| {
+            self.now
+                .units
+                .iter()
+                .any(|u| u.owner == Some(s) && u.waiting)
+        })
     }
 
     /// The dice each seat rolls for turn order: its most powerful unit's value.
@@ -112,7 +125,10 @@ impl SdEra {
         self.now.first = first;
         self.now.round = 1;
         ev.push(Event::TurnOrder { first });
-        self.begin_turn(first, ev);
+        match self.next_deployer(first) {
+            Some(seat) => self.now.phase = Phase::Deploy { seat },
+            None => self.begin_turn(first, ev),
+        }
     }
 
     /// `seat`'s turn begins: every unit has two actions (SDE-T1).

@@ -26,7 +26,7 @@ fn docs_json_action_table_matches_the_code() {
         assert_eq!(from_text.to_string(), text);
         rows += 1;
     }
-    assert_eq!(rows, 25, "one row per form of action");
+    assert_eq!(rows, 26, "one row per form of action");
 }
 
 #[test]

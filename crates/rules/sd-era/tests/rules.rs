@@ -1151,3 +1151,27 @@ fn sde_charge_balls_option_lets_a_move_next_to_the_ball_kick_it() {
         assert_eq!(g.now.charge == Some(1), free, "charge_balls={opt}");
     }
 }
+
+#[test]
+fn sde_ring_1_players_take_turns_placing_units_in_turn_order() {
+    let mut g = game("ring_battle", &[&["gm", "zaku"], &["dom"]], vec![], &[]);
+    // Turn order first: seat 1 wins the roll.
+    roll(&mut g, &[1, 1]);
+    roll(&mut g, &[6, 6, 6]);
+    assert_eq!(g.now.phase, Phase::Deploy { seat: 1 });
+    assert!(g.now.units.iter().all(|u| u.waiting));
+    // Outside the ring but far from your own edge: refused. (Centre (4, 4), radius 3; seat 1's
+    // edge is the far one.)
+    refused(&mut g, "deploy u2 0.5,0.5", "SDE-RING.1");
+    refused(&mut g, "deploy u0 4,4", "SDE-RING.1"); // not seat 1's unit
+    act(&mut g, "deploy u2 4,7.6"); // outside the ring, at its own edge
+    assert!(g.now.units[2].outside);
+    assert_eq!(g.now.phase, Phase::Deploy { seat: 0 });
+    act(&mut g, "deploy u0 4,4"); // in the ring
+    refused(&mut g, "deploy u1 4.1,4", "SDE-RING.1"); // no room: overlaps u0
+    act(&mut g, "deploy u1 3,3");
+    assert!(!g.now.units[0].outside && !g.now.units[1].outside);
+    // All placed: the first player's turn.
+    assert_eq!(g.now.phase, Phase::Turn);
+    assert_eq!(g.now.active, 1);
+}

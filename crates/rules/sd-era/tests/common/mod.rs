@@ -94,6 +94,11 @@ pub fn begin(g: &mut SdEra, first: u8) {
             Phase::TurnOrder { seat, .. } => {
                 roll(g, &[if seat == first { 6 } else { 1 }]);
             }
+            Phase::Deploy { .. } => {
+                // RING BATTLE: each unit at the first spot offered (in the ring).
+                let a = g.legal_actions()[0].to_string();
+                act(g, &a);
+            }
             Phase::Turn => {
                 assert_eq!(g.now.active, first);
                 return;
