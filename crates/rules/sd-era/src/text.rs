@@ -342,6 +342,17 @@ impl SdEra {
             Action::Collect { unit } => format!("{} collects a token", n(unit)),
             Action::Cheer { unit, target } => format!("{} cheers for {}", n(unit), n(target)),
             Action::BreakIn { unit } => format!("{} tries to break into the ring", n(unit)),
+            Action::Pick { kind } => match self.fixed.chart.iter().find(|(k, _)| k == kind) {
+                Some((_, t)) => format!(
+                    "draft {} ({}, {} point{})",
+                    t.name,
+                    t.label(),
+                    t.cost(),
+                    if t.cost() == 1 { "" } else { "s" }
+                ),
+                None => a.to_string(),
+            },
+            Action::Deploy { unit, at } => format!("place {} at {}", n(unit), point_text(*at)),
             other => other.to_string(),
         }
     }
