@@ -147,6 +147,24 @@ fn sd_era(c: &mut Criterion) {
         });
         let records: Vec<Record<SdEra>> =
             (0..32).map(|s| record_of_any::<SdEra>(&setup, s)).collect();
+        // One `legal_actions` at a decision, cycling through every decision of those games.
+        let mut decisions: Vec<SdEra> = Vec::new();
+        for rec in &records {
+            let mut g = SdEra::new_game(&setup).unwrap();
+            for step in &rec.steps {
+                if matches!(g.to_act(), ToAct::Decide { .. }) {
+                    decisions.push(g.clone());
+                }
+                g.apply(step).unwrap();
+            }
+        }
+        let mut d = 0;
+        c.bench_function(&format!("sd-era/legal_actions/{}", m.id), |b| {
+            b.iter(|| {
+                d = (d + 1) % decisions.len();
+                black_box(decisions[d].legal_actions())
+            })
+        });
         let mut k = 0;
         c.bench_function(&format!("sd-era/replay/{}", m.id), |b| {
             b.iter(|| {

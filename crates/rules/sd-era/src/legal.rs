@@ -908,6 +908,7 @@ impl SdEra {
 
     fn turn_candidates(&self, out: &mut Vec<Action>) {
         let seat = self.now.active;
+        let mut scratch = crate::movement::Scratch::of(self);
         let push = |a: Action, out: &mut Vec<Action>| {
             if self.plan(&a).is_ok() {
                 out.push(a);
@@ -931,14 +932,14 @@ impl SdEra {
             }
             if self.now.phase == Phase::FastMoves {
                 if x.fast_move {
-                    self.move_candidates(u, out);
+                    self.move_candidates_with(u, out, &mut scratch);
                 }
                 continue;
             }
             if x.actions == 0 {
                 continue;
             }
-            self.move_candidates(u, out);
+            self.move_candidates_with(u, out, &mut scratch);
             self.shot_candidates(u, out);
             if self.now.charge != Some(u) {
                 for t in self.ids() {

@@ -221,35 +221,61 @@ impl SdEra {
     }
 
     /// Candidate moves for menus and AIs: the sixteen winds at full length and the eight main
-    /// ones at half length, into
-    /// contact with each enemy and ball, onto each piece that holds units, behind cover
-    /// from the nearest enemy; a transport also loads the units next to it, and drops its
-    /// passengers. Each one passes the judge.
+    /// ones at half length, into contact with each enemy and ball, onto each piece that
+    /// holds units, behind cover from the nearest enemy; a transport also loads the units
+    /// next to it, and drops its passengers. Each one passes the judge.
     pub fn move_candidates(&self, u: UnitId, out: &mut Vec<crate::events::Action>) {
+        let mut scratch = Scratch::of(self);
+        self.move_candidates_with(u, out, &mut scratch);
+    }
+
+    /// [`SdEra::move_candidates`] with the table's bodies and pieces read once for every
+    /// unit of a turn (`scratch`).
+    pub fn move_candidates_with(
+        &self,
+        u: UnitId,
+        out: &mut Vec<crate::events::Action>,
+        scratch: &mut Scratch,
+    ) {
         let x = *self.unit(u);
-        let mut points: Vec<Point> = Vec::with_capacity(48);
+        let Scratch {
+            bodies,
+            bounds,
+            points,
+            others,
+            near,
+        } = scratch;
+        points.clear();
         for (dx, dy) in wind_offsets() {
             points.push(Point::new(x.at.x + dx, x.at.y + dy));
         }
         // The winds' points are distinct; the rest are kept only if new.
-        for t in self.ids() {
-            let y = self.unit(t);
-            if t == u || !y.on_table() || !(self.enemies(u, t) || y.is_ball()) {
+        let mut nearest: Option<(i128, Point)> = None;
+        for &(t, b) in bodies.iter() {
+            if t == u {
                 continue;
             }
-            let gap = x.radius() + y.radius() + NEXT_TO / 2;
-            let d2 = crate::combat::len2(y.at.x - x.at.x, y.at.y - x.at.y);
+            let y = self.unit(t);
+            let enemy = self.enemies(u, t);
+            if !(enemy || y.is_ball()) {
+                continue;
+            }
+            let d2 = crate::combat::len2(b.centre.x - x.at.x, b.centre.y - x.at.y);
+            if enemy && nearest.is_none_or(|(n, _)| d2 < n) {
+                nearest = Some((d2, b.centre));
+            }
+            let gap = x.radius() + b.radius + NEXT_TO / 2;
             let reach = (STICK + 2 * gap) as i128;
             if d2 > reach * reach {
                 continue;
             }
             // Beside it; and behind a ball, to kick it the other way.
-            let beside = toward(y.at, x.at, gap);
+            let beside = toward(b.centre, x.at, gap);
             if !points.contains(&beside) {
                 points.push(beside);
             }
             if y.is_ball() {
-                let behind = toward(y.at, x.at, -gap);
+                let behind = toward(b.centre, x.at, -gap);
                 if !points.contains(&behind) {
                     points.push(behind);
                 }
@@ -257,28 +283,20 @@ impl SdEra {
         }
         // Onto each piece that holds units; behind each piece that blocks sight, out of the
         // nearest enemy's line.
-        let nearest = self
-            .ids()
-            .filter(|&t| self.enemies(u, t) && self.unit(t).on_table())
-            .min_by_key(|&t| {
-                let y = self.unit(t);
-                crate::combat::len2(y.at.x - x.at.x, y.at.y - x.at.y)
-            });
-        for p in &self.fixed.table.pieces {
+        let t = &self.fixed.table;
+        for (p, &(x0, y0, x1, y1)) in t.pieces.iter().zip(bounds.iter()) {
             let c = piece_centre(&p.outline);
             if p.holds > 0 && !points.contains(&c) {
                 points.push(c);
             }
-            let (x0, y0, x1, y1) = p.outline.bounds();
             let within = |v: i64, lo: i64, hi: i64| v + STICK > lo && v - STICK < hi;
             if p.blocks_sight
                 && within(x.at.x, x0, x1)
                 && within(x.at.y, y0, y1)
-                && let Some(e) = nearest
+                && let Some((_, e)) = nearest
             {
                 // Past the piece's far side from the enemy, the offset scaled by its larger
                 // axis (a candidate need not be at an exact distance, so no square root).
-                let e = self.unit(e).at;
                 let (dx, dy) = (c.x - e.x, c.y - e.y);
                 let big = dx.abs().max(dy.abs());
                 if big > 0 {
@@ -290,30 +308,36 @@ impl SdEra {
                 }
             }
         }
-        let t = &self.fixed.table;
         // Only what a base within a stick of here could touch (and whoever stands on a
         // piece it could land on, who take its room).
         let reach = STICK + 2 * BASE_RADIUS + 2;
-        let near: Vec<(usize, (i64, i64, i64, i64))> = (0..t.pieces.len())
-            .map(|i| (i, t.pieces[i].outline.bounds()))
-            .filter(|&(_, (x0, y0, x1, y1))| {
-                x.at.x + reach > x0
-                    && x.at.x - reach < x1
-                    && x.at.y + reach > y0
-                    && x.at.y - reach < y1
-            })
-            .collect();
-        let others: Vec<Base> = self
-            .bases_except(&[u])
-            .into_iter()
-            .filter(|o| {
-                let r = (reach + o.radius) as i128;
-                crate::combat::len2(o.centre.x - x.at.x, o.centre.y - x.at.y) < r * r
-                    || near
-                        .iter()
-                        .any(|&(i, _)| t.pieces[i].holds > 0 && t.pieces[i].outline.holds(o))
-            })
-            .collect();
+        near.clear();
+        near.extend(
+            bounds
+                .iter()
+                .enumerate()
+                .filter(|&(_, &(x0, y0, x1, y1))| {
+                    x.at.x + reach > x0
+                        && x.at.x - reach < x1
+                        && x.at.y + reach > y0
+                        && x.at.y - reach < y1
+                })
+                .map(|(i, b)| (i, *b)),
+        );
+        others.clear();
+        others.extend(
+            bodies
+                .iter()
+                .filter(|(t, _)| *t != u)
+                .map(|(_, o)| *o)
+                .filter(|o| {
+                    let r = (reach + o.radius) as i128;
+                    crate::combat::len2(o.centre.x - x.at.x, o.centre.y - x.at.y) < r * r
+                        || near
+                            .iter()
+                            .any(|&(i, _)| t.pieces[i].holds > 0 && t.pieces[i].outline.holds(o))
+                }),
+        );
         let ring = self.fixed.kind == MissionKind::RingBattle;
         let stick2 = (STICK as i128) * (STICK as i128);
         let fits = |k: usize, to: Point| {
@@ -324,7 +348,7 @@ impl SdEra {
                 && matches!(
                     t.landing_among(
                         &Base::new(to, BASE_RADIUS),
-                        &others,
+                        others,
                         // Only the pieces whose box the base's box meets.
                         near.iter()
                             .filter(|(_, (x0, y0, x1, y1))| {
@@ -362,7 +386,7 @@ impl SdEra {
         } else {
             Vec::new()
         };
-        for (k, to) in points.into_iter().enumerate() {
+        for (k, &to) in points.iter().enumerate() {
             if !fits(k, to) {
                 continue;
             }
@@ -372,6 +396,9 @@ impl SdEra {
                 load: vec![],
                 drop: vec![],
             });
+            if !transport {
+                continue;
+            }
             // A transport loads or drops along the eight main winds only (a short menu).
             let main_wind = k < 16 && k % 2 == 0;
             if main_wind
@@ -408,6 +435,38 @@ impl SdEra {
                     });
                 }
             }
+        }
+    }
+}
+
+/// What candidate moves read of the table, once per turn's listing: the bodies on it with
+/// their bases, each piece's bounding box, and buffers reused from unit to unit.
+pub struct Scratch {
+    bodies: Vec<(UnitId, Base)>,
+    bounds: Vec<(i64, i64, i64, i64)>,
+    points: Vec<Point>,
+    others: Vec<Base>,
+    near: Vec<(usize, (i64, i64, i64, i64))>,
+}
+
+impl Scratch {
+    pub fn of(g: &SdEra) -> Scratch {
+        Scratch {
+            bodies: g
+                .ids()
+                .filter(|&i| g.unit(i).on_table())
+                .map(|i| (i, g.unit(i).base()))
+                .collect(),
+            bounds: g
+                .fixed
+                .table
+                .pieces
+                .iter()
+                .map(|p| p.outline.bounds())
+                .collect(),
+            points: Vec::with_capacity(48),
+            others: Vec::with_capacity(16),
+            near: Vec::with_capacity(8),
         }
     }
 }
