@@ -18,30 +18,6 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use std::collections::BTreeMap;
 use std::hint::black_box;
 
-fn record_of(setup: &battlemat_swtb::Setup, seed: u64) -> Record<Swtb> {
-    let mut g = Swtb::new_game(setup).unwrap();
-    let mut r = Roller::new(seed, 0);
-    let mut rec = Record::new(setup.clone());
-    loop {
-        let step = match g.to_act() {
-            ToAct::Over(_) => return rec,
-            ToAct::Chance(c) => Step::Roll {
-                value: c.roll(&mut r),
-            },
-            ToAct::Decide { seat, .. } => {
-                let l = g.legal_actions();
-                let i = r.pick(&vec![1; l.len()]).unwrap();
-                Step::Act {
-                    seat,
-                    action: l[i].clone(),
-                }
-            }
-        };
-        g.apply(&step).unwrap();
-        rec.steps.push(step);
-    }
-}
-
 fn games(c: &mut Criterion) {
     let setup = Swtb::setup("outpost", &BTreeMap::new()).unwrap();
     let mut seed = 0u64;
@@ -52,7 +28,7 @@ fn games(c: &mut Criterion) {
             black_box(play::<Swtb>(&setup, &[PlayerKind::Random], &mut r, 1_000_000).unwrap())
         })
     });
-    let records: Vec<Record<Swtb>> = (0..64).map(|s| record_of(&setup, s)).collect();
+    let records: Vec<Record<Swtb>> = (0..64).map(|s| record_of_any::<Swtb>(&setup, s)).collect();
     // Every state along those games, with the step taken there: `legal_actions` at each
     // decision, and one `apply` per step (on a clone of the state before it; the clone is
     // measured alone as the peer, `clone_state`).

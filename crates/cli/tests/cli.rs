@@ -1669,6 +1669,20 @@ fn version_1_game_files_replay_or_name_the_release_that_does() {
 
 // ----- the picture ---------------------------------------------------------------------------
 
+/// A written SVG picture, checked to be well-formed SVG, and the texts of its `<title>`s
+/// (every drawn unit has one).
+fn svg_titles(path: &Path) -> (String, Vec<String>) {
+    let svg = std::fs::read_to_string(path).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{e}\n{svg}"));
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    let titles = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("title"))
+        .filter_map(|n| n.text().map(str::to_string))
+        .collect();
+    (svg, titles)
+}
+
 /// `view --svg` writes a well-formed SVG picture of the table, with every unit on it.
 #[test]
 fn view_svg_draws_the_table() {
@@ -1692,14 +1706,7 @@ fn view_svg_draws_the_table() {
         ok(args);
         let out = dir.path().join(format!("{name}.svg"));
         ok(["view", p(&g), "--svg", p(&out)]);
-        let svg = std::fs::read_to_string(&out).unwrap();
-        let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{e}\n{svg}"));
-        assert_eq!(doc.root_element().tag_name().name(), "svg");
-        let titles: Vec<&str> = doc
-            .descendants()
-            .filter(|n| n.has_tag_name("title"))
-            .filter_map(|n| n.text())
-            .collect();
+        let (svg, titles) = svg_titles(&out);
         for u in 0..16 {
             assert!(
                 titles.iter().any(|t| t.starts_with(&format!("u{u} "))),
@@ -1759,14 +1766,7 @@ fn sd_era_every_mission_plays_and_draws() {
         assert!(text.contains("+--"), "{m}: a map\n{text}");
         let out = dir.path().join(format!("{m}.svg"));
         ok(["view", p(&g), "--svg", p(&out)]);
-        let svg = std::fs::read_to_string(&out).unwrap();
-        let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{e}\n{svg}"));
-        assert_eq!(doc.root_element().tag_name().name(), "svg");
-        let titles: Vec<&str> = doc
-            .descendants()
-            .filter(|n| n.has_tag_name("title"))
-            .filter_map(|n| n.text())
-            .collect();
+        let (svg, titles) = svg_titles(&out);
         let view = json(&ok(["view", p(&g), "--json"]));
         let bodies = view
             .pointer("/observation/units")

@@ -112,6 +112,81 @@ pub fn piece(s: &str) -> Piece<'_> {
     Piece { kind, at, tag }
 }
 
+/// Arbitrary actions at states of seeded random games: at each decision, `tries` actions
+/// from `any` are checked and applied to a copy — `check` and `apply` must agree, a refused
+/// action must change nothing, and `odds` and `describe` must not panic — and then a listed
+/// action is taken. Every game's `tests/fuzz_actions.rs` runs this with its own `any`.
+/// Returns how many arbitrary actions were accepted and refused.
+pub fn fuzz_actions<G: Game>(
+    setups: &[G::Setup],
+    games: u64,
+    max_steps: usize,
+    tries: usize,
+    roller: &mut battlemat_dice::Roller,
+    mut any: impl FnMut(&mut battlemat_dice::Roller) -> G::Action,
+) -> (u64, u64) {
+    let (mut accepted, mut refused) = (0, 0);
+    for setup in setups {
+        for _game in 0..games {
+            let mut g = G::new_game(setup).unwrap_or_else(|e| panic!("{e}"));
+            for _ in 0..max_steps {
+                let step = match g.next() {
+                    Next::Over => break,
+                    Next::Chance(o) => Step::Roll {
+                        value: o.roll(roller),
+                    },
+                    Next::Decide(seat) => {
+                        for _ in 0..tries {
+                            let a = any(roller);
+                            let before = g.clone();
+                            let _ = g.odds(&a);
+                            let _ = g.describe(&a);
+                            let checked = g.check(&a);
+                            let mut h = g.clone();
+                            let applied = h.apply(&Step::Act {
+                                seat,
+                                action: a.clone(),
+                            });
+                            assert_eq!(checked.is_ok(), applied.is_ok(), "{a}");
+                            if applied.is_err() {
+                                assert!(h == before, "refused {a} changed the state");
+                                refused += 1;
+                            } else {
+                                accepted += 1;
+                            }
+                            assert!(g == before, "checking {a} changed the state");
+                        }
+                        let legal = g.legal_actions();
+                        let i = roller.pick(&vec![1; legal.len()]).expect("an action");
+                        Step::Act {
+                            seat,
+                            action: legal[i].clone(),
+                        }
+                    }
+                };
+                g.apply(&step).unwrap_or_else(|e| panic!("{e}"));
+            }
+        }
+    }
+    (accepted, refused)
+}
+
+/// Arbitrary text made of `words`: whatever parses as an action prints back to text that
+/// parses to the same action, and nothing panics.
+pub fn fuzz_text<G: Game>(words: &[&str], texts: u64, roller: &mut battlemat_dice::Roller) {
+    for _ in 0..texts {
+        let n = roller.roll(6) as usize - 1;
+        let text: Vec<&str> = (0..n)
+            .map(|_| words[roller.roll(words.len() as u32) as usize - 1])
+            .collect();
+        let text = text.join(" ");
+        if let Ok(a) = text.parse::<G::Action>() {
+            let back = a.to_string().parse::<G::Action>();
+            assert!(back.as_ref() == Ok(&a), "{text:?} -> {a} -> {back:?}");
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -143,7 +143,13 @@ impl Base {
 
     /// Are the two bases at most `gap` apart, edge to edge ("next to" is a small gap)?
     pub fn within(&self, other: &Base, gap: Ticks) -> bool {
-        let reach = (self.radius + other.radius + gap) as i128;
+        let r = self.radius + other.radius + gap;
+        // Farther apart than that on either axis: not within (no multiply).
+        if (self.centre.x - other.centre.x).abs() > r || (self.centre.y - other.centre.y).abs() > r
+        {
+            return false;
+        }
+        let reach = r as i128;
         let d = self.centre.sub(other.centre);
         reach >= 0 && dot(d, d) <= reach * reach
     }

@@ -25,6 +25,41 @@ pub enum Question {
     Reroll(bool),
 }
 
+/// The opposed roll (rulings.md, "Opposed roll"): each side's highest die, the attacker
+/// winning only if higher, overkill the winner's other dice above the loser's highest; or,
+/// with `contest = sum`, totals, overkill (difference - 1) div 3. `melee_special`: the
+/// attacker is a MELEE unit attacking in melee, whose lost attack is a tie (SDE-M). The
+/// referee and the odds both decide rolls here.
+pub fn opposed(contest: Contest, att: &Pool, def: &Pool, melee_special: bool) -> (Winner, u8) {
+    let (w, overkill) = match contest {
+        Contest::Highest => {
+            let (a, d) = (att.highest(), def.highest());
+            if a > d {
+                (Winner::Attacker, att.above(d).saturating_sub(1))
+            } else if d > a {
+                (Winner::Defender, def.above(a).saturating_sub(1))
+            } else {
+                (Winner::Tie, 0)
+            }
+        }
+        Contest::Sum => {
+            let (a, d) = (att.total(), def.total());
+            if a > d {
+                (Winner::Attacker, ((a - d - 1) / 3) as u8)
+            } else if d > a {
+                (Winner::Defender, ((d - a - 1) / 3) as u8)
+            } else {
+                (Winner::Tie, 0)
+            }
+        }
+    };
+    // SDE-M: "If you lose when attacking in melee, treat as a tie instead."
+    if w == Winner::Defender && melee_special {
+        return (Winner::Tie, 0);
+    }
+    (w, overkill)
+}
+
 /// Squared length of a vector.
 pub(crate) fn len2(dx: Ticks, dy: Ticks) -> i128 {
     (dx as i128) * (dx as i128) + (dy as i128) * (dy as i128)
@@ -223,44 +258,18 @@ impl SdEra {
         self.settle(ev);
     }
 
-    /// Who won and by how much overkill (rulings.md, "Opposed roll").
+    /// Who won and by how much overkill (rulings.md, "Opposed roll"), under this game's
+    /// `contest` option.
     pub fn contest(&self, att: &Pool, def: &Pool) -> (Winner, u8) {
-        match self.fixed.options.contest {
-            Contest::Highest => {
-                let (a, d) = (att.highest(), def.highest());
-                if a > d {
-                    (Winner::Attacker, att.above(d).saturating_sub(1))
-                } else if d > a {
-                    (Winner::Defender, def.above(a).saturating_sub(1))
-                } else {
-                    (Winner::Tie, 0)
-                }
-            }
-            Contest::Sum => {
-                let (a, d) = (att.total(), def.total());
-                if a > d {
-                    (Winner::Attacker, ((a - d - 1) / 3) as u8)
-                } else if d > a {
-                    (Winner::Defender, ((d - a - 1) / 3) as u8)
-                } else {
-                    (Winner::Tie, 0)
-                }
-            }
-        }
+        opposed(self.fixed.options.contest, att, def, false)
     }
 
     /// What the outcome does: knockback (SDE-SHOOT, SDE-MELEE, SDE-KB1), a hidden unit
     /// found (SDE-H), a ball's strike (SDE-SOCCER.2), ring stuns and cheers (SDE-RING.2).
     fn resolve_fight(&mut self, f: Fight, ev: &mut Vec<Event>) {
-        let (mut winner, mut overkill) = self.contest(&f.att, &f.def);
-        // SDE-M: "If you lose when attacking in melee, treat as a tie instead."
-        if winner == Winner::Defender
-            && f.melee
-            && matches!(f.striker, Striker::Unit(u) if self.has(u, Special::M))
-        {
-            winner = Winner::Tie;
-            overkill = 0;
-        }
+        let melee_special =
+            f.melee && matches!(f.striker, Striker::Unit(u) if self.has(u, Special::M));
+        let (winner, overkill) = opposed(self.fixed.options.contest, &f.att, &f.def, melee_special);
         ev.push(Event::Fight {
             target: f.target,
             winner,

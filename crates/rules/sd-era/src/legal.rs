@@ -508,12 +508,7 @@ impl SdEra {
         target: UnitId,
         share: u8,
     ) -> Result<u8, Why> {
-        if !self.sees(unit, origin, target) {
-            return Err(Why::new(
-                "SDE-SIGHT",
-                "it cannot see the target: cover is in the way",
-            ));
-        }
+        // Range first: it is cheap, and rules out most shots of one-die units.
         let extra = self.extra_range(origin, radius, target);
         if extra > 0 && share <= 1 {
             return Err(Why::new(
@@ -526,6 +521,12 @@ impl SdEra {
             return Err(Why::new(
                 "SDE-RANGE",
                 "out of range: the range penalty leaves no dice",
+            ));
+        }
+        if !self.sees(unit, origin, target) {
+            return Err(Why::new(
+                "SDE-SIGHT",
+                "it cannot see the target: cover is in the way",
             ));
         }
         Ok(dice)
@@ -941,9 +942,15 @@ impl SdEra {
             }
             self.move_candidates_with(u, out, &mut scratch);
             self.shot_candidates(u, out);
-            if self.now.charge != Some(u) {
+            if self.now.charge != Some(u) && !self.has(u, Special::T) {
                 for t in self.ids() {
-                    if t != u && self.unit(t).on_table() && self.next_to(u, t) {
+                    let y = self.unit(t);
+                    if t != u
+                        && y.owner != x.owner
+                        && y.on_table()
+                        && !y.stunned
+                        && self.next_to(u, t)
+                    {
                         push(Action::Melee { unit: u, target: t }, out);
                     }
                 }

@@ -33,34 +33,9 @@ pub struct Duel {
     pub contest: Contest,
 }
 
-/// Outcome of one roll: (winner, overkill).
+/// Outcome of one roll: (winner, overkill), decided by the referee's own function.
 fn judge(contest: Contest, a: &Pool, d: &Pool, duel: &Duel) -> (Winner, u8) {
-    let (w, ok) = match contest {
-        Contest::Highest => {
-            let (x, y) = (a.highest(), d.highest());
-            if x > y {
-                (Winner::Attacker, a.above(y).saturating_sub(1))
-            } else if y > x {
-                (Winner::Defender, d.above(x).saturating_sub(1))
-            } else {
-                (Winner::Tie, 0)
-            }
-        }
-        Contest::Sum => {
-            let (x, y) = (a.total(), d.total());
-            if x > y {
-                (Winner::Attacker, ((x - y - 1) / 3) as u8)
-            } else if y > x {
-                (Winner::Defender, ((y - x - 1) / 3) as u8)
-            } else {
-                (Winner::Tie, 0)
-            }
-        }
-    };
-    if w == Winner::Defender && duel.melee && duel.att_melee_special {
-        return (Winner::Tie, 0);
-    }
-    (w, ok)
+    crate::combat::opposed(contest, a, d, duel.melee && duel.att_melee_special)
 }
 
 /// The knockback in sticks an outcome does: positive to the defender, negative to the
@@ -116,66 +91,47 @@ fn expect(d: &Dist) -> f64 {
     d.iter().map(|((_, k), p)| f64::from(*k) * p).sum()
 }
 
-/// The outcome distribution from rolled pools, with re-rolls still to choose.
+/// The outcome distribution from rolled pools, with re-rolls still to choose: the
+/// attacker's first (it plays for the most knockback), then the defender's (the least),
+/// each keeping the dice or re-rolling one die of a face it shows.
 fn after_rolls(duel: &Duel, a: Pool, d: Pool, att_left: bool, def_left: bool) -> Dist {
-    if att_left {
-        // The attacker keeps or re-rolls one face, whichever gives the defender the worst.
-        let mut best = after_rolls(duel, a, d, false, def_left);
-        let mut best_e = expect(&best);
-        for f in 1..=6u8 {
-            if a.faces[f as usize - 1] == 0 {
-                continue;
-            }
-            let mut dist = Dist::new();
-            for g in 1..=6u8 {
-                let mut a2 = a;
-                a2.faces[f as usize - 1] -= 1;
-                a2.faces[g as usize - 1] += 1;
-                for (k, p) in after_rolls(duel, a2, d, false, def_left) {
-                    *dist.entry(k).or_default() += p / 6.0;
-                }
-            }
-            let e = expect(&dist);
-            if e > best_e + 1e-12 {
-                best = dist;
-                best_e = e;
+    if !att_left && !def_left {
+        let (w, ok) = judge(duel.contest, &a, &d, duel);
+        let class = match w {
+            Winner::Attacker => 1,
+            Winner::Tie => 0,
+            Winner::Defender => -1,
+        };
+        let mut out = Dist::new();
+        out.insert((class, knockback(duel, w, ok)), 1.0);
+        return out;
+    }
+    let attacker = att_left;
+    let next = |a: Pool, d: Pool| after_rolls(duel, a, d, false, attacker && def_left);
+    let mut best = next(a, d);
+    let mut best_e = expect(&best);
+    let pool = if attacker { a } else { d };
+    for f in 1..=6u8 {
+        if pool.faces[f as usize - 1] == 0 {
+            continue;
+        }
+        let mut dist = Dist::new();
+        for g in 1..=6u8 {
+            let mut p = pool;
+            p.faces[f as usize - 1] -= 1;
+            p.faces[g as usize - 1] += 1;
+            let (a2, d2) = if attacker { (p, d) } else { (a, p) };
+            for (k, q) in next(a2, d2) {
+                *dist.entry(k).or_default() += q / 6.0;
             }
         }
-        return best;
-    }
-    if def_left {
-        let mut best = after_rolls(duel, a, d, false, false);
-        let mut best_e = expect(&best);
-        for f in 1..=6u8 {
-            if d.faces[f as usize - 1] == 0 {
-                continue;
-            }
-            let mut dist = Dist::new();
-            for g in 1..=6u8 {
-                let mut d2 = d;
-                d2.faces[f as usize - 1] -= 1;
-                d2.faces[g as usize - 1] += 1;
-                for (k, p) in after_rolls(duel, a, d2, false, false) {
-                    *dist.entry(k).or_default() += p / 6.0;
-                }
-            }
-            let e = expect(&dist);
-            if e < best_e - 1e-12 {
-                best = dist;
-                best_e = e;
-            }
+        let e = expect(&dist);
+        if (attacker && e > best_e + 1e-12) || (!attacker && e < best_e - 1e-12) {
+            best = dist;
+            best_e = e;
         }
-        return best;
     }
-    let (w, ok) = judge(duel.contest, &a, &d, duel);
-    let class = match w {
-        Winner::Attacker => 1,
-        Winner::Tie => 0,
-        Winner::Defender => -1,
-    };
-    let mut out = Dist::new();
-    out.insert((class, knockback(duel, w, ok)), 1.0);
-    out
+    best
 }
 
 /// The exact distribution of outcomes and knockback.

@@ -315,14 +315,17 @@ impl SdEra {
         }
     }
 
+    /// A body's name, or just its label for an id that names no body (in a refused action).
+    fn called(&self, u: UnitId) -> String {
+        if (u as usize) < self.now.units.len() {
+            self.name(u)
+        } else {
+            unit_label(u)
+        }
+    }
+
     pub fn describe_action(&self, a: &Action) -> String {
-        let n = |u: &UnitId| {
-            if (*u as usize) < self.now.units.len() {
-                self.name(*u)
-            } else {
-                unit_label(*u)
-            }
-        };
+        let n = |u: &UnitId| self.called(*u);
         match a {
             Action::Move { unit, to, .. } => {
                 let at = if (*unit as usize) < self.now.units.len() {
@@ -359,13 +362,7 @@ impl SdEra {
 
     /// An event in words, with names.
     pub fn narrate(&self, e: &Event) -> String {
-        let n = |u: &UnitId| {
-            if (*u as usize) < self.now.units.len() {
-                self.name(*u)
-            } else {
-                unit_label(*u)
-            }
-        };
+        let n = |u: &UnitId| self.called(*u);
         match e {
             Event::Moved { unit, to, .. } => format!("{} moves to {}", n(unit), point_text(*to)),
             Event::Knocked { unit, from, to } => format!(

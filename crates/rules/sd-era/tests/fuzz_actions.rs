@@ -1,7 +1,7 @@
 //! Arbitrary actions — any unit ids, points on and far off the table, any winds, shares and
 //! faces — at states from seeded random games on every mission, and arbitrary text: nothing
 //! panics, `check` and `apply` agree, and a refused action changes nothing.
-use battlemat_core::{Game, Step, ToAct};
+use battlemat_core::Game;
 use battlemat_dice::Roller;
 use battlemat_geom::table::Point;
 use battlemat_sd_era::SdEra;
@@ -82,57 +82,25 @@ fn any_action(r: &mut Roller) -> Action {
 
 #[test]
 fn arbitrary_actions_never_panic_and_refusals_change_nothing() {
-    let mut r = Roller::new(77, 0);
-    let (mut accepted, mut refused) = (0, 0);
     let draft: BTreeMap<String, String> = [("armies", "draft"), ("seats", "3")]
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
+    let mut setups = Vec::new();
     for m in SdEra::info().scenarios {
         for opts in [BTreeMap::new(), draft.clone()] {
-            let setup = SdEra::setup(&m.id, &opts).unwrap();
-            for _game in 0..3 * battlemat_core::conformance::scale() {
-                let mut g = SdEra::new_game(&setup).unwrap();
-                for _ in 0..600 {
-                    let step = match g.to_act() {
-                        ToAct::Over(_) => break,
-                        ToAct::Chance(c) => Step::Roll {
-                            value: c.roll(&mut r),
-                        },
-                        ToAct::Decide { seat, .. } => {
-                            for _ in 0..6 {
-                                let a = any_action(&mut r);
-                                let before = g.clone();
-                                let _ = g.odds(&a);
-                                let _ = g.describe(&a);
-                                let checked = g.check(&a);
-                                let mut h = g.clone();
-                                let applied = h.apply(&Step::Act {
-                                    seat,
-                                    action: a.clone(),
-                                });
-                                assert_eq!(checked.is_ok(), applied.is_ok(), "{a}");
-                                if applied.is_err() {
-                                    assert_eq!(h, before, "refused {a} changed the state");
-                                    refused += 1;
-                                } else {
-                                    accepted += 1;
-                                }
-                                assert_eq!(g, before);
-                            }
-                            let legal = g.legal_actions();
-                            let i = r.pick(&vec![1; legal.len()]).unwrap();
-                            Step::Act {
-                                seat,
-                                action: legal[i].clone(),
-                            }
-                        }
-                    };
-                    g.apply(&step).unwrap();
-                }
-            }
+            setups.push(SdEra::setup(&m.id, &opts).unwrap());
         }
     }
+    let mut r = Roller::new(77, 0);
+    let (accepted, refused) = battlemat_core::testing::fuzz_actions::<SdEra>(
+        &setups,
+        3 * battlemat_core::conformance::scale(),
+        600,
+        6,
+        &mut r,
+        any_action,
+    );
     assert!(
         accepted > 50 && refused > 1000,
         "accepted {accepted}, refused {refused}"
@@ -146,20 +114,12 @@ fn arbitrary_text_never_panics() {
         "move", "shoot", "melee", "push", "from", "load", "drop", "u", "u0", "u255", "u256",
         "u3@1,1", "1,1", "3.25,1.5", "1e308,1", "nan,1", "-1,-1", ",", "ne", "nnw", "x", "0.5",
         "-3", "u1:2", "u1:0", "u1:", ":3", "reroll", "add", "pick", "gundam", "end", "done",
-        "keep", "take", "stay", "place", "cheer", "breakin", "hide", "recover", "collect", "",
+        "keep", "take", "stay", "place", "cheer", "breakin", "hide", "recover", "collect",
+        "deploy", "", "é",
     ];
-    let setup = SdEra::setup("soccer", &BTreeMap::new()).unwrap();
-    let g = SdEra::new_game(&setup).unwrap();
-    for _ in 0..20_000 {
-        let n = r.roll(6) as usize;
-        let text: Vec<&str> = (0..n)
-            .map(|_| words[r.roll(words.len() as u32) as usize - 1])
-            .collect();
-        let text = text.join(" ");
-        if let Ok(a) = text.parse::<Action>() {
-            let _ = g.check(&a);
-            // What parses prints back as text that parses to the same action.
-            assert_eq!(a.to_string().parse::<Action>().as_ref(), Ok(&a), "{text}");
-        }
-    }
+    battlemat_core::testing::fuzz_text::<SdEra>(
+        &words,
+        20_000 * battlemat_core::conformance::scale(),
+        &mut r,
+    );
 }

@@ -1,7 +1,7 @@
 //! Arbitrary actions — any unit ids, cells on and off the board, any power — at states from
 //! seeded random games, and arbitrary text: nothing panics, `check` and `apply` agree, and a
 //! refused action changes nothing.
-use battlemat_core::{Game, Step, ToAct};
+use battlemat_core::Game;
 use battlemat_dice::Roller;
 use battlemat_geom::Cell;
 use battlemat_swtb::data::Power;
@@ -59,54 +59,21 @@ fn arbitrary_actions_never_panic_and_refusals_change_nothing() {
     .iter()
     .map(|k| (k.to_string(), "true".to_string()))
     .collect();
-    let mut r = Roller::new(77, 0);
-    let (mut accepted, mut refused) = (0, 0);
+    let mut setups = Vec::new();
     for scenario in ["outpost", "bunker", "skies"] {
         for opts in [BTreeMap::new(), all_on.clone()] {
-            let setup = Swtb::setup(scenario, &opts).unwrap();
-            for _game in 0..15 * battlemat_core::conformance::scale() {
-                let mut g = Swtb::new_game(&setup).unwrap();
-                for _ in 0..2000 {
-                    let step = match g.to_act() {
-                        ToAct::Over(_) => break,
-                        ToAct::Chance(c) => Step::Roll {
-                            value: c.roll(&mut r),
-                        },
-                        ToAct::Decide { seat, .. } => {
-                            // Ten arbitrary actions at this state.
-                            for _ in 0..10 {
-                                let a = any_action(&mut r);
-                                let before = g.clone();
-                                let _ = g.odds(&a);
-                                let _ = g.describe(&a);
-                                let checked = g.check(&a);
-                                let mut h = g.clone();
-                                let applied = h.apply(&Step::Act {
-                                    seat,
-                                    action: a.clone(),
-                                });
-                                assert_eq!(checked.is_ok(), applied.is_ok(), "{a}");
-                                if applied.is_err() {
-                                    assert_eq!(h, before, "refused {a} changed the state");
-                                    refused += 1;
-                                } else {
-                                    accepted += 1;
-                                }
-                                assert_eq!(g, before);
-                            }
-                            let legal = g.legal_actions();
-                            let i = r.pick(&vec![1; legal.len()]).unwrap();
-                            Step::Act {
-                                seat,
-                                action: legal[i].clone(),
-                            }
-                        }
-                    };
-                    g.apply(&step).unwrap();
-                }
-            }
+            setups.push(Swtb::setup(scenario, &opts).unwrap());
         }
     }
+    let mut r = Roller::new(77, 0);
+    let (accepted, refused) = battlemat_core::testing::fuzz_actions::<Swtb>(
+        &setups,
+        15 * battlemat_core::conformance::scale(),
+        2000,
+        10,
+        &mut r,
+        any_action,
+    );
     assert!(
         accepted > 100 && refused > 1000,
         "accepted {accepted}, refused {refused}"
@@ -146,15 +113,9 @@ fn arbitrary_text_never_panics() {
         "ü1",
         "a+2",
     ];
-    for _ in 0..20_000 * battlemat_core::conformance::scale() {
-        let n = r.roll(6) as usize - 1;
-        let text: Vec<&str> = (0..n)
-            .map(|_| words[r.roll(words.len() as u32) as usize - 1])
-            .collect();
-        let text = text.join(" ");
-        if let Ok(a) = text.parse::<Action>() {
-            // Whatever parses prints back to something that parses to the same action.
-            assert_eq!(a.to_string().parse::<Action>().unwrap(), a, "{text:?}");
-        }
-    }
+    battlemat_core::testing::fuzz_text::<Swtb>(
+        &words,
+        20_000 * battlemat_core::conformance::scale(),
+        &mut r,
+    );
 }
