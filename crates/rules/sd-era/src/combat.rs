@@ -308,6 +308,7 @@ impl SdEra {
                                 by: f.by,
                                 dice: f.att.dice,
                                 bounces: 0,
+                                past: Some(target),
                             }));
                         }
                     }
@@ -348,6 +349,7 @@ impl SdEra {
                             by: f.by,
                             dice: f.att.dice,
                             bounces: 0,
+                            past: None,
                         }));
                     }
                 }
@@ -370,13 +372,27 @@ impl SdEra {
                     return; // a ball does not push back
                 };
                 match f.striker {
-                    Striker::Unit(a) => self.now.pending.push(Pending::Choose(Choice::Push {
-                        seat,
-                        mover: a,
-                        dist: STICK,
-                        dice: f.def.dice,
-                        optional: false,
-                    })),
+                    Striker::Unit(a) => {
+                        // KING OF THE HILL: knocked off by the defender's melee, the defender
+                        // may take the attacker's place.
+                        if self.fixed.kind == MissionKind::KingOfTheHill
+                            && let Some(p) = self.standing_on(a)
+                        {
+                            self.now.pending.push(Pending::OffHill {
+                                attacker: target,
+                                target: a,
+                                spot: self.unit(a).at,
+                                piece: p as u8,
+                            });
+                        }
+                        self.now.pending.push(Pending::Choose(Choice::Push {
+                            seat,
+                            mover: a,
+                            dist: STICK,
+                            dice: f.def.dice,
+                            optional: false,
+                        }))
+                    }
                     // SDE-SOCCER.2: "they may knock the ball as melee".
                     Striker::Ball(b) => self.now.pending.push(Pending::Choose(Choice::Push {
                         seat,

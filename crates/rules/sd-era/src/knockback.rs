@@ -46,7 +46,8 @@ impl SdEra {
                     dice,
                     from,
                 } => {
-                    if self.attackable(target) && self.unit(unit).on_table() {
+                    // A shooter stunned by the earlier shares' knockback fires no more.
+                    if self.attackable(target) && self.attackable(unit) {
                         let f = self.unit_fight(unit, target, false, dice, from);
                         self.now.trail.push(Trail::Shot {
                             from,
@@ -114,8 +115,12 @@ impl SdEra {
         let end = toward(start, m.toward, m.dist);
         let on = self.standing_on(u);
         let ignore: Vec<usize> = on.into_iter().collect();
-        let ids = self.ids_except(&[u]);
-        let others = self.bases_except(&[u]);
+        let skip: &[crate::state::UnitId] = match m.past {
+            Some(p) => &[u, p],
+            None => &[u],
+        };
+        let ids = self.ids_except(skip);
+        let others = self.bases_except(skip);
         let sweep = self.fixed.table.sweep(x.base(), end, &others, &ignore);
         let stop = sweep.stop;
         self.now.units[u as usize].at = stop;
@@ -135,7 +140,11 @@ impl SdEra {
         let ahead = |p: Point| Point::new(p.x + v.0, p.y + v.1);
         let travelled = battlemat_geom::table::distance_floor(start, stop);
         match sweep.hit {
-            None => self.after_motion(u, on, m, ev),
+            None => {
+                if !self.slide_off(u, on, m) {
+                    self.after_motion(u, ev);
+                }
+            }
             Some(Hit::Edge) | Some(Hit::Piece(_)) if x.is_ball() => {
                 if sweep.hit == Some(Hit::Edge) && self.goal(u, m, ev) {
                     return;
@@ -161,7 +170,7 @@ impl SdEra {
             Some(Hit::Edge) | Some(Hit::Piece(_)) => {
                 // SDE-KB2: into terrain or a board edge: stop, stunned.
                 self.stun(u, m.by, ev);
-                self.after_motion(u, on, m, ev);
+                self.after_motion(u, ev);
             }
             Some(Hit::Base(j)) => {
                 let j = ids[j];
@@ -170,7 +179,7 @@ impl SdEra {
                     // SDE-KB3: stop, stunned; the unit hit defends against 2 dice, ranged.
                     // (SDE-SOCCER.2, unit hits ball: the same, the ball defending with 2.)
                     self.stun(u, m.by, ev);
-                    self.after_motion(u, on, m, ev);
+                    self.after_motion(u, ev);
                     if self.attackable(j) {
                         self.now.pending.push(Pending::Fight(Fight {
                             striker: Striker::Impact,
@@ -198,6 +207,7 @@ impl SdEra {
                             by: m.by,
                             dice: m.dice,
                             bounces: m.bounces + 1,
+                            past: None,
                         }));
                     }
                 } else if self.attackable(j) {
@@ -220,32 +230,32 @@ impl SdEra {
         }
     }
 
-    /// After a body stops: off a piece it was standing on but half on it, it slides on; in
-    /// RING BATTLE a unit that left the ring is placed outside it (SDE-RING.2).
-    fn after_motion(
-        &mut self,
-        u: crate::state::UnitId,
-        was_on: Option<usize>,
-        m: Motion,
-        ev: &mut Vec<Event>,
-    ) {
+    /// A body knocked off the piece it stood on that ended half on it slides on in the same
+    /// direction until clear (a new motion; nothing was hit). Whether it slides.
+    fn slide_off(&mut self, u: crate::state::UnitId, was_on: Option<usize>, m: Motion) -> bool {
         let x = *self.unit(u);
-        if let Some(p) = was_on {
-            let piece = &self.fixed.table.pieces[p].outline;
-            if piece.overlaps(&x.base()) && !piece.holds(&x.base()) {
-                // Slide on in the same direction until clear of it.
-                let v = (m.toward.x - x.at.x, m.toward.y - x.at.y);
-                if v != (0, 0) {
-                    self.now.pending.push(Pending::Motion(Motion {
-                        toward: Point::new(x.at.x + v.0, x.at.y + v.1),
-                        dist: 2 * x.radius() + 1,
-                        bounces: 3,
-                        ..m
-                    }));
-                    return;
-                }
-            }
+        let Some(p) = was_on else {
+            return false;
+        };
+        let piece = &self.fixed.table.pieces[p].outline;
+        let v = (m.toward.x - x.at.x, m.toward.y - x.at.y);
+        if !piece.overlaps(&x.base()) || piece.holds(&x.base()) || v == (0, 0) {
+            return false;
         }
+        self.now.pending.push(Pending::Motion(Motion {
+            toward: Point::new(x.at.x + v.0, x.at.y + v.1),
+            dist: 2 * x.radius() + 1,
+            bounces: 3,
+            past: None,
+            ..m
+        }));
+        true
+    }
+
+    /// After a body stops: in RING BATTLE a unit that left the ring is placed outside it
+    /// (SDE-RING.2).
+    fn after_motion(&mut self, u: crate::state::UnitId, ev: &mut Vec<Event>) {
+        let x = *self.unit(u);
         if self.fixed.kind == MissionKind::RingBattle && x.is_unit() && !x.outside {
             let r = self.fixed.setup.mission.ring_radius;
             let c = self.fixed.centre;

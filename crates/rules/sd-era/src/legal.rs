@@ -449,6 +449,19 @@ impl SdEra {
                 }
                 let d2 = crate::combat::len2(p.x - x.at.x, p.y - x.at.y);
                 let t = &self.fixed.table;
+                // A point inside a target's base gives the shot no line (and no direction).
+                if aims.iter().any(|a| {
+                    (a.target as usize) < self.now.units.len() && {
+                        let y = self.unit(a.target);
+                        crate::combat::len2(p.x - y.at.x, p.y - y.at.y)
+                            <= (y.radius() as i128) * (y.radius() as i128)
+                    }
+                }) {
+                    return Err(Why::new(
+                        "SDE-B",
+                        "bits shoot from a point outside the target's base",
+                    ));
+                }
                 if d2 > (STICK as i128) * (STICK as i128)
                     || !(0..=t.width).contains(&p.x)
                     || !(0..=t.depth).contains(&p.y)
@@ -663,7 +676,8 @@ impl SdEra {
             }
             Plan::Cheer(u, t) => {
                 self.now.units[u as usize].actions -= 1;
-                self.now.units[t as usize].cheer += 1;
+                let c = &mut self.now.units[t as usize].cheer;
+                *c = c.saturating_add(1);
                 ev.push(Event::CheerDie {
                     unit: t,
                     cheer: self.unit(t).cheer,
@@ -737,7 +751,7 @@ impl SdEra {
                     };
                     let pool = if side { &mut f.att } else { &mut f.def };
                     pool.cheered = true;
-                    pool.dice += n;
+                    pool.dice = pool.dice.saturating_add(n);
                     self.now.units[u as usize].cheer -= n;
                     if n > 0 {
                         ev.push(Event::Cheered { unit: u, dice: n });
@@ -763,6 +777,7 @@ impl SdEra {
                             by: Some(seat),
                             dice,
                             bounces: 0,
+                            past: None,
                         }));
                     self.settle(ev);
                 }
@@ -800,7 +815,8 @@ impl SdEra {
                 }
             }
             Plan::Place(t) => {
-                self.now.units[t as usize].cheer += 1;
+                let c = &mut self.now.units[t as usize].cheer;
+                *c = c.saturating_add(1);
                 ev.push(Event::CheerDie {
                     unit: t,
                     cheer: self.unit(t).cheer,
@@ -876,8 +892,12 @@ impl SdEra {
                     }
                     out.push(Action::Keep);
                 }
-                Some((_, Question::Cheer(_))) => {
-                    for dice in 0..=9 {
+                Some((_, Question::Cheer(side))) => {
+                    let u = match (side, f.striker) {
+                        (true, crate::state::Striker::Unit(u)) => u,
+                        _ => f.target,
+                    };
+                    for dice in 0..=self.unit(u).cheer {
                         out.push(Action::AddCheer { dice });
                     }
                 }

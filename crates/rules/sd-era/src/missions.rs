@@ -196,7 +196,7 @@ impl SdEra {
             };
             return;
         } else {
-            let dice = self.bomb_dice(bomb) + 1;
+            let dice = self.bomb_dice(bomb).saturating_add(1);
             self.now.units[bomb as usize].body = Body::Bomb { dice };
             ev.push(Event::BombGrows { bomb, dice });
         }

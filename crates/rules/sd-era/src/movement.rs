@@ -115,6 +115,12 @@ impl SdEra {
                     "a unit to pick up must be next to the transport",
                 ));
             }
+            if y.outside != x.outside {
+                return Err(Why::new(
+                    "SDE-RING.2",
+                    "a transport carries no unit across the ring's edge",
+                ));
+            }
         }
         let mut except: Vec<UnitId> = vec![unit];
         except.extend_from_slice(load);
@@ -140,6 +146,12 @@ impl SdEra {
                 ));
             }
             let b = Base::new(d.at, BASE_RADIUS);
+            if self.fixed.kind == MissionKind::RingBattle && self.in_ring_zone(d.at) == x.outside {
+                return Err(Why::new(
+                    "SDE-RING.2",
+                    "a transport carries no unit across the ring's edge",
+                ));
+            }
             if !b.within(&me, NEXT_TO) {
                 return Err(Why::new(
                     "SDE-T",
@@ -184,20 +196,24 @@ impl SdEra {
             from,
             to: p.to,
         });
+        let outside = self.unit(u).outside;
         for d in &p.drop {
             let y = &mut self.now.units[d.unit as usize];
             y.aboard = None;
             y.at = d.at;
+            y.outside = outside;
             ev.push(Event::Dropped {
                 transport: u,
                 unit: d.unit,
                 at: d.at,
             });
         }
-        // KING OF THE HILL: units on the hill cannot be hidden.
-        if self.unit(u).hidden && self.on_hill(u) {
-            self.now.units[u as usize].hidden = false;
-            ev.push(Event::Unhidden { unit: u });
+        // KING OF THE HILL: units on the hill cannot be hidden (the mover, or a unit it drops).
+        for v in std::iter::once(u).chain(p.drop.iter().map(|d| d.unit)) {
+            if self.unit(v).hidden && self.on_hill(v) {
+                self.now.units[v as usize].hidden = false;
+                ev.push(Event::Unhidden { unit: v });
+            }
         }
         self.now.charge = self.can_charge(u).then_some(u);
     }

@@ -528,6 +528,117 @@ pub fn check_progress(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
             return Err(SetupError::new(at, "a unit has two actions a turn"));
         }
     }
+    check_references(fixed, now)?;
     let _ = BALL_RADIUS;
+    Ok(())
+}
+
+/// Every unit, seat and piece a saved state's phase, pending steps and charge name exists.
+fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
+    use crate::state::{Choice, Fight, Pending, Striker};
+    let n = now.units.len();
+    let players = fixed.players;
+    let unit = |u: u8, at: &str| -> Result<(), SetupError> {
+        if (u as usize) < n {
+            Ok(())
+        } else {
+            Err(SetupError::new(
+                at,
+                format!("names unit u{u}, which does not exist"),
+            ))
+        }
+    };
+    let seat = |s: u8, at: &str| -> Result<(), SetupError> {
+        if s < players {
+            Ok(())
+        } else {
+            Err(SetupError::new(
+                at,
+                format!("names seat {s}, which does not exist"),
+            ))
+        }
+    };
+    let fight = |f: &Fight, at: &str| -> Result<(), SetupError> {
+        if let Striker::Unit(u) | Striker::Ball(u) = f.striker {
+            unit(u, at)?;
+        }
+        unit(f.target, at)?;
+        if let Some(s) = f.by {
+            seat(s, at)?;
+        }
+        Ok(())
+    };
+    let choice = |c: &Choice, at: &str| -> Result<(), SetupError> {
+        seat(c.seat(), at)?;
+        match *c {
+            Choice::Push { mover, .. } => unit(mover, at),
+            Choice::TakeHill { unit: u, .. } => unit(u, at),
+            Choice::EarnedCheer { .. } => Ok(()),
+        }
+    };
+    if let Some(u) = now.charge {
+        unit(u, "now.charge")?;
+    }
+    let at = "now.phase";
+    match &now.phase {
+        Phase::Draft { seat: s } | Phase::StartHidden { seat: s } | Phase::Deploy { seat: s } => {
+            seat(*s, at)?
+        }
+        Phase::TurnOrder {
+            seat: s, rolling, ..
+        } => {
+            seat(*s, at)?;
+            if u16::from(*rolling) >= 1 << players {
+                return Err(SetupError::new(at, "rolling seats that do not exist"));
+            }
+        }
+        Phase::Fight(f) => fight(f, at)?,
+        Phase::Choose(c) => choice(c, at)?,
+        Phase::BreakIn { unit: u, .. } => unit(*u, at)?,
+        Phase::BombRoll { bomb, .. } => {
+            unit(*bomb, at)?;
+            if !matches!(now.units[*bomb as usize].body, Body::Bomb { .. }) {
+                return Err(SetupError::new(at, "rolls for a bomb that is not one"));
+            }
+        }
+        Phase::Turn | Phase::FastMoves | Phase::Over => {}
+    }
+    for (i, p) in now.pending.iter().enumerate() {
+        let at = format!("now.pending[{i}]");
+        match p {
+            Pending::Motion(m) => {
+                unit(m.body, &at)?;
+                if let Some(u) = m.past {
+                    unit(u, &at)?;
+                }
+                if let Some(s) = m.by {
+                    seat(s, &at)?;
+                }
+            }
+            Pending::Fight(f) => fight(f, &at)?,
+            Pending::Choose(c) => choice(c, &at)?,
+            Pending::OffHill {
+                attacker,
+                target,
+                piece,
+                ..
+            } => {
+                unit(*attacker, &at)?;
+                unit(*target, &at)?;
+                if *piece as usize >= fixed.table.pieces.len() {
+                    return Err(SetupError::new(
+                        at,
+                        "names a terrain piece that does not exist",
+                    ));
+                }
+            }
+            Pending::Spray {
+                unit: u, target, ..
+            } => {
+                unit(*u, &at)?;
+                unit(*target, &at)?;
+            }
+        }
+    }
     Ok(())
 }

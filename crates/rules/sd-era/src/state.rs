@@ -204,6 +204,9 @@ pub struct Motion {
     /// The dice of the attack that sent it (a ball melees with these).
     pub dice: u8,
     pub bounces: u8,
+    /// A unit the body passes (a ball finishing its move past the unit it beat).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub past: Option<UnitId>,
 }
 
 /// A decision in the middle of something.
@@ -376,7 +379,8 @@ impl PartialEq for SdEra {
 impl Eq for SdEra {}
 /// A state's hash, for search memos: the progress folded by a fast multiply-rotate hasher
 /// into one word, which is all the caller's (slower, keyed) hasher sees. Equal states hash
-/// equal; the picture's arrows (`trail`) are left out, as they change no rule.
+/// equal; the hash reads fewer fields than equality compares (not the picture's arrows,
+/// `trail`, nor the result), which keeps that true.
 impl Hash for SdEra {
     fn hash<H: Hasher>(&self, h: &mut H) {
         let mut f = Fold(0);

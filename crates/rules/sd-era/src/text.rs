@@ -328,12 +328,19 @@ impl SdEra {
         let n = |u: &UnitId| self.called(*u);
         match a {
             Action::Move { unit, to, .. } => {
-                let at = if (*unit as usize) < self.now.units.len() {
-                    to.resolve(self.unit(*unit).at)
-                } else {
-                    Point::new(0, 0)
+                let m = battlemat_geom::table::MAX_COORD as u64;
+                let sane = match *to {
+                    crate::events::Target::Point(p) => {
+                        p.x.unsigned_abs() <= m && p.y.unsigned_abs() <= m
+                    }
+                    crate::events::Target::Heading { dist, .. } => dist.unsigned_abs() <= m,
                 };
-                format!("{} moves to {}", n(unit), point_text(at))
+                if (*unit as usize) < self.now.units.len() && sane {
+                    let at = to.resolve(self.unit(*unit).at);
+                    format!("{} moves to {}", n(unit), point_text(at))
+                } else {
+                    a.to_string()
+                }
             }
             Action::Shoot { unit, aims, .. } => {
                 let t: Vec<String> = aims.iter().map(|a| n(&a.target)).collect();

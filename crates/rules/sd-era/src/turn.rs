@@ -180,7 +180,7 @@ impl SdEra {
         ev.push(Event::TurnEnds {
             seat: self.now.active,
         });
-        self.now.turns += 1;
+        self.now.turns = self.now.turns.saturating_add(1);
         // KICK-BOMB: the bombs' explode dice, the bomb with the most dice first.
         if self.fixed.kind == MissionKind::KickBomb
             && let Some(b) = self.next_bomb(0)
@@ -210,7 +210,7 @@ impl SdEra {
                 self.finish_by_score(format!("the {limit}-round limit (house rule)"), ev);
                 return;
             }
-            self.now.round += 1;
+            self.now.round = self.now.round.saturating_add(1);
         }
         self.begin_turn(next, ev);
     }
@@ -263,7 +263,7 @@ impl SdEra {
         self.now
             .units
             .iter()
-            .filter(|u| u.owner == Some(seat) && !u.outside)
+            .filter(|u| u.owner == Some(seat) && u.on_table() && !u.outside)
             .count()
     }
 

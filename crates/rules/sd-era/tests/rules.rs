@@ -779,6 +779,8 @@ fn sde_soccer_2_ball_hits_unit_and_unit_hits_ball() {
     let ev = roll(&mut g, &[5, 1, 1, 2]);
     assert_eq!(fight_result(&ev), Some((Winner::Attacker, 0)));
     assert!(stunned(&g, 2), "the ball wins: the unit is stunned");
+    // ... and the ball finishes its move, past the unit: 2 sticks from where it started.
+    assert_eq!(at(&g, 0), pt(3.0, 3.5));
     assert_eq!(g.now.phase, Phase::Turn);
     // A unit knocked into a ball: stunned, and the ball defends against 2 dice.
     let mut g = soccer(&[&["guncannon"], &["dom"]]);
@@ -1174,4 +1176,65 @@ fn sde_ring_1_players_take_turns_placing_units_in_turn_order() {
     // All placed: the first player's turn.
     assert_eq!(g.now.phase, Phase::Turn);
     assert_eq!(g.now.active, 1);
+}
+
+#[test]
+fn sde_koth_2_a_defender_who_knocks_the_attacker_off_may_take_its_place() {
+    let mut g = game(
+        "king_of_the_hill",
+        &[&["gm"], &["gouf"]],
+        vec![hill(3.0, 3.0, 0.5, 1)],
+        &[],
+    );
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.0, 2.625); // the GM on the hill's edge
+    put(&mut g, 1, 3.0, 2.3); // the Gouf just off it, next to the GM
+    act(&mut g, "melee u0 u1");
+    // 2 dice against the Gouf's 4 (MELEE defending): the Gouf wins with overkill.
+    roll(&mut g, &[2, 1, 6, 5, 1, 1]);
+    act(&mut g, "push e");
+    assert!(matches!(
+        g.now.phase,
+        Phase::Choose(Choice::TakeHill {
+            seat: 1,
+            unit: 1,
+            ..
+        })
+    ));
+    act(&mut g, "take");
+    assert_eq!(at(&g, 1), pt(3.0, 2.625));
+}
+
+#[test]
+fn sde_ring_2_a_transport_carries_no_unit_across_the_ring_edge() {
+    let mut g = ring(&[&["megarider", "zaku"], &["gm"]]);
+    // Centre (4, 4), radius 3: the Megarider just outside, the Zaku just inside, next to it.
+    put(&mut g, 0, 4.0, 7.2);
+    g.now.units[0].outside = true;
+    put(&mut g, 1, 4.0, 6.85);
+    put(&mut g, 2, 4.0, 4.0);
+    refused(&mut g, "move u0 4.9,7.3 load u1", "SDE-RING.2");
+}
+
+#[test]
+fn sde_b_bits_do_not_shoot_from_inside_the_target() {
+    let mut g = duel("qubeley", "zaku");
+    refused(&mut g, "shoot u0 u1 from 3,2", "SDE-B");
+}
+
+#[test]
+fn a_saved_state_naming_missing_units_is_refused() {
+    let g = duel("gm", "zaku");
+    let mut json = serde_json::to_value(&g).unwrap();
+    json["now"]["charge"] = serde_json::json!(200);
+    let err = serde_json::from_value::<SdEra>(json)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("u200"), "{err}");
+    let mut json = serde_json::to_value(&g).unwrap();
+    json["now"]["phase"] = serde_json::json!({"draft": {"seat": 9}});
+    let err = serde_json::from_value::<SdEra>(json)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("seat 9"), "{err}");
 }
