@@ -147,10 +147,12 @@ pub enum Action {
     Move {
         unit: UnitId,
         to: Target,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        load: Vec<UnitId>,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        drop: Vec<Drop>,
+        // Boxed slices, not vectors: a move is listed dozens of times a decision and most
+        // carry nothing, so the action stays small (64 bytes).
+        #[serde(default, skip_serializing_if = "<[_]>::is_empty")]
+        load: Box<[UnitId]>,
+        #[serde(default, skip_serializing_if = "<[_]>::is_empty")]
+        drop: Box<[Drop]>,
     },
     /// A shooting attack (SDE-SHOOT): one target, or SPRAY's shares (SDE-S); BITS may shoot
     /// from a point within 1 stick (SDE-B).
@@ -350,8 +352,8 @@ impl FromStr for Action {
                 Action::Move {
                     unit,
                     to,
-                    load,
-                    drop,
+                    load: load.into(),
+                    drop: drop.into(),
                 }
             }
             "shoot" | "s" => {

@@ -257,6 +257,7 @@ impl SdEra {
         let Scratch {
             bodies,
             bounds,
+            centres,
             points,
             others,
             near,
@@ -286,13 +287,13 @@ impl SdEra {
                 continue;
             }
             // Beside it; and behind a ball, to kick it the other way.
-            let beside = toward(b.centre, x.at, gap);
-            if !points.contains(&beside) {
+            let beside = roughly_toward(b.centre, x.at, gap);
+            if is_new(points, x.at, beside) {
                 points.push(beside);
             }
             if y.is_ball() {
-                let behind = toward(b.centre, x.at, -gap);
-                if !points.contains(&behind) {
+                let behind = roughly_toward(b.centre, x.at, -gap);
+                if is_new(points, x.at, behind) {
                     points.push(behind);
                 }
             }
@@ -300,9 +301,8 @@ impl SdEra {
         // Onto each piece that holds units; behind each piece that blocks sight, out of the
         // nearest enemy's line.
         let t = &self.fixed.table;
-        for (p, &(x0, y0, x1, y1)) in t.pieces.iter().zip(bounds.iter()) {
-            let c = piece_centre(&p.outline);
-            if p.holds > 0 && !points.contains(&c) {
+        for ((p, &(x0, y0, x1, y1)), &c) in t.pieces.iter().zip(bounds.iter()).zip(centres.iter()) {
+            if p.holds > 0 && is_new(points, x.at, c) {
                 points.push(c);
             }
             let within = |v: i64, lo: i64, hi: i64| v + STICK > lo && v - STICK < hi;
@@ -318,7 +318,7 @@ impl SdEra {
                 if big > 0 {
                     let reach = ((x1 - x0).max(y1 - y0) + 1) / 2 + BASE_RADIUS + NEXT_TO / 2;
                     let behind = Point::new(c.x + dx * reach / big, c.y + dy * reach / big);
-                    if !points.contains(&behind) {
+                    if is_new(points, x.at, behind) {
                         points.push(behind);
                     }
                 }
@@ -409,8 +409,8 @@ impl SdEra {
             out.push(crate::events::Action::Move {
                 unit: u,
                 to: Target::Point(to),
-                load: vec![],
-                drop: vec![],
+                load: Box::default(),
+                drop: Box::default(),
             });
             if !transport {
                 continue;
@@ -424,8 +424,8 @@ impl SdEra {
                 out.push(crate::events::Action::Move {
                     unit: u,
                     to: Target::Point(to),
-                    load: load.clone(),
-                    drop: vec![],
+                    load: load.clone().into(),
+                    drop: Box::default(),
                 });
             }
             if main_wind && !passengers.is_empty() {
@@ -446,8 +446,8 @@ impl SdEra {
                     out.push(crate::events::Action::Move {
                         unit: u,
                         to: Target::Point(to),
-                        load: vec![],
-                        drop,
+                        load: Box::default(),
+                        drop: drop.into(),
                     });
                 }
             }
@@ -460,6 +460,7 @@ impl SdEra {
 pub struct Scratch {
     bodies: Vec<(UnitId, Base)>,
     bounds: Vec<(i64, i64, i64, i64)>,
+    centres: Vec<Point>,
     points: Vec<Point>,
     others: Vec<Base>,
     near: Vec<(usize, (i64, i64, i64, i64))>,
@@ -480,11 +481,50 @@ impl Scratch {
                 .iter()
                 .map(|p| p.outline.bounds())
                 .collect(),
+            centres: g
+                .fixed
+                .table
+                .pieces
+                .iter()
+                .map(|p| piece_centre(&p.outline))
+                .collect(),
             points: Vec::with_capacity(48),
             others: Vec::with_capacity(16),
             near: Vec::with_capacity(8),
         }
     }
+}
+
+/// Is `p` not yet among `points` (the wind points first, then the extras)? A wind point lies
+/// a stick or half a stick (to the tick) from the unit, so only a point at such a distance
+/// is looked for among them; the few extras are always searched.
+fn is_new(points: &[Point], at: Point, p: Point) -> bool {
+    let d2 = crate::combat::len2(p.x - at.x, p.y - at.y);
+    let ring = |r: i64| {
+        let (lo, hi) = ((r - 2) as i128, r as i128);
+        (lo * lo..=hi * hi).contains(&d2)
+    };
+    let from = if ring(STICK) || ring(STICK / 2) {
+        0
+    } else {
+        WINDS
+    };
+    !points[from.min(points.len())..].contains(&p)
+}
+
+/// A point about `dist` from `from` toward `through`: the length measured by the octagonal
+/// norm (the larger offset plus 3/8 of the smaller), within 7 % of the true one, so no
+/// square root. Contact candidates aim at half the "next to" gap, and 7 % of a base-to-base
+/// distance keeps them next to and clear of the unit they are beside (they are judged
+/// anyway).
+fn roughly_toward(from: Point, through: Point, dist: battlemat_geom::table::Ticks) -> Point {
+    let (dx, dy) = (through.x - from.x, through.y - from.y);
+    let (a, b) = (dx.abs().max(dy.abs()), dx.abs().min(dy.abs()));
+    let len = a + b * 3 / 8;
+    if len == 0 {
+        return from;
+    }
+    Point::new(from.x + dx * dist / len, from.y + dy * dist / len)
 }
 
 /// How many wind points [`wind_offsets`] gives.

@@ -32,12 +32,13 @@ fn any_action(r: &mut Roller) -> Action {
         1..=3 => Action::Move {
             unit: a,
             to: target,
-            load: if c % 3 == 0 { vec![b] } else { vec![] },
+            load: if c % 3 == 0 { vec![b] } else { vec![] }.into(),
             drop: if c % 4 == 0 {
                 vec![Drop { unit: b, at: q }]
             } else {
                 vec![]
-            },
+            }
+            .into(),
         },
         4..=5 => Action::Shoot {
             unit: a,
