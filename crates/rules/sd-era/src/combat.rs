@@ -173,7 +173,7 @@ impl SdEra {
                 }
                 Some(u)
             }
-            Striker::Ball(b) => Some(b),
+            Striker::Ball(b) | Striker::Animal(b) => Some(b),
             Striker::Impact => None,
         };
         ev.push(Event::Attacks {
@@ -289,6 +289,12 @@ impl SdEra {
                         self.earn_cheer(s);
                     }
                 }
+                // SDE-SAFARI.2: "Instead of taking knockback, any successful attack on an
+                // animal will stun them."
+                if self.unit(target).is_animal() {
+                    self.stun(target, f.by, ev);
+                    return;
+                }
                 // SDE-H: a hidden defender is only found, unless the attacker was hidden.
                 if self.unit(target).hidden && !f.hidden_attacker {
                     self.now.units[target as usize].hidden = false;
@@ -368,6 +374,28 @@ impl SdEra {
                 if !f.melee || overkill == 0 {
                     return;
                 }
+                // SDE-SAFARI.2: an animal defending in melee knocks back directly away from
+                // itself; a unit that beats a charging animal stuns it (a successful attack on
+                // an animal stuns instead of knocking back).
+                if let Striker::Unit(a) = f.striker
+                    && self.unit(target).is_animal()
+                {
+                    let (at, me) = (self.unit(a).at, self.unit(target).at);
+                    self.now.pending.push(Pending::Motion(crate::state::Motion {
+                        body: a,
+                        toward: Point::new(2 * at.x - me.x, 2 * at.y - me.y),
+                        dist: STICK,
+                        by: None,
+                        dice: f.def.dice,
+                        bounces: 0,
+                        past: None,
+                    }));
+                    return;
+                }
+                if let Striker::Animal(animal) = f.striker {
+                    self.stun(animal, self.unit(target).owner, ev);
+                    return;
+                }
                 let Some(seat) = self.unit(target).owner else {
                     return; // a ball does not push back
                 };
@@ -401,7 +429,7 @@ impl SdEra {
                         dice: f.def.dice,
                         optional: true,
                     })),
-                    Striker::Impact => {}
+                    Striker::Impact | Striker::Animal(_) => {}
                 }
             }
             Winner::Tie => {}
@@ -412,7 +440,7 @@ impl SdEra {
     /// GALLERY the player whose attack did it earns a token for an enemy unit (SDE-GALLERY.2).
     pub fn stun(&mut self, u: UnitId, by: Option<Seat>, ev: &mut Vec<Event>) {
         let x = &mut self.now.units[u as usize];
-        if !x.is_unit() || x.stunned {
+        if x.is_ball() || x.stunned {
             return;
         }
         x.stunned = true;
@@ -421,7 +449,7 @@ impl SdEra {
         ev.push(Event::Stunned { unit: u });
         if self.fixed.kind == MissionKind::ShootingGallery
             && let Some(s) = by
-            && owner != Some(s)
+            && owner.is_some_and(|o| o != s)
         {
             self.now.tokens[s as usize] += 1;
             ev.push(Event::Token {

@@ -27,7 +27,7 @@ pub const NEXT_TO: Ticks = STICK / 6;
 pub const BALL_RADIUS: Ticks = STICK / 10;
 
 pub const UNITS_TOML: &str = include_str!("../data/units.toml");
-pub const MISSIONS: [(&str, &str); 5] = [
+pub const MISSIONS: [(&str, &str); 6] = [
     (
         "king_of_the_hill.toml",
         include_str!("../data/scenarios/king_of_the_hill.toml"),
@@ -45,6 +45,7 @@ pub const MISSIONS: [(&str, &str); 5] = [
         "shooting_gallery.toml",
         include_str!("../data/scenarios/shooting_gallery.toml"),
     ),
+    ("safari.toml", include_str!("../data/scenarios/safari.toml")),
 ];
 
 /// The special letters (SDE-A .. SDE-V). Every unit has one or none.
@@ -139,6 +140,7 @@ pub enum MissionKind {
     KickBomb,
     RingBattle,
     ShootingGallery,
+    Safari,
 }
 
 /// A length in sticks as written in a file: a number (`0.75`) or a string (`"0.75"`).
@@ -247,6 +249,8 @@ struct MissionFile {
     #[serde(default)]
     balls_many_players: u8,
     #[serde(default)]
+    animals: Vec<u8>,
+    #[serde(default)]
     goal_width: Option<Sticks>,
     #[serde(default)]
     ring_radius: Option<Sticks>,
@@ -282,6 +286,9 @@ pub struct Mission {
     /// Balls or bombs with 2 players, and with 3 or more.
     pub balls: u8,
     pub balls_many_players: u8,
+    /// SAFARI: the animals' values, this set for each player.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub animals: Vec<u8>,
     /// SOCCER: each goal's width.
     pub goal_width: Ticks,
     /// RING BATTLE: the ring's radius about the table's centre.
@@ -356,6 +363,7 @@ impl MissionFile {
                 .goal_width
                 .map_or(Ok(STICK), |g| len(g, "goal_width"))?,
             ring_radius: self.ring_radius.map_or(Ok(0), |r| len(r, "ring_radius"))?,
+            animals: self.animals,
             armies: self.armies,
         })
     }

@@ -223,6 +223,11 @@ pub enum Action {
         unit: UnitId,
         at: Point,
     },
+    /// SAFARI: pick up a stunned animal next to the unit.
+    PickUp {
+        unit: UnitId,
+        animal: UnitId,
+    },
 }
 
 impl fmt::Display for Action {
@@ -276,6 +281,7 @@ impl fmt::Display for Action {
             Action::Stay => f.write_str("stay"),
             Action::Place { target } => write!(f, "place {}", u(target)),
             Action::Deploy { unit, at } => write!(f, "deploy {} {}", u(unit), point_text(*at)),
+            Action::PickUp { unit, animal } => write!(f, "pickup {} {}", u(unit), u(animal)),
         }
     }
 }
@@ -478,6 +484,13 @@ impl FromStr for Action {
                 none_after(1)?;
                 Action::Stay
             }
+            "pickup" => {
+                none_after(3)?;
+                Action::PickUp {
+                    unit: parse_unit(arg(1)?)?,
+                    animal: parse_unit(arg(2)?)?,
+                }
+            }
             "deploy" => {
                 none_after(3)?;
                 Action::Deploy {
@@ -495,7 +508,7 @@ impl FromStr for Action {
                 return Err(format!(
                     "{other:?} is not an action: move, shoot, melee, recover, hide, collect, \
                      cheer, breakin, end, pick, done, reroll, keep, add, push, pass, take, \
-                     stay, place, deploy"
+                     stay, place, deploy, pickup"
                 ));
             }
         };
@@ -626,6 +639,30 @@ pub enum Event {
         unit: UnitId,
         at: Point,
         outside: bool,
+    },
+    PickedUp {
+        unit: UnitId,
+        animal: UnitId,
+    },
+    AnimalDropped {
+        animal: UnitId,
+        at: Point,
+    },
+    Captured {
+        seat: u8,
+        animal: UnitId,
+        points: u8,
+    },
+    AnimalRecovers {
+        animal: UnitId,
+    },
+    AnimalCharges {
+        animal: UnitId,
+        target: UnitId,
+    },
+    AnimalRunsAway {
+        animal: UnitId,
+        to: Point,
     },
     TookHill {
         unit: UnitId,

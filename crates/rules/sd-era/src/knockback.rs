@@ -26,10 +26,11 @@ impl SdEra {
                 return;
             }
             let Some(p) = self.now.pending.pop() else {
-                self.now.phase = match self.now.back {
-                    Back::Turn => Phase::Turn,
-                    Back::FastMoves => Phase::FastMoves,
-                };
+                match self.now.back {
+                    Back::Turn => self.now.phase = Phase::Turn,
+                    Back::FastMoves => self.now.phase = Phase::FastMoves,
+                    Back::Animals { after } => self.next_charger(after + 1, ev),
+                }
                 return;
             };
             match p {
@@ -111,6 +112,8 @@ impl SdEra {
         if !x.on_table() || m.dist <= 0 || m.toward == x.at {
             return;
         }
+        // SAFARI: "if you take any knockback while carrying, you will drop the animal".
+        self.drop_animals(u, ev);
         let start = x.at;
         let end = toward(start, m.toward, m.dist);
         let on = self.standing_on(u);

@@ -58,6 +58,7 @@ pub enum Plan {
     Stay,
     Place(UnitId),
     Deploy(UnitId, Point, bool),
+    PickUp(UnitId, UnitId),
 }
 
 const NOT_NOW: Why = Why::new("SDE-T1", "that is not something to do now");
@@ -395,6 +396,34 @@ impl SdEra {
                 }
                 Ok(Plan::Place(*target))
             }
+            (Phase::Turn, Action::PickUp { unit, animal }) => {
+                self.exists(*unit)?;
+                self.exists(*animal)?;
+                self.spend(*unit)?;
+                let a = self.unit(*animal);
+                if !a.is_animal() || !a.on_table() {
+                    return Err(Why::new("SDE-SAFARI.2", "pick up an animal on the table"));
+                }
+                if !a.stunned {
+                    return Err(Why::new(
+                        "SDE-SAFARI.2",
+                        "an animal must be stunned before it can be picked up",
+                    ));
+                }
+                if !self.next_to(*unit, *animal) {
+                    return Err(Why::new(
+                        "SDE-SAFARI.2",
+                        "the animal must be next to the unit",
+                    ));
+                }
+                if !self.may_carry_more(*unit) {
+                    return Err(Why::new(
+                        "SDE-SAFARI.2",
+                        "it carries all it can (one animal; a transport its value)",
+                    ));
+                }
+                Ok(Plan::PickUp(*unit, *animal))
+            }
             (Phase::Deploy { seat }, Action::Deploy { unit, at }) => {
                 self.exists(*unit)?;
                 let p = sane(*at)?;
@@ -667,7 +696,8 @@ impl SdEra {
     fn carry_out(&mut self, p: Plan, ev: &mut Vec<Event>) {
         let turn_action = matches!(
             p,
-            Plan::Move(_)
+            Plan::PickUp(..)
+                | Plan::Move(_)
                 | Plan::Shoot { .. }
                 | Plan::Melee { .. }
                 | Plan::Recover(_)
@@ -847,6 +877,13 @@ impl SdEra {
                 }
                 self.settle(ev);
             }
+            Plan::PickUp(u, a) => {
+                self.now.units[u as usize].actions -= 1;
+                self.pick_up(u, a, ev);
+                // Already at a board edge: captured at once.
+                self.capture_at_edge(u, ev);
+                self.settle(ev);
+            }
             Plan::Deploy(u, p, outside) => {
                 let x = &mut self.now.units[u as usize];
                 x.at = p;
@@ -905,7 +942,9 @@ impl SdEra {
             Phase::Over
             | Phase::TurnOrder { .. }
             | Phase::BreakIn { .. }
-            | Phase::BombRoll { .. } => {}
+            | Phase::BombRoll { .. }
+            | Phase::AnimalRecover { .. }
+            | Phase::AnimalCharge { .. } => {}
             Phase::Draft { .. } => {
                 for (key, _) in &self.fixed.chart {
                     out.push(Action::Pick { kind: key.clone() });
@@ -1038,6 +1077,14 @@ impl SdEra {
             }
             if self.hill().is_some() {
                 push(Action::Collect { unit: u }, out);
+            }
+            if self.fixed.kind == MissionKind::Safari {
+                for a in self.ids() {
+                    let y = self.unit(a);
+                    if y.is_animal() && y.stunned && y.on_table() && self.next_to(u, a) {
+                        push(Action::PickUp { unit: u, animal: a }, out);
+                    }
+                }
             }
             if x.outside {
                 push(Action::BreakIn { unit: u }, out);

@@ -242,6 +242,10 @@ impl Game for SdEra {
                 same,
             } => self.roll_break_in(unit, left, first, same, face, ev),
             Phase::BombRoll { bomb, left, done } => self.roll_bomb(bomb, left, done, face, ev),
+            Phase::AnimalRecover { animal, left } => {
+                self.roll_animal_recover(animal, left, face, ev)
+            }
+            Phase::AnimalCharge { animal, left } => self.roll_animal_charge(animal, left, face, ev),
             _ => {}
         }
     }

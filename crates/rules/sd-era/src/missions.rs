@@ -213,3 +213,246 @@ impl SdEra {
         }
     }
 }
+
+/// SAFARI (SDE-SAFARI.2): picking up, carrying and capturing animals, and the animals' own
+/// turn after each round.
+impl SdEra {
+    /// Animals `carrier` carries.
+    pub fn carried_animals(&self, carrier: UnitId) -> impl Iterator<Item = UnitId> + '_ {
+        self.ids().filter(move |&a| {
+            let x = self.unit(a);
+            x.is_animal() && x.aboard == Some(carrier)
+        })
+    }
+
+    /// How many animals `carrier` may carry: one, or a transport its value (with the units
+    /// it carries).
+    pub fn may_carry_more(&self, carrier: UnitId) -> bool {
+        let load = self
+            .ids()
+            .filter(|&a| self.unit(a).aboard == Some(carrier))
+            .count();
+        let room = if self.has(carrier, crate::data::Special::T) {
+            self.value(carrier) as usize
+        } else {
+            1
+        };
+        load < room
+    }
+
+    /// A carrier picks an animal up.
+    pub fn pick_up(&mut self, carrier: UnitId, animal: UnitId, ev: &mut Vec<Event>) {
+        self.now.units[animal as usize].aboard = Some(carrier);
+        ev.push(Event::PickedUp {
+            unit: carrier,
+            animal,
+        });
+    }
+
+    /// A carrier that took knockback drops what it carries where it stood.
+    pub fn drop_animals(&mut self, carrier: UnitId, ev: &mut Vec<Event>) {
+        let dropped: Vec<UnitId> = self.carried_animals(carrier).collect();
+        for a in dropped {
+            self.set_down_near(a, carrier, ev);
+        }
+    }
+
+    /// Put a carried animal back on the table next to its carrier.
+    fn set_down_near(&mut self, animal: UnitId, carrier: UnitId, ev: &mut Vec<Event>) {
+        let near = self.unit(carrier).at;
+        self.now.units[animal as usize].aboard = None;
+        // Out of the carrier's way: try beside it, then anywhere near.
+        self.now.units[animal as usize].at = near;
+        let spot = self.clear_spot_near(animal, near);
+        self.now.units[animal as usize].at = spot;
+        ev.push(Event::AnimalDropped { animal, at: spot });
+    }
+
+    /// "You must then carry the stunned animal to any board edge to capture it": a carrier
+    /// whose base is next to a board edge (within 1/6 stick) captures what it carries.
+    pub fn capture_at_edge(&mut self, carrier: UnitId, ev: &mut Vec<Event>) {
+        let b = self.unit(carrier).base();
+        let t = &self.fixed.table;
+        let at_edge = b.centre.x - b.radius <= NEXT_TO_EDGE
+            || b.centre.y - b.radius <= NEXT_TO_EDGE
+            || t.width - (b.centre.x + b.radius) <= NEXT_TO_EDGE
+            || t.depth - (b.centre.y + b.radius) <= NEXT_TO_EDGE;
+        let Some(seat) = self.unit(carrier).owner else {
+            return;
+        };
+        if !at_edge {
+            return;
+        }
+        let caught: Vec<UnitId> = self.carried_animals(carrier).collect();
+        for a in caught {
+            let points = self.value(a);
+            let x = &mut self.now.units[a as usize];
+            x.aboard = None;
+            x.captured = Some(seat);
+            let t = &mut self.now.tokens[seat as usize];
+            *t = t.saturating_add(points);
+            ev.push(Event::Captured {
+                seat,
+                animal: a,
+                points,
+            });
+        }
+    }
+
+    /// The nearest unit of any player to `animal`, hidden ones left out (ties: the lowest
+    /// id), and its squared distance.
+    fn nearest_unit(&self, animal: UnitId) -> Option<(UnitId, i128)> {
+        let at = self.unit(animal).at;
+        self.ids()
+            .filter(|&u| {
+                let x = self.unit(u);
+                x.is_unit() && x.on_table() && !x.hidden
+            })
+            .map(|u| {
+                let p = self.unit(u).at;
+                (u, crate::combat::len2(p.x - at.x, p.y - at.y))
+            })
+            .min_by_key(|&(u, d)| (d, u))
+    }
+
+    /// The animals' turn begins: first every stunned animal tries to recover.
+    pub fn start_animal_turn(&mut self, ev: &mut Vec<Event>) {
+        self.now.charge = None;
+        self.next_recoverer(0, ev);
+    }
+
+    /// The next stunned animal (from id `from`) rolls to recover; then the charges.
+    fn next_recoverer(&mut self, from: UnitId, ev: &mut Vec<Event>) {
+        let next = (from..self.now.units.len() as UnitId).find(|&a| {
+            let x = self.unit(a);
+            x.is_animal() && x.stunned && x.captured.is_none()
+        });
+        match next {
+            Some(animal) => {
+                self.now.phase = Phase::AnimalRecover {
+                    animal,
+                    left: self.value(animal),
+                }
+            }
+            None => self.next_charger(0, ev),
+        }
+    }
+
+    /// "First, any animal that is stunned may roll their dice to try to recover from being
+    /// stunned. If they roll a 6, they are no longer stunned. Carried units that recover from
+    /// stun are no longer carried!" (Its dice stop at the first 6.)
+    pub fn roll_animal_recover(&mut self, animal: UnitId, left: u8, face: u8, ev: &mut Vec<Event>) {
+        if face == 6 {
+            self.now.units[animal as usize].stunned = false;
+            if let Some(carrier) = self.unit(animal).aboard {
+                self.set_down_near(animal, carrier, ev);
+            }
+            ev.push(Event::AnimalRecovers { animal });
+        } else if left > 1 {
+            self.now.phase = Phase::AnimalRecover {
+                animal,
+                left: left - 1,
+            };
+            return;
+        }
+        self.next_recoverer(animal + 1, ev);
+    }
+
+    /// The next animal (from id `from`) within 1 stick of a unit rolls to charge; when none
+    /// is left, the next round.
+    pub fn next_charger(&mut self, from: UnitId, ev: &mut Vec<Event>) {
+        self.now.back = crate::state::Back::Turn;
+        if self.check_victory(ev) {
+            return;
+        }
+        let next = (from..self.now.units.len() as UnitId).find(|&a| {
+            let x = self.unit(a);
+            x.is_animal()
+                && x.on_table()
+                && !x.stunned
+                && self
+                    .nearest_unit(a)
+                    .is_some_and(|(u, _)| self.unit(u).base().within(&x.base(), crate::data::STICK))
+        });
+        match next {
+            Some(animal) => {
+                self.now.phase = Phase::AnimalCharge {
+                    animal,
+                    left: self.value(animal),
+                }
+            }
+            None => self.new_round(ev),
+        }
+    }
+
+    /// "For each animal that is within 1 stick of any player unit (except hidden units), roll
+    /// the animal's dice. If they roll a 6, they will charge the nearest unit, attacking in
+    /// melee with +1 die! If they win, they will do knockback in the direction of their move.
+    /// If they don't charge, they will move 1 stick directly away from the nearest unit
+    /// instead." (Its dice stop at the first 6.)
+    pub fn roll_animal_charge(&mut self, animal: UnitId, left: u8, face: u8, ev: &mut Vec<Event>) {
+        if face != 6 && left > 1 {
+            self.now.phase = Phase::AnimalCharge {
+                animal,
+                left: left - 1,
+            };
+            return;
+        }
+        let Some((target, _)) = self.nearest_unit(animal) else {
+            self.next_charger(animal + 1, ev);
+            return;
+        };
+        let start = self.unit(animal).at;
+        let them = self.unit(target).at;
+        let r = self.unit(animal).radius() + self.unit(target).radius();
+        let to = if face == 6 {
+            // Into contact with it.
+            toward(them, start, r + crate::data::NEXT_TO / 2)
+        } else {
+            // One stick directly away.
+            toward(start, them, -crate::data::STICK)
+        };
+        let others = self.bases_except(&[animal]);
+        let sweep = self
+            .fixed
+            .table
+            .sweep(self.unit(animal).base(), to, &others, &[]);
+        self.now.units[animal as usize].at = sweep.stop;
+        if sweep.stop != start {
+            self.now.trail.push(crate::state::Trail::Move {
+                from: start,
+                to: sweep.stop,
+            });
+        }
+        if face == 6 {
+            ev.push(Event::AnimalCharges { animal, target });
+            if self.next_to(animal, target) && self.attackable(target) {
+                let f = crate::state::Fight {
+                    striker: crate::state::Striker::Animal(animal),
+                    target,
+                    melee: true,
+                    by: None,
+                    from: start,
+                    toward: them,
+                    att: crate::state::Pool::new(self.value(animal) + 1),
+                    def: crate::state::Pool::new(self.defence_dice(target, true)),
+                    hidden_attacker: false,
+                    rerolling: None,
+                    rest: 0,
+                };
+                self.now.back = crate::state::Back::Animals { after: animal };
+                self.start_fight(f, ev);
+                return;
+            }
+        } else {
+            ev.push(Event::AnimalRunsAway {
+                animal,
+                to: sweep.stop,
+            });
+        }
+        self.next_charger(animal + 1, ev);
+    }
+}
+
+/// "At a board edge": a base within 1/6 stick of it.
+const NEXT_TO_EDGE: Ticks = crate::data::NEXT_TO;

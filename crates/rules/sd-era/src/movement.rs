@@ -208,6 +208,35 @@ impl SdEra {
                 at: d.at,
             });
         }
+        // SAFARI: a transport picks up the stunned animals it moves past; a carrier that
+        // reaches a board edge captures what it carries.
+        if self.fixed.kind == crate::data::MissionKind::Safari {
+            if self.has(u, Special::T) {
+                let reach = BASE_RADIUS * 2 + NEXT_TO;
+                let passed: Vec<UnitId> = self
+                    .ids()
+                    .filter(|&a| {
+                        let y = self.unit(a);
+                        y.is_animal()
+                            && y.stunned
+                            && y.on_table()
+                            && (battlemat_geom::table::Outline::Circle {
+                                centre: y.at,
+                                radius: reach,
+                            }
+                            .crossed_by(from, p.to)
+                                || self.next_to(u, a))
+                    })
+                    .collect();
+                for a in passed {
+                    if self.may_carry_more(u) {
+                        self.pick_up(u, a, ev);
+                    }
+                }
+            }
+            self.capture_at_edge(u, ev);
+            self.check_victory(ev);
+        }
         // KING OF THE HILL: units on the hill cannot be hidden (the mover, or a unit it drops).
         for v in std::iter::once(u).chain(p.drop.iter().map(|d| d.unit)) {
             if self.unit(v).hidden && self.on_hill(v) {
@@ -274,7 +303,7 @@ impl SdEra {
             }
             let y = self.unit(t);
             let enemy = self.enemies(u, t);
-            if !(enemy || y.is_ball()) {
+            if !(enemy || y.is_ball() || y.is_animal()) {
                 continue;
             }
             let d2 = crate::combat::len2(b.centre.x - x.at.x, b.centre.y - x.at.y);

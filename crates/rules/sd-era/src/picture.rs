@@ -181,6 +181,37 @@ impl SdEra {
             let r = self.px(x.radius());
             let title = esc(&self.name(u));
             match x.body {
+                Body::Animal { value } => {
+                    let style = if x.stunned {
+                        r##" stroke-dasharray="3,2""##
+                    } else {
+                        ""
+                    };
+                    let _ = writeln!(
+                        s,
+                        r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{r:.1}" fill="#8d6e3f" stroke="#3e2a10" stroke-width="2"{style}><title>{title}</title></circle>"##
+                    );
+                    let _ = writeln!(
+                        s,
+                        r##"<text x="{cx:.1}" y="{:.1}" font-size="12" font-weight="bold" text-anchor="middle" fill="#fff">{value}</text>"##,
+                        cy + 4.0
+                    );
+                    if x.stunned {
+                        let k = r * 0.8;
+                        let _ = writeln!(
+                            s,
+                            r##"<path d="M {:.1} {:.1} L {:.1} {:.1} M {:.1} {:.1} L {:.1} {:.1}" stroke="#ffeb3b" stroke-width="3"><title>stunned</title></path>"##,
+                            cx - k,
+                            cy - k,
+                            cx + k,
+                            cy + k,
+                            cx - k,
+                            cy + k,
+                            cx + k,
+                            cy - k
+                        );
+                    }
+                }
                 Body::Ball => {
                     let _ = writeln!(
                         s,

@@ -209,6 +209,48 @@ pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
         fixed: Arc::new(fixed),
         now,
     };
+    // SAFARI: the animals, evenly over the part of the table at least 2 sticks from every
+    // edge (SDE-SAFARI.1), in rows, the first row nearest the near edge.
+    if m.mission == MissionKind::Safari {
+        if m.animals.is_empty() || m.animals.iter().any(|v| !(1..=6).contains(v)) {
+            return Err(SetupError::new(
+                "mission.animals",
+                "a safari needs animals, each worth 1 to 6 (the text: one to four)",
+            ));
+        }
+        let values: Vec<u8> = (0..s.players)
+            .flat_map(|_| m.animals.iter().copied())
+            .collect();
+        let n = values.len() as i64;
+        let cols = (1..=n).find(|c| c * c >= n).unwrap_or(1);
+        let rows = (n + cols - 1) / cols;
+        let (x0, y0) = (2 * STICK, 2 * STICK);
+        let (span_x, span_y) = ((w - 4 * STICK).max(0), (d - 4 * STICK).max(0));
+        for (i, v) in values.into_iter().enumerate() {
+            let (c, r) = (i as i64 % cols, i as i64 / cols);
+            let at = Point::new(
+                x0 + span_x * (2 * c + 1) / (2 * cols),
+                y0 + span_y * (2 * r + 1) / (2 * rows),
+            );
+            game.now
+                .units
+                .push(new_unit(Body::Animal { value: v }, None, at));
+            let id = (game.now.units.len() - 1) as crate::state::UnitId;
+            let spot = game.clear_spot_near(id, at);
+            game.now.units[id as usize].at = spot;
+            game.now.units[id as usize].home = spot;
+            let others = game.bases_except(&[id]);
+            if !matches!(
+                game.fixed.table.landing(&game.unit(id).base(), &others),
+                Landing::Ground
+            ) {
+                return Err(SetupError::new(
+                    "mission",
+                    "no room on the table for the animals",
+                ));
+            }
+        }
+    }
     for (seat, army) in s.armies.iter().enumerate() {
         let at = format!("armies[{seat}]");
         let mut kinds = Vec::new();
@@ -266,6 +308,7 @@ pub(crate) fn new_unit(body: Body, owner: Option<Seat>, at: Point) -> Unit {
         cheer: 0,
         outside: false,
         waiting: false,
+        captured: None,
     }
 }
 
@@ -559,7 +602,7 @@ fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
         }
     };
     let fight = |f: &Fight, at: &str| -> Result<(), SetupError> {
-        if let Striker::Unit(u) | Striker::Ball(u) = f.striker {
+        if let Striker::Unit(u) | Striker::Ball(u) | Striker::Animal(u) = f.striker {
             unit(u, at)?;
         }
         unit(f.target, at)?;
@@ -595,6 +638,15 @@ fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
         Phase::Fight(f) => fight(f, at)?,
         Phase::Choose(c) => choice(c, at)?,
         Phase::BreakIn { unit: u, .. } => unit(*u, at)?,
+        Phase::AnimalRecover { animal, .. } | Phase::AnimalCharge { animal, .. } => {
+            unit(*animal, at)?;
+            if !now.units[*animal as usize].is_animal() {
+                return Err(SetupError::new(
+                    at,
+                    "an animal's roll for a body that is not one",
+                ));
+            }
+        }
         Phase::BombRoll { bomb, .. } => {
             unit(*bomb, at)?;
             if !matches!(now.units[*bomb as usize].body, Body::Bomb { .. }) {

@@ -21,6 +21,8 @@ pub enum Body {
     Ball,
     /// KICK-BOMB's bomb, with its explode dice.
     Bomb { dice: u8 },
+    /// SAFARI's animal: its value is the dice it rolls and the points it is worth.
+    Animal { value: u8 },
 }
 
 /// A unit, ball or bomb.
@@ -53,6 +55,9 @@ pub struct Unit {
     /// RING BATTLE: not yet placed on the table (SDE-RING.1).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub waiting: bool,
+    /// SAFARI: captured by this player (off the table).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub captured: Option<Seat>,
 }
 
 fn is_zero(n: &u8) -> bool {
@@ -63,8 +68,12 @@ impl Unit {
     pub fn is_unit(&self) -> bool {
         matches!(self.body, Body::Unit { .. })
     }
+    /// A ball or a bomb (moved like a ball; never stunned).
     pub fn is_ball(&self) -> bool {
-        !self.is_unit()
+        matches!(self.body, Body::Ball | Body::Bomb { .. })
+    }
+    pub fn is_animal(&self) -> bool {
+        matches!(self.body, Body::Animal { .. })
     }
     pub fn kind(&self) -> Option<u16> {
         match self.body {
@@ -72,15 +81,15 @@ impl Unit {
             _ => None,
         }
     }
-    /// On the table (not carried, not waiting to be placed).
+    /// On the table (not carried, not waiting to be placed, not captured).
     pub fn on_table(&self) -> bool {
-        self.aboard.is_none() && !self.waiting
+        self.aboard.is_none() && !self.waiting && self.captured.is_none()
     }
     pub fn radius(&self) -> Ticks {
-        if self.is_unit() {
-            BASE_RADIUS
-        } else {
+        if self.is_ball() {
             BALL_RADIUS
+        } else {
+            BASE_RADIUS
         }
     }
     pub fn base(&self) -> Base {
@@ -145,6 +154,8 @@ pub enum Striker {
     Impact,
     /// A ball or bomb melees the unit it hits with the dice that sent it (SDE-SOCCER.2).
     Ball(UnitId),
+    /// SAFARI: an animal charges the nearest unit, with +1 die (SDE-SAFARI.2).
+    Animal(UnitId),
 }
 
 /// A fight whose dice are being rolled or re-rolled.
@@ -281,6 +292,16 @@ pub enum Phase {
         first: u8,
         same: bool,
     },
+    /// SAFARI, the animals' turn: a stunned animal rolls its dice to recover on a 6.
+    AnimalRecover {
+        animal: UnitId,
+        left: u8,
+    },
+    /// SAFARI, the animals' turn: an animal near a unit rolls its dice to charge on a 6.
+    AnimalCharge {
+        animal: UnitId,
+        left: u8,
+    },
     /// KICK-BOMB: a bomb's explode dice at the end of the turn.
     BombRoll {
         bomb: UnitId,
@@ -343,6 +364,10 @@ pub struct Progress {
 pub enum Back {
     Turn,
     FastMoves,
+    /// SAFARI: the animals' turn, going on after this animal (SDE-SAFARI.2).
+    Animals {
+        after: UnitId,
+    },
 }
 
 /// What the setup fixes.
@@ -458,8 +483,12 @@ impl SdEra {
     pub fn has(&self, u: UnitId, s: Special) -> bool {
         self.special(u) == Some(s)
     }
+    /// The dice a body rolls: a unit's value, an animal's value (SDE-SAFARI.1); 2 for a ball.
     pub fn value(&self, u: UnitId) -> u8 {
-        self.unit_type(u).map_or(2, |t| t.value)
+        match self.unit(u).body {
+            Body::Animal { value } => value,
+            _ => self.unit_type(u).map_or(2, |t| t.value),
+        }
     }
     pub fn ids(&self) -> impl Iterator<Item = UnitId> + '_ {
         0..self.now.units.len() as UnitId
@@ -501,6 +530,7 @@ impl SdEra {
                 )
             }
             Body::Ball => format!("ball {}", crate::events::unit_label(u)),
+            Body::Animal { value } => format!("animal {} ({value})", crate::events::unit_label(u)),
             Body::Bomb { .. } => format!("bomb {}", crate::events::unit_label(u)),
         }
     }

@@ -152,6 +152,7 @@ impl SdEra {
             let label: Vec<char> = match x.body {
                 Body::Ball => vec!['o'],
                 Body::Bomb { .. } => vec!['*'],
+                Body::Animal { .. } => vec!['@'],
                 Body::Unit { .. } => u.to_string().chars().collect(),
             };
             for (k, ch) in label.into_iter().enumerate() {
@@ -178,7 +179,7 @@ impl SdEra {
             fight: match &self.now.phase {
                 Phase::Fight(f) => {
                     let who = match f.striker {
-                        Striker::Unit(u) | Striker::Ball(u) => self.name(u),
+                        Striker::Unit(u) | Striker::Ball(u) | Striker::Animal(u) => self.name(u),
                         Striker::Impact => "the impact (2 dice)".into(),
                     };
                     Some(format!(
@@ -200,6 +201,7 @@ impl SdEra {
                         Some(t) => (t.name.clone(), t.label()),
                         None => match x.body {
                             Body::Bomb { dice } => ("bomb".into(), format!("{dice}d")),
+                            Body::Animal { value } => ("animal".into(), value.to_string()),
                             _ => ("ball".into(), String::new()),
                         },
                     };
@@ -263,7 +265,7 @@ impl SdEra {
                 None => {
                     let who = match f.striker {
                         Striker::Unit(u) => self.name(u),
-                        Striker::Ball(b) => self.name(b),
+                        Striker::Ball(b) | Striker::Animal(b) => self.name(b),
                         Striker::Impact => "the impact".into(),
                     };
                     if !f.att.done() {
@@ -312,6 +314,14 @@ impl SdEra {
             Phase::BombRoll { bomb, left, .. } => {
                 format!("{}: explode die ({left} to roll)", self.name(*bomb))
             }
+            Phase::AnimalRecover { animal, left } => format!(
+                "the animals' turn: {} rolls to recover, a 6 to get up ({left} to roll) (SDE-SAFARI.2)",
+                self.name(*animal)
+            ),
+            Phase::AnimalCharge { animal, left } => format!(
+                "the animals' turn: {} rolls to charge, a 6 to charge ({left} to roll) (SDE-SAFARI.2)",
+                self.name(*animal)
+            ),
         }
     }
 
@@ -536,6 +546,27 @@ impl fmt::Display for Event {
                 write!(f, "{} is out of the ring, at {}", u(unit), point_text(*at))
             }
             Event::TookHill { unit } => write!(f, "{} takes the hill", u(unit)),
+            Event::PickedUp { unit, animal } => write!(f, "{} picks up {}", u(unit), u(animal)),
+            Event::AnimalDropped { animal, at } => {
+                write!(f, "{} is dropped at {}", u(animal), point_text(*at))
+            }
+            Event::Captured {
+                seat,
+                animal,
+                points,
+            } => write!(
+                f,
+                "Player {} captures {} ({points} points)",
+                seat + 1,
+                u(animal)
+            ),
+            Event::AnimalRecovers { animal } => write!(f, "{} gets up", u(animal)),
+            Event::AnimalCharges { animal, target } => {
+                write!(f, "{} CHARGES {}", u(animal), u(target))
+            }
+            Event::AnimalRunsAway { animal, to } => {
+                write!(f, "{} runs away to {}", u(animal), point_text(*to))
+            }
             Event::Deployed { unit, at, outside } => write!(
                 f,
                 "{} is placed at {}{}",

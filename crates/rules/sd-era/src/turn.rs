@@ -24,9 +24,11 @@ impl SdEra {
                 Some(seat) => Next::Decide(seat),
                 None => Next::Chance(Outcomes::Die(6)),
             },
-            Phase::TurnOrder { .. } | Phase::BreakIn { .. } | Phase::BombRoll { .. } => {
-                Next::Chance(Outcomes::Die(6))
-            }
+            Phase::TurnOrder { .. }
+            | Phase::BreakIn { .. }
+            | Phase::BombRoll { .. }
+            | Phase::AnimalRecover { .. }
+            | Phase::AnimalCharge { .. } => Next::Chance(Outcomes::Die(6)),
         }
     }
 
@@ -203,16 +205,30 @@ impl SdEra {
         }
         let n = self.fixed.players;
         let next = (self.now.active + 1) % n;
-        if next == self.now.first {
-            if let Some(limit) = self.fixed.options.rounds.limit()
-                && self.now.round >= limit
-            {
-                self.finish_by_score(format!("the {limit}-round limit (house rule)"), ev);
-                return;
-            }
-            self.now.round = self.now.round.saturating_add(1);
+        if next != self.now.first {
+            self.begin_turn(next, ev);
+        } else if self.fixed.kind == MissionKind::Safari {
+            // SAFARI: "After the last player's turn, the animals get their own turn."
+            self.start_animal_turn(ev);
+        } else {
+            self.new_round(ev);
         }
-        self.begin_turn(next, ev);
+    }
+
+    /// The next round, from the first player (or the end at the round limit).
+    pub fn new_round(&mut self, ev: &mut Vec<Event>) {
+        if self.check_victory(ev) {
+            return;
+        }
+        if let Some(limit) = self.fixed.options.rounds.limit()
+            && self.now.round >= limit
+        {
+            self.finish_by_score(format!("the {limit}-round limit (house rule)"), ev);
+            return;
+        }
+        self.now.round = self.now.round.saturating_add(1);
+        let first = self.now.first;
+        self.begin_turn(first, ev);
     }
 
     /// Each seat's score in the mission's terms: tokens (goals), or units in the ring.
@@ -292,6 +308,14 @@ impl SdEra {
                     1 => Some("one player has tokens left".to_string()),
                     _ => None,
                 }
+            }
+            MissionKind::Safari => {
+                let free = self
+                    .now
+                    .units
+                    .iter()
+                    .any(|u| u.is_animal() && u.captured.is_none());
+                (!free).then(|| "every animal is captured".to_string())
             }
             MissionKind::RingBattle => {
                 let inside = (0..n).filter(|s| self.in_ring(*s) > 0).count();
