@@ -1736,6 +1736,7 @@ fn sd_era_every_mission_plays_and_draws() {
         "kick_bomb",
         "ring_battle",
         "shooting_gallery",
+        "safari",
     ] {
         let g = dir.path().join(format!("{m}.json"));
         ok(["new", "sd-era", "--scenario", m, "--seed", "4", "-o", p(&g)]);

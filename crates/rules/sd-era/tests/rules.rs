@@ -1238,3 +1238,215 @@ fn a_saved_state_naming_missing_units_is_refused() {
         .to_string();
     assert!(err.contains("seat 9"), "{err}");
 }
+
+// ----- SAFARI -------------------------------------------------------------------------------
+
+/// A safari on an open 6 x 6 table; the animals are u0.. (four a player, valued 1, 2, 3, 4),
+/// then the players' units.
+fn safari(armies: &[&[&str]]) -> SdEra {
+    let mut g = game("safari", armies, vec![], &[]);
+    begin(&mut g, 0);
+    g
+}
+
+#[test]
+fn sde_safari_1_four_animals_a_player_valued_one_to_four_away_from_the_edges() {
+    let g = game("safari", &[&["gm"], &["zaku"], &["gm"]], vec![], &[]);
+    let animals: Vec<u8> = (0..g.now.units.len() as u8)
+        .filter(|&u| g.now.units[u as usize].is_animal())
+        .map(|u| g.value(u))
+        .collect();
+    assert_eq!(animals.len(), 12);
+    for v in 1..=4 {
+        assert_eq!(animals.iter().filter(|&&a| a == v).count(), 3);
+    }
+    let t = &g.fixed.table;
+    for u in g.now.units.iter().filter(|u| u.is_animal()) {
+        let c = u.at;
+        for d in [c.x, c.y, t.width - c.x, t.depth - c.y] {
+            assert!(d >= 2 * STICK, "{c:?} is within 2 sticks of an edge");
+        }
+    }
+}
+
+#[test]
+fn sde_safari_2_a_successful_attack_stuns_an_animal_instead_of_knocking_it_back() {
+    let mut g = safari(&[&["guncannon"], &["zaku"]]);
+    let (gun, animal) = (8, 3); // u3: an animal worth 4
+    put(&mut g, gun, 3.0, 1.0);
+    put(&mut g, animal, 3.0, 2.0);
+    let ev = act(&mut g, "shoot u8 u3");
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            Event::Attacks {
+                att_dice: 3,
+                def_dice: 4,
+                ..
+            }
+        )),
+        "an animal defends with its value"
+    );
+    roll(&mut g, &[6, 6, 6, 1, 1, 1, 1]);
+    assert!(stunned(&g, animal));
+    assert_eq!(at(&g, animal), pt(3.0, 2.0), "no knockback");
+    refused(&mut g, "shoot u8 u3", "SDE-KB2");
+}
+
+#[test]
+fn sde_safari_2_pick_up_carry_to_an_edge_and_capture() {
+    let mut g = safari(&[&["gm"], &["zaku"]]);
+    let (gm, animal) = (8, 3);
+    g.now.units[animal as usize].stunned = true;
+    put(&mut g, animal, 3.0, 0.65);
+    put(&mut g, gm, 3.0, 1.0);
+    refused(&mut g, "pickup u8 u0", "SDE-SAFARI.2"); // not stunned, not next to it
+    act(&mut g, "pickup u8 u3");
+    assert_eq!(g.now.units[animal as usize].aboard, Some(gm));
+    assert_eq!(g.now.units[gm as usize].actions, 1);
+    assert_eq!(g.now.tokens[0], 0, "not yet at an edge");
+    // Carrying takes no action; a move that ends at a board edge captures it.
+    let ev = act(&mut g, "move u8 3,0.2");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Captured {
+            seat: 0,
+            animal: 3,
+            points: 4
+        }
+    )));
+    assert_eq!(g.now.tokens[0], 4);
+    assert_eq!(g.now.units[animal as usize].captured, Some(0));
+}
+
+#[test]
+fn sde_safari_2_knockback_while_carrying_drops_the_animal() {
+    let mut g = safari(&[&["guncannon"], &["zaku"]]);
+    let (gun, zaku, animal) = (8, 9, 0);
+    g.now.units[animal as usize].stunned = true;
+    g.now.units[animal as usize].aboard = Some(zaku);
+    put(&mut g, gun, 3.0, 1.0);
+    put(&mut g, zaku, 3.0, 2.0);
+    act(&mut g, "shoot u8 u9");
+    let ev = roll(&mut g, &[6, 1, 1, 1]);
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::AnimalDropped { animal: 0, .. }))
+    );
+    assert_eq!(g.now.units[animal as usize].aboard, None);
+    assert!(g.now.units[animal as usize].stunned);
+}
+
+#[test]
+fn sde_safari_2_a_transport_picks_up_by_moving_past() {
+    let mut g = safari(&[&["megarider", "zaku"], &["gm"]]);
+    let (rider, animal) = (8, 1);
+    g.now.units[animal as usize].stunned = true;
+    put(&mut g, rider, 1.0, 1.0);
+    put(&mut g, animal, 1.5, 1.1);
+    act(&mut g, "move u8 2,1");
+    assert_eq!(g.now.units[animal as usize].aboard, Some(rider));
+}
+
+#[test]
+fn sde_safari_2_an_animal_defending_in_melee_knocks_back_directly_away() {
+    let mut g = safari(&[&["gm"], &["zaku"]]);
+    let (gm, animal) = (8, 3); // worth 4: defends with 4 dice
+    for a in [0u8, 1, 2, 4, 5, 6, 7] {
+        put(&mut g, a, 0.5 + f64::from(a) * 0.7, 5.5);
+    }
+    put(&mut g, animal, 3.0, 3.0);
+    put(&mut g, gm, 3.0, 2.7);
+    act(&mut g, "melee u8 u3");
+    roll(&mut g, &[1, 1, 6, 5, 1, 1]);
+    assert_eq!(
+        at(&g, gm),
+        pt(3.0, 1.7),
+        "1 stick straight away from the animal"
+    );
+}
+
+#[test]
+fn sde_safari_2_the_animals_turn_recover_charge_or_run() {
+    let mut g = safari(&[&["gm"], &["zaku"]]);
+    let gm = 8;
+    // Keep the animals apart: u0 stunned far away, u1 next to the GM, the rest far off.
+    for (a, x, y) in [
+        (0u8, 0.5, 5.5),
+        (1, 3.0, 3.0),
+        (2, 5.5, 5.5),
+        (3, 5.5, 0.5),
+        (4, 0.5, 0.5),
+        (5, 5.5, 3.0),
+        (6, 0.5, 3.0),
+        (7, 3.0, 5.5),
+    ] {
+        put(&mut g, a, x, y);
+    }
+    g.now.units[0].stunned = true;
+    put(&mut g, gm, 3.0, 2.0);
+    put(&mut g, 9, 4.5, 1.5);
+    act(&mut g, "end");
+    act(&mut g, "end");
+    // The stunned animal (worth 1) rolls one die: a 6 and it is up.
+    assert_eq!(g.now.phase, Phase::AnimalRecover { animal: 0, left: 1 });
+    roll(&mut g, &[6]);
+    assert!(!stunned(&g, 0));
+    // u1 (worth 2) is within a stick of the GM: its two dice show a 6 — it charges with
+    // 2 + 1 dice against the GM's 1.
+    assert_eq!(g.now.phase, Phase::AnimalCharge { animal: 1, left: 2 });
+    let ev = roll(&mut g, &[3, 6]);
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::AnimalCharges {
+            animal: 1,
+            target: 8
+        }
+    )));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Attacks {
+            unit: Some(1),
+            target: 8,
+            att_dice: 3,
+            def_dice: 1,
+            ..
+        }
+    )));
+    roll(&mut g, &[6, 1, 1, 2]);
+    // Knockback in the direction of its move (south), 1 stick.
+    assert!(at(&g, gm).y < ticks(1.2), "{:?}", at(&g, gm));
+    // Round 2 begins.
+    assert_eq!(g.now.phase, Phase::Turn);
+    assert_eq!(g.now.round, 2);
+    // Next round, no 6: the animal runs 1 stick straight away from the nearest unit.
+    put(&mut g, 1, 3.0, 3.0);
+    put(&mut g, gm, 3.0, 2.2);
+    act(&mut g, "end");
+    act(&mut g, "end");
+    assert_eq!(g.now.phase, Phase::AnimalCharge { animal: 1, left: 2 });
+    let ev = roll(&mut g, &[1, 2]);
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::AnimalRunsAway { animal: 1, .. }))
+    );
+    assert_eq!(at(&g, 1), pt(3.0, 4.0));
+}
+
+#[test]
+fn sde_safari_3_when_every_animal_is_captured_the_most_points_wins() {
+    let mut g = safari(&[&["gm"], &["zaku"]]);
+    for a in 0..8u8 {
+        if a != 3 {
+            g.now.units[a as usize].captured = Some(1);
+        }
+    }
+    g.now.tokens = vec![0, 6];
+    g.now.units[3].stunned = true;
+    put(&mut g, 3, 3.0, 0.55);
+    put(&mut g, 8, 3.0, 0.2);
+    act(&mut g, "pickup u8 u3");
+    let r = g.result().expect("over: every animal captured");
+    assert_eq!(r.scores, vec![4, 6]);
+    assert_eq!(r.ranks, vec![2, 1]);
+}
