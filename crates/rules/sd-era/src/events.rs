@@ -131,6 +131,58 @@ fn is_zero(n: &u8) -> bool {
     *n == 0
 }
 
+/// A shot's targets and shares: one (the usual shot, kept inline, so listing shots allocates
+/// nothing), or several (SPRAY). Reads as a slice; its JSON is a list either way.
+#[derive(Clone, Debug)]
+pub enum Aims {
+    One(Aim),
+    Many(Box<[Aim]>),
+}
+
+impl Aims {
+    /// From a list: one target inline, several boxed.
+    pub fn from_vec(v: Vec<Aim>) -> Aims {
+        match v.as_slice() {
+            [one] => Aims::One(*one),
+            _ => Aims::Many(v.into()),
+        }
+    }
+}
+
+impl std::ops::Deref for Aims {
+    type Target = [Aim];
+    fn deref(&self) -> &[Aim] {
+        match self {
+            Aims::One(a) => std::slice::from_ref(a),
+            Aims::Many(b) => b,
+        }
+    }
+}
+
+impl PartialEq for Aims {
+    fn eq(&self, o: &Aims) -> bool {
+        **self == **o
+    }
+}
+impl Eq for Aims {}
+impl std::hash::Hash for Aims {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (**self).hash(h)
+    }
+}
+
+impl Serialize for Aims {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Aims {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Aims, D::Error> {
+        Ok(Aims::from_vec(Vec::<Aim>::deserialize(d)?))
+    }
+}
+
 /// A transport's passenger set down at the end of its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -158,7 +210,7 @@ pub enum Action {
     /// from a point within 1 stick (SDE-B).
     Shoot {
         unit: UnitId,
-        aims: Vec<Aim>,
+        aims: Aims,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         from: Option<Point>,
     },
@@ -252,7 +304,7 @@ impl fmt::Display for Action {
             }
             Action::Shoot { unit, aims, from } => {
                 write!(f, "shoot {}", u(unit))?;
-                for a in aims {
+                for a in aims.iter() {
                     write!(f, " {}", u(&a.target))?;
                     if a.dice > 0 {
                         write!(f, ":{}", a.dice)?;
@@ -393,7 +445,11 @@ impl FromStr for Action {
                 if aims.is_empty() {
                     return Err(format!("{s:?}: shoot at whom?"));
                 }
-                Action::Shoot { unit, aims, from }
+                Action::Shoot {
+                    unit,
+                    aims: Aims::from_vec(aims),
+                    from,
+                }
             }
             "melee" => {
                 none_after(3)?;

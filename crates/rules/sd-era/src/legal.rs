@@ -4,7 +4,7 @@
 
 use crate::combat::Question;
 use crate::data::{BASE_RADIUS, MissionKind, STICK, Special};
-use crate::events::{Action, Aim, Event, Target, WINDS};
+use crate::events::{Action, Aim, Aims, Event, Target, WINDS};
 use crate::movement::MovePlan;
 use crate::state::{Choice, Phase, SdEra, Trail, UnitId};
 use battlemat_core::Illegal;
@@ -1027,6 +1027,13 @@ impl SdEra {
     fn turn_candidates(&self, out: &mut Vec<Action>) {
         let seat = self.now.active;
         let mut scratch = crate::movement::Scratch::of(self);
+        // SAFARI: pick-ups are looked for only while some animal lies stunned.
+        let pickups = self.fixed.kind == MissionKind::Safari
+            && self
+                .now
+                .units
+                .iter()
+                .any(|a| a.is_animal() && a.stunned && a.on_table());
         let push = |a: Action, out: &mut Vec<Action>| {
             if self.plan(&a).is_ok() {
                 out.push(a);
@@ -1078,7 +1085,7 @@ impl SdEra {
             if self.hill().is_some() {
                 push(Action::Collect { unit: u }, out);
             }
-            if self.fixed.kind == MissionKind::Safari {
+            if pickups {
                 for a in self.ids() {
                     let y = self.unit(a);
                     if y.is_animal() && y.stunned && y.on_table() && self.next_to(u, a) {
@@ -1113,7 +1120,7 @@ impl SdEra {
             if self.aim_dice(u, x.at, BASE_RADIUS, t, total).is_ok() {
                 out.push(Action::Shoot {
                     unit: u,
-                    aims: vec![Aim { target: t, dice: 0 }],
+                    aims: Aims::One(Aim { target: t, dice: 0 }),
                     from: None,
                 });
             }
@@ -1122,7 +1129,7 @@ impl SdEra {
                 let p = clamp_to(&self.fixed.table, p);
                 let bits = Action::Shoot {
                     unit: u,
-                    aims: vec![Aim { target: t, dice: 0 }],
+                    aims: Aims::One(Aim { target: t, dice: 0 }),
                     from: Some(p),
                 };
                 if p != x.at && self.plan(&bits).is_ok() {
@@ -1140,7 +1147,7 @@ impl SdEra {
             let a = total.div_ceil(2);
             let spray = Action::Shoot {
                 unit: u,
-                aims: vec![
+                aims: Aims::from_vec(vec![
                     Aim {
                         target: near[0],
                         dice: a,
@@ -1149,7 +1156,7 @@ impl SdEra {
                         target: near[1],
                         dice: total - a,
                     },
-                ],
+                ]),
                 from: None,
             };
             if self.plan(&spray).is_ok() {

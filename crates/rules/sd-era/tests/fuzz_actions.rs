@@ -5,7 +5,7 @@ use battlemat_core::Game;
 use battlemat_dice::Roller;
 use battlemat_geom::table::Point;
 use battlemat_sd_era::SdEra;
-use battlemat_sd_era::events::{Action, Aim, Drop, Target};
+use battlemat_sd_era::events::{Action, Aim, Aims, Drop, Target};
 use std::collections::BTreeMap;
 
 fn any_action(r: &mut Roller) -> Action {
@@ -42,15 +42,15 @@ fn any_action(r: &mut Roller) -> Action {
         },
         4..=5 => Action::Shoot {
             unit: a,
-            aims: vec![Aim {
+            aims: Aims::One(Aim {
                 target: b,
                 dice: c % 7,
-            }],
+            }),
             from: if c % 2 == 0 { None } else { Some(p) },
         },
         6 => Action::Shoot {
             unit: a,
-            aims: vec![
+            aims: Aims::from_vec(vec![
                 Aim {
                     target: b,
                     dice: c % 4,
@@ -59,7 +59,7 @@ fn any_action(r: &mut Roller) -> Action {
                     target: c,
                     dice: a % 4,
                 },
-            ],
+            ]),
             from: None,
         },
         7 => Action::Melee { unit: a, target: b },
