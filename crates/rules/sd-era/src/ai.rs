@@ -25,6 +25,32 @@ impl SdEra {
             MissionKind::RingBattle => 0.0,
             _ => tokens,
         };
+        // SAFARI: an animal carried is most of the way to points, more so near an edge; a
+        // stunned one beside a unit is a start.
+        if self.fixed.kind == MissionKind::Safari {
+            let t = &self.fixed.table;
+            for a in self.ids() {
+                let y = self.unit(a);
+                if !y.is_animal() {
+                    continue;
+                }
+                let value = f64::from(self.value(a));
+                if let Some(c) = y.aboard
+                    && self.unit(c).owner == Some(seat)
+                {
+                    let p = self.unit(c).at;
+                    let edge = p.x.min(p.y).min(t.width - p.x).min(t.depth - p.y);
+                    v += value * (0.6 - 0.05 * edge as f64 / STICK as f64);
+                } else if y.stunned
+                    && y.on_table()
+                    && self
+                        .ids()
+                        .any(|u| self.unit(u).owner == Some(seat) && self.next_to(u, a))
+                {
+                    v += 0.2 * value;
+                }
+            }
+        }
         let target = self.objective();
         for u in self.ids() {
             let x = self.unit(u);
