@@ -16,7 +16,7 @@
 //! | [`movement`] | SDE-MOVE, SDE-CHARGE, SDE-T |
 //! | [`combat`] | SDE-SHOOT, SDE-RANGE, SDE-SIGHT, SDE-MELEE; SDE-A, B, C, H, M, S, V in the dice |
 //! | [`knockback`] | SDE-KB1..KB3; balls and bombs moving (SDE-SOCCER.2); everything pending |
-//! | [`missions`] | SDE-KOTH.2, SDE-KICKBOMB.2, SDE-RING.2 |
+//! | [`missions`] | SDE-KOTH.2, SDE-KICKBOMB.2, SDE-RING.2, SDE-SAFARI.2 (the animals and their turn) |
 //! | [`legal`] | the one judge: `plan` (used by `check`, the candidates and `act`) |
 //! | [`events`], [`text`], [`picture`], [`odds`], [`ai`] | actions and events; words; the SVG picture; exact odds; evaluation |
 //!

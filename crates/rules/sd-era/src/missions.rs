@@ -1,6 +1,8 @@
 //! The missions' special rules (each mission's `.2`): SDE-KOTH.2 (the hill, tokens, taking
 //! the place of a unit knocked off), SDE-KICKBOMB.2 (explode dice and blasts), SDE-RING.2
-//! (cheer dice, breaking in, the outside, ring-outs). Balls and goals (SDE-SOCCER.2) move
+//! (cheer dice, breaking in, the outside, ring-outs), SDE-SAFARI.2 (picking up, carrying and
+//! capturing animals; the animals' own turn, which the rules play between the players'
+//! decisions, a chance point for each of their dice). Balls and goals (SDE-SOCCER.2) move
 //! like knockback and live in [`crate::knockback`]; SDE-GALLERY.2's token is earned where a
 //! unit is stunned ([`SdEra::stun`]). Set-ups (`.1`) are data and [`crate::setup`];
 //! victory (`.3`) is [`SdEra::check_victory`].
