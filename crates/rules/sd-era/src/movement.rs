@@ -312,7 +312,9 @@ impl SdEra {
             }
             let gap = x.radius() + b.radius + NEXT_TO / 2;
             let reach = (STICK + 2 * gap) as i128;
-            if d2 > reach * reach {
+            // Contact with a stunned unit leads nowhere (it cannot be attacked); with a
+            // stunned animal it does (to pick it up).
+            if d2 > reach * reach || (enemy && y.stunned) {
                 continue;
             }
             // Beside it; and behind a ball, to kick it the other way.
