@@ -15,6 +15,23 @@ const COLOURS: [&str; 6] = [
     "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
 ];
 
+/// A stunned body: a yellow cross over its base ("place the unit on its back").
+fn stun_mark(s: &mut String, cx: f64, cy: f64, r: f64) {
+    let k = r * 0.8;
+    let _ = writeln!(
+        s,
+        r##"<path d="M {:.1} {:.1} L {:.1} {:.1} M {:.1} {:.1} L {:.1} {:.1}" stroke="#ffeb3b" stroke-width="3"><title>stunned</title></path>"##,
+        cx - k,
+        cy - k,
+        cx + k,
+        cy + k,
+        cx - k,
+        cy + k,
+        cx + k,
+        cy - k
+    );
+}
+
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -197,19 +214,7 @@ impl SdEra {
                         cy + 4.0
                     );
                     if x.stunned {
-                        let k = r * 0.8;
-                        let _ = writeln!(
-                            s,
-                            r##"<path d="M {:.1} {:.1} L {:.1} {:.1} M {:.1} {:.1} L {:.1} {:.1}" stroke="#ffeb3b" stroke-width="3"><title>stunned</title></path>"##,
-                            cx - k,
-                            cy - k,
-                            cx + k,
-                            cy + k,
-                            cx - k,
-                            cy + k,
-                            cx + k,
-                            cy - k
-                        );
+                        stun_mark(&mut s, cx, cy, r);
                     }
                 }
                 Body::Ball => {
@@ -257,19 +262,7 @@ impl SdEra {
                         cy + r + 11.0
                     );
                     if x.stunned {
-                        let k = r * 0.8;
-                        let _ = writeln!(
-                            s,
-                            r##"<path d="M {:.1} {:.1} L {:.1} {:.1} M {:.1} {:.1} L {:.1} {:.1}" stroke="#ffeb3b" stroke-width="3"><title>stunned</title></path>"##,
-                            cx - k,
-                            cy - k,
-                            cx + k,
-                            cy + k,
-                            cx - k,
-                            cy + k,
-                            cx + k,
-                            cy - k
-                        );
+                        stun_mark(&mut s, cx, cy, r);
                     }
                     if x.cheer > 0 {
                         let _ = writeln!(
