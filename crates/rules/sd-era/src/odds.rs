@@ -346,6 +346,29 @@ impl SdEra {
             att_melee_special: self.has(unit, Special::M),
             contest: self.fixed.options.contest,
         };
-        Some(odds_of(&duel))
+        let mut odds = odds_of(&duel);
+        // A win that does no knockback says what it does instead: an animal is stunned
+        // (SDE-SAFARI.2); a hidden unit is only found, unless the attacker is hidden (SDE-H).
+        let instead = if self.unit(target).is_animal() {
+            Some("win: the animal is stunned (no knockback)")
+        } else if self.unit(target).hidden && !self.unit(unit).hidden {
+            Some("win: the hidden unit is found (no knockback)")
+        } else {
+            None
+        };
+        if let Some(name) = instead {
+            let won: f64 = odds
+                .outcomes
+                .iter()
+                .filter(|(k, _)| k.starts_with("win, knockback"))
+                .map(|(_, p)| p)
+                .sum();
+            odds.outcomes
+                .retain(|k, _| !k.starts_with("win, knockback"));
+            odds.outcomes.insert(name.to_string(), won);
+            odds.details
+                .insert("expected_knockback".into(), serde_json::json!(0.0));
+        }
+        Some(odds)
     }
 }

@@ -153,3 +153,37 @@ fn matchup_odds_sum_to_one_and_read_letters() {
     );
     assert!(p("2", "2", &[("colour", "red")]).is_err());
 }
+
+/// SDE-SAFARI.2 and SDE-H: a win that stuns an animal, or only finds a hidden unit, is shown
+/// as that, not as knockback; the odds still sum to one.
+#[test]
+fn sde_safari_2_odds_say_a_won_attack_stuns_the_animal() {
+    let mut g = game("safari", &[&["guncannon"], &["zaku"]], vec![], &[]);
+    begin(&mut g, 0);
+    put(&mut g, 8, 3.0, 1.0);
+    put(&mut g, 3, 3.0, 2.0);
+    let o = g.odds(&"shoot u8 u3".parse().unwrap()).unwrap();
+    assert!(
+        o.outcomes
+            .contains_key("win: the animal is stunned (no knockback)"),
+        "{o:?}"
+    );
+    assert!(!o.outcomes.keys().any(|k| k.starts_with("win, knockback")));
+    assert!((o.outcomes.values().sum::<f64>() - 1.0).abs() < 1e-12);
+    let mut g = duel("dom", "zgok");
+    g.now.units[1].hidden = true;
+    let o = g.odds(&"shoot u0 u1".parse().unwrap()).unwrap();
+    assert!(
+        o.outcomes
+            .contains_key("win: the hidden unit is found (no knockback)"),
+        "{o:?}"
+    );
+}
+
+fn duel(a: &str, d: &str) -> SdEra {
+    let mut g = open(&[&[a], &[d]]);
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.0, 1.0);
+    put(&mut g, 1, 3.0, 2.0);
+    g
+}
