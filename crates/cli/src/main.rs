@@ -486,19 +486,48 @@ fn rulesets(json: bool) -> Result<()> {
             i.id, i.name, i.version, i.min_seats, i.max_seats
         );
         println!("  scenarios:");
+        // Columns as wide as the longest entry (scenario ids like `king_of_the_hill`).
+        let id_w = i
+            .scenarios
+            .iter()
+            .map(|s| s.id.len())
+            .max()
+            .unwrap_or(0)
+            .max(10);
         for s in &i.scenarios {
             println!(
-                "    {:<10} {}{}",
+                "    {:<id_w$} {}{}",
                 s.id,
                 s.name,
                 if s.ours { " (ours)" } else { "" }
             );
-            println!("               {}", s.summary);
+            println!("    {:<id_w$} {}", "", s.summary);
         }
         println!("  options (--option key=value):");
+        let key_w = i
+            .options
+            .iter()
+            .map(|o| o.key.len())
+            .max()
+            .unwrap_or(0)
+            .max(20);
+        let val_w = i
+            .options
+            .iter()
+            .map(|o| o.values.join("|").len())
+            .max()
+            .unwrap_or(0)
+            .max(18);
+        let def_w = i
+            .options
+            .iter()
+            .map(|o| o.default.len())
+            .max()
+            .unwrap_or(0)
+            .max(9);
         for o in &i.options {
             println!(
-                "    {:<20} {:<18} default {:<9} {} [{}{}]",
+                "    {:<key_w$} {:<val_w$} default {:<def_w$} {} [{}{}]",
                 o.key,
                 o.values.join("|"),
                 o.default,
