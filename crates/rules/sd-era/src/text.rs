@@ -94,7 +94,8 @@ impl fmt::Display for Observation {
                 marks.join(", ")
             )?;
         }
-        write!(f, "{}", self.prompt)
+        // The prompt is in the JSON; front ends print it with whose decision it is.
+        Ok(())
     }
 }
 
