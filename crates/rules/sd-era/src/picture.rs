@@ -213,6 +213,11 @@ impl SdEra {
                         r##"<text x="{cx:.1}" y="{:.1}" font-size="12" font-weight="bold" text-anchor="middle" fill="#fff">{value}</text>"##,
                         cy + 4.0
                     );
+                    let _ = writeln!(
+                        s,
+                        r##"<text x="{cx:.1}" y="{:.1}" font-size="10" text-anchor="middle" fill="#000">u{u}</text>"##,
+                        cy + r + 11.0
+                    );
                     if x.stunned {
                         stun_mark(&mut s, cx, cy, r);
                     }
