@@ -4,11 +4,11 @@
 
 use crate::combat::Question;
 use crate::data::{BASE_RADIUS, MissionKind, STICK, Special};
-use crate::events::{Action, Aim, Aims, Event, Target, WINDS};
+use crate::events::{Action, Aim, Event, Target};
 use crate::movement::MovePlan;
-use crate::state::{Choice, Phase, SdEra, Trail, UnitId};
+use crate::state::{Choice, Phase, SdEra, UnitId};
 use battlemat_core::Illegal;
-use battlemat_geom::table::{Point, Ticks, toward};
+use battlemat_geom::table::{Point, Ticks};
 
 /// Why an action is refused: the rule and a sentence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,7 +87,7 @@ fn sane_target(t: &Target) -> Result<(), Why> {
 }
 
 impl SdEra {
-    fn own_ready_unit(&self, unit: UnitId) -> Result<(), Why> {
+    pub(crate) fn own_ready_unit(&self, unit: UnitId) -> Result<(), Why> {
         if unit as usize >= self.now.units.len() {
             return Err(Why::new("SDE-T1", "there is no such unit"));
         }
@@ -108,7 +108,7 @@ impl SdEra {
     }
 
     /// An action that costs one of the unit's two actions, in the turn proper.
-    fn spend(&self, unit: UnitId) -> Result<(), Why> {
+    pub(crate) fn spend(&self, unit: UnitId) -> Result<(), Why> {
         self.own_ready_unit(unit)?;
         if self.now.phase != Phase::Turn {
             return Err(NOT_NOW);
@@ -119,7 +119,7 @@ impl SdEra {
         Ok(())
     }
 
-    fn exists(&self, u: UnitId) -> Result<(), Why> {
+    pub(crate) fn exists(&self, u: UnitId) -> Result<(), Why> {
         if (u as usize) < self.now.units.len() {
             Ok(())
         } else {
@@ -128,7 +128,7 @@ impl SdEra {
     }
 
     /// May `unit` attack `target` at all (not itself, not a friend, not stunned, ring)?
-    fn target_ok(&self, unit: UnitId, target: UnitId) -> Result<(), Why> {
+    pub(crate) fn target_ok(&self, unit: UnitId, target: UnitId) -> Result<(), Why> {
         self.exists(target)?;
         let y = self.unit(target);
         if target == unit || !y.on_table() {
@@ -542,7 +542,7 @@ impl SdEra {
 
     /// One target's share of a shot, after sight and range (SDE-SIGHT, SDE-RANGE, SDE-A):
     /// the dice it rolls.
-    fn aim_dice(
+    pub(crate) fn aim_dice(
         &self,
         unit: UnitId,
         origin: Point,
@@ -572,56 +572,6 @@ impl SdEra {
             ));
         }
         Ok(dice)
-    }
-
-    /// The units `seat` has drafted so far.
-    pub fn army(&self, seat: u8) -> Vec<u16> {
-        self.now
-            .units
-            .iter()
-            .filter(|u| u.owner == Some(seat))
-            .filter_map(|u| u.kind())
-            .collect()
-    }
-
-    /// A draft pick keeps the army within the points and the unit limit (SDE-T2).
-    fn draft_ok(&self, army: &[u16]) -> Result<(), Why> {
-        let m = &self.fixed.setup.mission;
-        let types: Vec<_> = army
-            .iter()
-            .map(|k| &self.fixed.chart[*k as usize].1)
-            .collect();
-        let cost: u32 = types.iter().map(|t| u32::from(t.cost())).sum();
-        let counted = types.iter().filter(|t| !t.is(Special::T)).count();
-        if cost > u32::from(self.points_cap()) {
-            return Err(Why::new("SDE-T2", "that would spend more than the points"));
-        }
-        // Leave enough points for the fewest units the mission needs (the cheapest kind).
-        let cheapest = self
-            .fixed
-            .chart
-            .iter()
-            .filter(|(_, t)| !t.is(Special::T))
-            .map(|(_, t)| u32::from(t.cost()))
-            .min()
-            .unwrap_or(1);
-        let short = (m.least_units as usize).saturating_sub(counted) as u32;
-        if cost + short * cheapest > u32::from(self.points_cap()) {
-            return Err(Why::new(
-                "SDE-GALLERY.1",
-                "that would leave too few points for the units the mission needs",
-            ));
-        }
-        if m.most_units > 0 && counted > m.most_units as usize {
-            return Err(Why::new(
-                "SDE-T2",
-                "at most three units a player, transports not counted",
-            ));
-        }
-        if army.len() > 12 {
-            return Err(Why::new("SDE-T2", "that is enough units"));
-        }
-        Ok(())
     }
 
     pub fn check_action(&self, a: &Action) -> Result<(), Illegal> {
@@ -692,481 +642,4 @@ impl SdEra {
         }
         self.act(a, ev)
     }
-
-    fn carry_out(&mut self, p: Plan, ev: &mut Vec<Event>) {
-        let turn_action = matches!(
-            p,
-            Plan::PickUp(..)
-                | Plan::Move(_)
-                | Plan::Shoot { .. }
-                | Plan::Melee { .. }
-                | Plan::Recover(_)
-                | Plan::Hide(_, true)
-                | Plan::Collect(_)
-                | Plan::Cheer(..)
-                | Plan::BreakIn(_)
-        );
-        if turn_action {
-            self.now.charge = None;
-        }
-        match p {
-            Plan::Move(m) => self.do_move(m, ev),
-            Plan::Shoot { unit, shots, from } => {
-                self.now.units[unit as usize].actions -= 1;
-                for &(target, dice) in shots.iter().skip(1).rev() {
-                    self.now.pending.push(crate::state::Pending::Spray {
-                        unit,
-                        target,
-                        dice,
-                        from,
-                    });
-                }
-                let (target, dice) = shots[0];
-                self.now.trail.push(Trail::Shot {
-                    from,
-                    to: self.unit(target).at,
-                });
-                let f = self.unit_fight(unit, target, false, dice, from);
-                self.start_fight(f, ev);
-            }
-            Plan::Melee { unit, target, free } => {
-                if !free {
-                    self.now.units[unit as usize].actions -= 1;
-                }
-                let dice = self.attack_dice(unit, true);
-                let f = self.unit_fight(unit, target, true, dice, self.unit(unit).at);
-                self.start_fight(f, ev);
-            }
-            Plan::Recover(u) => {
-                let x = &mut self.now.units[u as usize];
-                x.stunned = false;
-                x.actions -= 1;
-                ev.push(Event::Recovered { unit: u });
-            }
-            Plan::Hide(u, costs) => {
-                let x = &mut self.now.units[u as usize];
-                x.hidden = true;
-                if costs {
-                    x.actions -= 1;
-                }
-                ev.push(Event::Hid { unit: u });
-            }
-            Plan::Collect(u) => {
-                self.now.units[u as usize].actions -= 1;
-                let s = self.now.active as usize;
-                self.now.tokens[s] += 1;
-                self.now.collected = true;
-                ev.push(Event::Token {
-                    seat: s as u8,
-                    tokens: self.now.tokens[s],
-                });
-                self.settle(ev);
-            }
-            Plan::Cheer(u, t) => {
-                self.now.units[u as usize].actions -= 1;
-                let c = &mut self.now.units[t as usize].cheer;
-                *c = c.saturating_add(1);
-                ev.push(Event::CheerDie {
-                    unit: t,
-                    cheer: self.unit(t).cheer,
-                });
-            }
-            Plan::BreakIn(u) => {
-                self.now.units[u as usize].actions -= 1;
-                self.now.back = crate::state::Back::Turn;
-                self.now.phase = Phase::BreakIn {
-                    unit: u,
-                    left: self.attack_dice(u, false),
-                    first: 0,
-                    same: true,
-                };
-            }
-            Plan::End => self.end_turn(ev),
-            Plan::Pick(k) => {
-                let Phase::Draft { seat } = self.now.phase else {
-                    return;
-                };
-                if self.place_unit(seat, k).is_err() {
-                    // No room on the edge: the pick counts as done.
-                    self.now.drafted |= 1 << seat;
-                } else {
-                    let unit = (self.now.units.len() - 1) as UnitId;
-                    ev.push(Event::Picked {
-                        seat,
-                        unit,
-                        name: self.fixed.chart[k as usize].1.name.clone(),
-                    });
-                }
-                self.next_drafter(seat);
-            }
-            Plan::Done => match self.now.phase {
-                Phase::Draft { seat } => {
-                    self.now.drafted |= 1 << seat;
-                    self.next_drafter(seat);
-                }
-                Phase::StartHidden { seat } => {
-                    self.now.phase = match self.next_hider(seat + 1) {
-                        Some(s) => Phase::StartHidden { seat: s },
-                        None => self.turn_order_roll(),
-                    };
-                }
-                _ => {}
-            },
-            Plan::Reroll(side, face) => {
-                if let Phase::Fight(f) = self.now.phase {
-                    self.start_reroll(f, side, face);
-                }
-            }
-            Plan::Keep(side) => {
-                if let Phase::Fight(mut f) = self.now.phase {
-                    if side {
-                        f.att.rerolled = true;
-                    } else {
-                        f.def.rerolled = true;
-                    }
-                    self.fight_continue(f, ev);
-                }
-            }
-            Plan::AddCheer(side, n) => {
-                if let Phase::Fight(mut f) = self.now.phase {
-                    let u = if side {
-                        match f.striker {
-                            crate::state::Striker::Unit(u) => u,
-                            _ => f.target,
-                        }
-                    } else {
-                        f.target
-                    };
-                    let pool = if side { &mut f.att } else { &mut f.def };
-                    pool.cheered = true;
-                    pool.dice = pool.dice.saturating_add(n);
-                    self.now.units[u as usize].cheer -= n;
-                    if n > 0 {
-                        ev.push(Event::Cheered { unit: u, dice: n });
-                    }
-                    self.fight_continue(f, ev);
-                }
-            }
-            Plan::Push(aim) => {
-                if let Phase::Choose(Choice::Push {
-                    seat,
-                    mover,
-                    dist,
-                    dice,
-                    ..
-                }) = self.now.phase
-                {
-                    self.now
-                        .pending
-                        .push(crate::state::Pending::Motion(crate::state::Motion {
-                            body: mover,
-                            toward: aim,
-                            dist,
-                            by: Some(seat),
-                            dice,
-                            bounces: 0,
-                            past: None,
-                        }));
-                    self.settle(ev);
-                }
-            }
-            Plan::Pass | Plan::Stay => self.settle(ev),
-            Plan::Take => {
-                if let Phase::Choose(Choice::TakeHill { unit, spot, .. }) = self.now.phase {
-                    self.take_hill(unit, spot, ev);
-                }
-                self.settle(ev);
-            }
-            Plan::PickUp(u, a) => {
-                self.now.units[u as usize].actions -= 1;
-                self.pick_up(u, a, ev);
-                // Already at a board edge: captured at once.
-                self.capture_at_edge(u, ev);
-                self.settle(ev);
-            }
-            Plan::Deploy(u, p, outside) => {
-                let x = &mut self.now.units[u as usize];
-                x.at = p;
-                x.home = p;
-                x.waiting = false;
-                x.outside = outside;
-                ev.push(Event::Deployed {
-                    unit: u,
-                    at: p,
-                    outside,
-                });
-                // Take turns, in turn order: the next seat with a unit to place.
-                let n = self.fixed.players;
-                let from = match self.now.phase {
-                    Phase::Deploy { seat } => (seat + 1) % n,
-                    _ => self.now.first,
-                };
-                match self.next_deployer(from) {
-                    Some(seat) => self.now.phase = Phase::Deploy { seat },
-                    None => {
-                        let first = self.now.first;
-                        self.begin_turn(first, ev);
-                    }
-                }
-            }
-            Plan::Place(t) => {
-                let c = &mut self.now.units[t as usize].cheer;
-                *c = c.saturating_add(1);
-                ev.push(Event::CheerDie {
-                    unit: t,
-                    cheer: self.unit(t).cheer,
-                });
-                self.settle(ev);
-            }
-        }
-    }
-
-    /// The draft passes to the next seat still picking; when all are done, play begins.
-    fn next_drafter(&mut self, seat: u8) {
-        let n = self.fixed.players;
-        for k in 1..=n {
-            let s = (seat + k) % n;
-            if self.now.drafted & (1 << s) == 0 {
-                self.now.phase = Phase::Draft { seat: s };
-                return;
-            }
-        }
-        self.start_play();
-    }
-
-    /// The candidate list: every decision that is a finite choice is listed in full; moves,
-    /// pushes and BITS points are candidates (`ActionList::Candidates`).
-    pub fn legal(&self) -> Vec<Action> {
-        let mut out = Vec::with_capacity(96);
-        match &self.now.phase {
-            Phase::Over
-            | Phase::TurnOrder { .. }
-            | Phase::BreakIn { .. }
-            | Phase::BombRoll { .. }
-            | Phase::AnimalRecover { .. }
-            | Phase::AnimalCharge { .. } => {}
-            Phase::Draft { .. } => {
-                for (key, _) in &self.fixed.chart {
-                    out.push(Action::Pick { kind: key.clone() });
-                }
-                out.push(Action::Done);
-            }
-            Phase::Deploy { seat } => {
-                // In front of the player just inside the ring, and along its table edge.
-                let spots: Vec<Point> = self
-                    .start_spots(*seat)
-                    .into_iter()
-                    .chain(self.edge_spots(*seat))
-                    .collect();
-                for u in self.ids() {
-                    if self.unit(u).owner == Some(*seat) && self.unit(u).waiting {
-                        for &at in &spots {
-                            out.push(Action::Deploy { unit: u, at });
-                        }
-                    }
-                }
-            }
-            Phase::StartHidden { seat } => {
-                for u in self.ids() {
-                    if self.unit(u).owner == Some(*seat) {
-                        out.push(Action::Hide { unit: u });
-                    }
-                }
-                out.push(Action::Done);
-            }
-            Phase::Turn | Phase::FastMoves => {
-                // Every candidate is judged as it is made.
-                self.turn_candidates(&mut out);
-                return out;
-            }
-            Phase::Fight(f) => match self.fight_question(f) {
-                Some((_, Question::Reroll(side))) => {
-                    let pool = if side { &f.att } else { &f.def };
-                    for face in 1..=6u8 {
-                        if pool.faces[face as usize - 1] > 0 {
-                            out.push(Action::Reroll { face });
-                        }
-                    }
-                    out.push(Action::Keep);
-                }
-                Some((_, Question::Cheer(side))) => {
-                    let u = match (side, f.striker) {
-                        (true, crate::state::Striker::Unit(u)) => u,
-                        _ => f.target,
-                    };
-                    for dice in 0..=self.unit(u).cheer {
-                        out.push(Action::AddCheer { dice });
-                    }
-                }
-                None => {}
-            },
-            Phase::Choose(c) => match c {
-                Choice::Push { .. } => {
-                    for wind in 0..WINDS.len() as u8 {
-                        out.push(Action::Push {
-                            toward: Target::Heading { wind, dist: STICK },
-                        });
-                    }
-                    out.push(Action::Pass);
-                }
-                Choice::TakeHill { .. } => {
-                    out.push(Action::Take);
-                    out.push(Action::Stay);
-                }
-                Choice::EarnedCheer { .. } => {
-                    for u in self.ids() {
-                        out.push(Action::Place { target: u });
-                    }
-                }
-            },
-        }
-        out.retain(|a| self.plan(a).is_ok());
-        out
-    }
-
-    fn turn_candidates(&self, out: &mut Vec<Action>) {
-        let seat = self.now.active;
-        let mut scratch = crate::movement::Scratch::of(self);
-        // SAFARI: pick-ups are looked for only while some animal lies stunned.
-        let pickups = self.fixed.kind == MissionKind::Safari
-            && self
-                .now
-                .units
-                .iter()
-                .any(|a| a.is_animal() && a.stunned && a.on_table());
-        let push = |a: Action, out: &mut Vec<Action>| {
-            if self.plan(&a).is_ok() {
-                out.push(a);
-            }
-        };
-        if let Some(u) = self.now.charge {
-            for t in self.ids() {
-                if t != u && self.unit(t).on_table() && self.next_to(u, t) {
-                    push(Action::Melee { unit: u, target: t }, out);
-                }
-            }
-        }
-        for u in self.ids() {
-            let x = self.unit(u);
-            if x.owner != Some(seat) || !x.on_table() {
-                continue;
-            }
-            if x.stunned {
-                push(Action::Recover { unit: u }, out);
-                continue;
-            }
-            if self.now.phase == Phase::FastMoves {
-                if x.fast_move {
-                    self.move_candidates_with(u, out, &mut scratch);
-                }
-                continue;
-            }
-            if x.actions == 0 {
-                continue;
-            }
-            self.move_candidates_with(u, out, &mut scratch);
-            self.shot_candidates(u, out);
-            if self.now.charge != Some(u) && !self.has(u, Special::T) {
-                for t in self.ids() {
-                    let y = self.unit(t);
-                    if t != u
-                        && y.owner != x.owner
-                        && y.on_table()
-                        && !y.stunned
-                        && self.next_to(u, t)
-                    {
-                        push(Action::Melee { unit: u, target: t }, out);
-                    }
-                }
-            }
-            if self.unit_type(u).is_some_and(|t| t.is(Special::H)) {
-                push(Action::Hide { unit: u }, out);
-            }
-            if self.hill().is_some() {
-                push(Action::Collect { unit: u }, out);
-            }
-            if pickups {
-                for a in self.ids() {
-                    let y = self.unit(a);
-                    if y.is_animal() && y.stunned && y.on_table() && self.next_to(u, a) {
-                        push(Action::PickUp { unit: u, animal: a }, out);
-                    }
-                }
-            }
-            if x.outside {
-                push(Action::BreakIn { unit: u }, out);
-                for t in self.ids() {
-                    if self.cheer_target(t) {
-                        push(Action::Cheer { unit: u, target: t }, out);
-                    }
-                }
-            }
-        }
-        out.push(Action::End);
-    }
-
-    /// Shots: each target with all the dice; SPRAY also halves its dice over the two
-    /// nearest; BITS also fires from 1 stick toward a target it cannot reach or see.
-    fn shot_candidates(&self, u: UnitId, out: &mut Vec<Action>) {
-        let targets: Vec<UnitId> = self
-            .ids()
-            .filter(|&t| t != u && self.target_ok(u, t).is_ok())
-            .collect();
-        let x = *self.unit(u);
-        // The judge's checks of the unit (`spend`) were made by the caller's loop; each
-        // target is judged by the same per-target rules as `judge_shot`.
-        let total = self.attack_dice(u, false);
-        for &t in &targets {
-            if self.aim_dice(u, x.at, BASE_RADIUS, t, total).is_ok() {
-                out.push(Action::Shoot {
-                    unit: u,
-                    aims: Aims::One(Aim { target: t, dice: 0 }),
-                    from: None,
-                });
-            }
-            if self.has(u, Special::B) {
-                let p = toward(x.at, self.unit(t).at, STICK);
-                let p = clamp_to(&self.fixed.table, p);
-                let bits = Action::Shoot {
-                    unit: u,
-                    aims: Aims::One(Aim { target: t, dice: 0 }),
-                    from: Some(p),
-                };
-                if p != x.at && self.plan(&bits).is_ok() {
-                    out.push(bits);
-                }
-            }
-        }
-        if self.has(u, Special::S) && targets.len() >= 2 {
-            let total = self.attack_dice(u, false);
-            let mut near = targets.clone();
-            near.sort_by_key(|&t| {
-                let y = self.unit(t);
-                crate::combat::len2(y.at.x - x.at.x, y.at.y - x.at.y)
-            });
-            let a = total.div_ceil(2);
-            let spray = Action::Shoot {
-                unit: u,
-                aims: Aims::from_vec(vec![
-                    Aim {
-                        target: near[0],
-                        dice: a,
-                    },
-                    Aim {
-                        target: near[1],
-                        dice: total - a,
-                    },
-                ]),
-                from: None,
-            };
-            if self.plan(&spray).is_ok() {
-                out.push(spray);
-            }
-        }
-    }
-}
-
-fn clamp_to(t: &battlemat_geom::table::Table, p: Point) -> Point {
-    let c = |v: Ticks, hi: Ticks| v.clamp(0, hi);
-    Point::new(c(p.x, t.width), c(p.y, t.depth))
 }

@@ -18,6 +18,8 @@
 //! | [`knockback`] | SDE-KB1..KB3; balls and bombs moving (SDE-SOCCER.2); everything pending |
 //! | [`missions`] | SDE-KOTH.2, SDE-KICKBOMB.2, SDE-RING.2, SDE-SAFARI.2 (the animals and their turn) |
 //! | [`legal`] | the one judge: `plan` (used by `check`, the candidates and `act`) |
+//! | [`carry`] | what an accepted plan does, handed to the rule module that owns it |
+//! | [`candidates`] | the candidate list (`legal_actions`), each candidate judged by `plan` |
 //! | [`events`], [`text`], [`picture`], [`odds`], [`ai`] | actions and events; words; the SVG picture; exact odds; evaluation |
 //!
 //! Positions are integer ticks (2,400 a stick) and every query on the table is exact
@@ -41,6 +43,8 @@
 //! dice reads faces, not a distribution; one die per chance point keeps the record faithful.
 
 pub mod ai;
+pub mod candidates;
+pub mod carry;
 pub mod combat;
 pub mod data;
 pub mod events;

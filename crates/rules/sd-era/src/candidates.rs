@@ -1,0 +1,248 @@
+//! The candidate list (`legal_actions`, [`battlemat_core::ActionList::Candidates`]): every
+//! decision that is a finite choice in full; moves, pushes and BITS points as a useful menu
+//! (SDE-MOVE, SDE-SHOOT, SDE-B, SDE-S, SDE-CHARGE, SDE-RING.1, SDE-SAFARI.2). Every
+//! candidate is judged by [`SdEra::plan`] before it is listed.
+
+use crate::combat::Question;
+use crate::data::{BASE_RADIUS, MissionKind, STICK, Special};
+use crate::events::{Action, Aim, Aims, Target, WINDS};
+use crate::state::{Choice, Phase, SdEra, UnitId};
+use battlemat_geom::table::{Point, Ticks, toward};
+
+impl SdEra {
+    /// The candidate list: every decision that is a finite choice is listed in full; moves,
+    /// pushes and BITS points are candidates (`ActionList::Candidates`).
+    pub fn legal(&self) -> Vec<Action> {
+        let mut out = Vec::with_capacity(96);
+        match &self.now.phase {
+            Phase::Over
+            | Phase::TurnOrder { .. }
+            | Phase::BreakIn { .. }
+            | Phase::BombRoll { .. }
+            | Phase::AnimalRecover { .. }
+            | Phase::AnimalCharge { .. } => {}
+            Phase::Draft { .. } => {
+                for (key, _) in &self.fixed.chart {
+                    out.push(Action::Pick { kind: key.clone() });
+                }
+                out.push(Action::Done);
+            }
+            Phase::Deploy { seat } => {
+                // In front of the player just inside the ring, and along its table edge.
+                let spots: Vec<Point> = self
+                    .start_spots(*seat)
+                    .into_iter()
+                    .chain(self.edge_spots(*seat))
+                    .collect();
+                for u in self.ids() {
+                    if self.unit(u).owner == Some(*seat) && self.unit(u).waiting {
+                        for &at in &spots {
+                            out.push(Action::Deploy { unit: u, at });
+                        }
+                    }
+                }
+            }
+            Phase::StartHidden { seat } => {
+                for u in self.ids() {
+                    if self.unit(u).owner == Some(*seat) {
+                        out.push(Action::Hide { unit: u });
+                    }
+                }
+                out.push(Action::Done);
+            }
+            Phase::Turn | Phase::FastMoves => {
+                // Every candidate is judged as it is made.
+                self.turn_candidates(&mut out);
+                return out;
+            }
+            Phase::Fight(f) => match self.fight_question(f) {
+                Some((_, Question::Reroll(side))) => {
+                    let pool = if side { &f.att } else { &f.def };
+                    for face in 1..=6u8 {
+                        if pool.faces[face as usize - 1] > 0 {
+                            out.push(Action::Reroll { face });
+                        }
+                    }
+                    out.push(Action::Keep);
+                }
+                Some((_, Question::Cheer(side))) => {
+                    let u = match (side, f.striker) {
+                        (true, crate::state::Striker::Unit(u)) => u,
+                        _ => f.target,
+                    };
+                    for dice in 0..=self.unit(u).cheer {
+                        out.push(Action::AddCheer { dice });
+                    }
+                }
+                None => {}
+            },
+            Phase::Choose(c) => match c {
+                Choice::Push { .. } => {
+                    for wind in 0..WINDS.len() as u8 {
+                        out.push(Action::Push {
+                            toward: Target::Heading { wind, dist: STICK },
+                        });
+                    }
+                    out.push(Action::Pass);
+                }
+                Choice::TakeHill { .. } => {
+                    out.push(Action::Take);
+                    out.push(Action::Stay);
+                }
+                Choice::EarnedCheer { .. } => {
+                    for u in self.ids() {
+                        out.push(Action::Place { target: u });
+                    }
+                }
+            },
+        }
+        out.retain(|a| self.plan(a).is_ok());
+        out
+    }
+
+    fn turn_candidates(&self, out: &mut Vec<Action>) {
+        let seat = self.now.active;
+        let mut scratch = crate::movement::Scratch::of(self);
+        // SAFARI: pick-ups are looked for only while some animal lies stunned.
+        let pickups = self.fixed.kind == MissionKind::Safari
+            && self
+                .now
+                .units
+                .iter()
+                .any(|a| a.is_animal() && a.stunned && a.on_table());
+        let push = |a: Action, out: &mut Vec<Action>| {
+            if self.plan(&a).is_ok() {
+                out.push(a);
+            }
+        };
+        if let Some(u) = self.now.charge {
+            for t in self.ids() {
+                if t != u && self.unit(t).on_table() && self.next_to(u, t) {
+                    push(Action::Melee { unit: u, target: t }, out);
+                }
+            }
+        }
+        for u in self.ids() {
+            let x = self.unit(u);
+            if x.owner != Some(seat) || !x.on_table() {
+                continue;
+            }
+            if x.stunned {
+                push(Action::Recover { unit: u }, out);
+                continue;
+            }
+            if self.now.phase == Phase::FastMoves {
+                if x.fast_move {
+                    self.move_candidates_with(u, out, &mut scratch);
+                }
+                continue;
+            }
+            if x.actions == 0 {
+                continue;
+            }
+            self.move_candidates_with(u, out, &mut scratch);
+            self.shot_candidates(u, out);
+            if self.now.charge != Some(u) && !self.has(u, Special::T) {
+                for t in self.ids() {
+                    let y = self.unit(t);
+                    if t != u
+                        && y.owner != x.owner
+                        && y.on_table()
+                        && !y.stunned
+                        && self.next_to(u, t)
+                    {
+                        push(Action::Melee { unit: u, target: t }, out);
+                    }
+                }
+            }
+            if self.unit_type(u).is_some_and(|t| t.is(Special::H)) {
+                push(Action::Hide { unit: u }, out);
+            }
+            if self.hill().is_some() {
+                push(Action::Collect { unit: u }, out);
+            }
+            if pickups {
+                for a in self.ids() {
+                    let y = self.unit(a);
+                    if y.is_animal() && y.stunned && y.on_table() && self.next_to(u, a) {
+                        push(Action::PickUp { unit: u, animal: a }, out);
+                    }
+                }
+            }
+            if x.outside {
+                push(Action::BreakIn { unit: u }, out);
+                for t in self.ids() {
+                    if self.cheer_target(t) {
+                        push(Action::Cheer { unit: u, target: t }, out);
+                    }
+                }
+            }
+        }
+        out.push(Action::End);
+    }
+
+    /// Shots: each target with all the dice; SPRAY also halves its dice over the two
+    /// nearest; BITS also fires from 1 stick toward a target it cannot reach or see.
+    fn shot_candidates(&self, u: UnitId, out: &mut Vec<Action>) {
+        let targets: Vec<UnitId> = self
+            .ids()
+            .filter(|&t| t != u && self.target_ok(u, t).is_ok())
+            .collect();
+        let x = *self.unit(u);
+        // The judge's checks of the unit (`spend`) were made by the caller's loop; each
+        // target is judged by the same per-target rules as `judge_shot`.
+        let total = self.attack_dice(u, false);
+        for &t in &targets {
+            if self.aim_dice(u, x.at, BASE_RADIUS, t, total).is_ok() {
+                out.push(Action::Shoot {
+                    unit: u,
+                    aims: Aims::One(Aim { target: t, dice: 0 }),
+                    from: None,
+                });
+            }
+            if self.has(u, Special::B) {
+                let p = toward(x.at, self.unit(t).at, STICK);
+                let p = clamp_to(&self.fixed.table, p);
+                let bits = Action::Shoot {
+                    unit: u,
+                    aims: Aims::One(Aim { target: t, dice: 0 }),
+                    from: Some(p),
+                };
+                if p != x.at && self.plan(&bits).is_ok() {
+                    out.push(bits);
+                }
+            }
+        }
+        if self.has(u, Special::S) && targets.len() >= 2 {
+            let total = self.attack_dice(u, false);
+            let mut near = targets.clone();
+            near.sort_by_key(|&t| {
+                let y = self.unit(t);
+                crate::combat::len2(y.at.x - x.at.x, y.at.y - x.at.y)
+            });
+            let a = total.div_ceil(2);
+            let spray = Action::Shoot {
+                unit: u,
+                aims: Aims::from_vec(vec![
+                    Aim {
+                        target: near[0],
+                        dice: a,
+                    },
+                    Aim {
+                        target: near[1],
+                        dice: total - a,
+                    },
+                ]),
+                from: None,
+            };
+            if self.plan(&spray).is_ok() {
+                out.push(spray);
+            }
+        }
+    }
+}
+
+fn clamp_to(t: &battlemat_geom::table::Table, p: Point) -> Point {
+    let c = |v: Ticks, hi: Ticks| v.clamp(0, hi);
+    Point::new(c(p.x, t.width), c(p.y, t.depth))
+}
