@@ -38,14 +38,20 @@ impl SdEra {
         )
     }
 
-    /// KING OF THE HILL: take the place of the unit knocked off.
-    pub fn take_hill(&mut self, unit: UnitId, spot: Point, ev: &mut Vec<Event>) {
+    /// Set a unit down at `spot` by a mission's rule (not a move or knockback), drawn on the
+    /// picture as a move.
+    fn put_at(&mut self, unit: UnitId, spot: Point) {
         let from = self.unit(unit).at;
         self.now.units[unit as usize].at = spot;
-        self.now.units[unit as usize].hidden = false;
         self.now
             .trail
             .push(crate::state::Trail::Move { from, to: spot });
+    }
+
+    /// KING OF THE HILL: take the place of the unit knocked off.
+    pub fn take_hill(&mut self, unit: UnitId, spot: Point, ev: &mut Vec<Event>) {
+        self.put_at(unit, spot);
+        self.now.units[unit as usize].hidden = false;
         ev.push(Event::TookHill { unit });
     }
 
@@ -139,12 +145,8 @@ impl SdEra {
             let seat = self.unit(unit).owner.unwrap_or(0);
             let spot = self.ring_spot(unit, seat, false);
             if self.in_ring_zone(spot) {
-                let from = self.unit(unit).at;
-                self.now.units[unit as usize].at = spot;
+                self.put_at(unit, spot);
                 self.now.units[unit as usize].outside = false;
-                self.now
-                    .trail
-                    .push(crate::state::Trail::Move { from, to: spot });
                 ev.push(Event::BrokeIn { unit });
             } else {
                 ev.push(Event::FailedBreakIn { unit });

@@ -15,6 +15,24 @@ const COLOURS: [&str; 6] = [
     "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
 ];
 
+/// What is written on and under a base: its label (value and letter, or an animal's value),
+/// its id, and a cross when it is stunned.
+fn base_marks(s: &mut String, (cx, cy, r): (f64, f64, f64), label: &str, u: u8, stunned: bool) {
+    let _ = writeln!(
+        s,
+        r##"<text x="{cx:.1}" y="{:.1}" font-size="12" font-weight="bold" text-anchor="middle" fill="#fff">{label}</text>"##,
+        cy + 4.0
+    );
+    let _ = writeln!(
+        s,
+        r##"<text x="{cx:.1}" y="{:.1}" font-size="10" text-anchor="middle" fill="#000">u{u}</text>"##,
+        cy + r + 11.0
+    );
+    if stunned {
+        stun_mark(s, cx, cy, r);
+    }
+}
+
 /// A stunned body: a yellow cross over its base ("place the unit on its back").
 fn stun_mark(s: &mut String, cx: f64, cy: f64, r: f64) {
     let k = r * 0.8;
@@ -208,19 +226,7 @@ impl SdEra {
                         s,
                         r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{r:.1}" fill="#8d6e3f" stroke="#3e2a10" stroke-width="2"{style}><title>{title}</title></circle>"##
                     );
-                    let _ = writeln!(
-                        s,
-                        r##"<text x="{cx:.1}" y="{:.1}" font-size="12" font-weight="bold" text-anchor="middle" fill="#fff">{value}</text>"##,
-                        cy + 4.0
-                    );
-                    let _ = writeln!(
-                        s,
-                        r##"<text x="{cx:.1}" y="{:.1}" font-size="10" text-anchor="middle" fill="#000">u{u}</text>"##,
-                        cy + r + 11.0
-                    );
-                    if x.stunned {
-                        stun_mark(&mut s, cx, cy, r);
-                    }
+                    base_marks(&mut s, (cx, cy, r), &value.to_string(), u, x.stunned);
                 }
                 Body::Ball => {
                     let _ = writeln!(
@@ -256,19 +262,7 @@ impl SdEra {
                         r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{r:.1}" fill="{c}" stroke="#000" stroke-width="2"{dash}><title>{title}</title></circle>"##
                     );
                     let label = self.unit_type(u).map(|t| t.label()).unwrap_or_default();
-                    let _ = writeln!(
-                        s,
-                        r##"<text x="{cx:.1}" y="{:.1}" font-size="12" font-weight="bold" text-anchor="middle" fill="#fff">{label}</text>"##,
-                        cy + 4.0
-                    );
-                    let _ = writeln!(
-                        s,
-                        r##"<text x="{cx:.1}" y="{:.1}" font-size="10" text-anchor="middle" fill="#000">u{u}</text>"##,
-                        cy + r + 11.0
-                    );
-                    if x.stunned {
-                        stun_mark(&mut s, cx, cy, r);
-                    }
+                    base_marks(&mut s, (cx, cy, r), &label, u, x.stunned);
                     if x.cheer > 0 {
                         let _ = writeln!(
                             s,
