@@ -634,7 +634,7 @@ pub trait Game:
         events: &mut Vec<Self::Event>,
     ) -> Result<(), Illegal> {
         match step {
-            Step::Act { action, .. } => self.apply_action(action, events),
+            Step::Act { action, .. } => self.apply_listed_action(action, events),
             Step::Roll { value } => {
                 self.apply_chance(*value, events);
                 Ok(())
@@ -644,6 +644,17 @@ pub trait Game:
                 Ok(())
             }
         }
+    }
+
+    /// Carry out an action a trusted source took from `legal_actions` (the action step of
+    /// [`Game::apply_trusted`]). By default it is judged as usual ([`Game::apply_action`]); a
+    /// game may read what it does off the action without judging it again.
+    fn apply_listed_action(
+        &mut self,
+        action: &Self::Action,
+        events: &mut Vec<Self::Event>,
+    ) -> Result<(), Illegal> {
+        self.apply_action(action, events)
     }
 
     /// shakmaty-style: consume the state, return the next one, or this one with the error.

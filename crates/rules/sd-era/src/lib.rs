@@ -67,7 +67,7 @@ pub use text::Observation;
 
 use battlemat_core::{
     ActionList, DataFile, Game, GameOptions, GameResult, Illegal, Next, Odds, RulesetInfo,
-    ScenarioInfo, Seat, SetupError, Step, Viewer,
+    ScenarioInfo, Seat, SetupError, Viewer,
 };
 use state::Phase;
 use std::collections::BTreeMap;
@@ -254,22 +254,13 @@ impl Game for SdEra {
         }
     }
 
-    fn apply_trusted(
+    /// A listed move's or shot's plan is read off the action ([`SdEra::act_trusted`]).
+    fn apply_listed_action(
         &mut self,
-        step: &Step<Action>,
+        action: &Action,
         events: &mut Vec<Event>,
     ) -> Result<(), Illegal> {
-        match step {
-            Step::Act { action, .. } => self.act_trusted(action, events),
-            Step::Roll { value } => {
-                self.apply_chance(*value, events);
-                Ok(())
-            }
-            Step::Resign { seat } => {
-                self.resign_seat(*seat, events);
-                Ok(())
-            }
-        }
+        self.act_trusted(action, events)
     }
 
     fn resign(&mut self, seat: Seat, events: &mut Vec<Event>) {

@@ -333,16 +333,12 @@ impl Game for Swtb {
     }
 
     /// Trusted steps (an AI's listed action, a die's listed face) skip the second judging.
-    fn apply_trusted(
+    fn apply_listed_action(
         &mut self,
-        step: &battlemat_core::Step<Action>,
+        action: &Action,
         events: &mut Vec<Event>,
     ) -> Result<(), Illegal> {
-        match step {
-            battlemat_core::Step::Act { action, .. } => self.act_trusted(action, events),
-            battlemat_core::Step::Roll { value } => self.apply_chance(*value, events),
-            battlemat_core::Step::Resign { seat } => self.resign_seat(*seat, events),
-        }
+        self.act_trusted(action, events);
         Ok(())
     }
 
