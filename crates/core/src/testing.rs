@@ -187,6 +187,32 @@ pub fn fuzz_text<G: Game>(words: &[&str], texts: u64, roller: &mut battlemat_dic
     }
 }
 
+/// Check a game's action table in `docs/json.md` (`doc`, its text): in the section headed
+/// `## {heading}`, every row `` | `short text` | `JSON` | `` parses both ways to the same
+/// action, which prints back as that text and that JSON. Returns the number of rows.
+pub fn action_table<G: Game>(doc: &str, heading: &str) -> usize {
+    let section = doc
+        .split("\n## ")
+        .find(|s| s.starts_with(heading))
+        .unwrap_or_else(|| panic!("no section {heading:?} in docs/json.md"));
+    let mut rows = 0;
+    for line in section.lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let text = cells[1].trim_matches('`');
+        let json = cells[2].trim_matches('`');
+        let from_text: G::Action = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+        let from_json: G::Action =
+            serde_json::from_str(json).unwrap_or_else(|e| panic!("{json}: {e}"));
+        assert!(from_text == from_json, "{text} vs {json}");
+        assert_eq!(from_text.to_string(), text);
+        let back = serde_json::to_value(&from_text).expect("an action serialises");
+        let want: serde_json::Value = serde_json::from_str(json).expect("JSON");
+        assert_eq!(back, want, "{text} prints back as different JSON");
+        rows += 1;
+    }
+    rows
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

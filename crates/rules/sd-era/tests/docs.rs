@@ -10,22 +10,8 @@ fn read(rel: &str) -> String {
 #[test]
 fn docs_json_action_table_matches_the_code() {
     let doc = read("docs/json.md");
-    let section = doc
-        .split("\n## ")
-        .find(|s| s.starts_with("Actions (SD ERA)"))
-        .expect("an Actions (SD ERA) section");
-    let mut rows = 0;
-    for line in section.lines().filter(|l| l.starts_with("| `")) {
-        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-        let text = cells[1].trim_matches('`');
-        let json = cells[2].trim_matches('`');
-        let from_text: Action = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
-        let from_json: Action =
-            serde_json::from_str(json).unwrap_or_else(|e| panic!("{json}: {e}"));
-        assert_eq!(from_text, from_json, "{text} vs {json}");
-        assert_eq!(from_text.to_string(), text);
-        rows += 1;
-    }
+    let rows =
+        battlemat_core::testing::action_table::<battlemat_sd_era::SdEra>(&doc, "Actions (SD ERA)");
     assert_eq!(rows, 27, "one row per form of action");
 }
 
