@@ -20,7 +20,9 @@ impl SdEra {
             | Phase::BreakIn { .. }
             | Phase::BombRoll { .. }
             | Phase::AnimalRecover { .. }
-            | Phase::AnimalCharge { .. } => {}
+            | Phase::AnimalCharge { .. }
+            | Phase::EggOpens { .. }
+            | Phase::EggBomb { .. } => {}
             Phase::Draft { .. } => {
                 for (key, _) in &self.fixed.chart {
                     out.push(Action::Pick { kind: key.clone() });
@@ -94,6 +96,20 @@ impl SdEra {
                         out.push(Action::Place { target: u });
                     }
                 }
+                Choice::FreeAttack { unit, .. } => {
+                    for t in self.ids() {
+                        out.push(Action::Melee {
+                            unit: *unit,
+                            target: t,
+                        });
+                        out.push(Action::Shoot {
+                            unit: *unit,
+                            aims: Aims::One(Aim { target: t, dice: 0 }),
+                            from: None,
+                        });
+                    }
+                    out.push(Action::Pass);
+                }
             },
         }
         out.retain(|a| self.plan(a).is_ok());
@@ -158,7 +174,9 @@ impl SdEra {
             if self.unit_type(u).is_some_and(|t| t.is(Special::H)) {
                 push(Action::Hide { unit: u }, out);
             }
-            if self.hill().is_some() {
+            if self.hill().is_some()
+                || (self.fixed.kind == MissionKind::EggHunt && self.credit_next_to(u).is_some())
+            {
                 push(Action::Collect { unit: u }, out);
             }
             if pickups {

@@ -27,8 +27,15 @@ impl SdEra {
         }
         match p {
             Plan::Move(m) => self.do_move(m, ev),
-            Plan::Shoot { unit, shots, from } => {
-                self.now.units[unit as usize].actions -= 1;
+            Plan::Shoot {
+                unit,
+                shots,
+                from,
+                free,
+            } => {
+                if !free {
+                    self.now.units[unit as usize].actions -= 1;
+                }
                 for &(target, dice) in shots.iter().skip(1).rev() {
                     self.now.pending.push(crate::state::Pending::Spray {
                         unit,
@@ -45,11 +52,16 @@ impl SdEra {
                 let f = self.unit_fight(unit, target, false, dice, from);
                 self.start_fight(f, ev);
             }
-            Plan::Melee { unit, target, free } => {
+            Plan::Melee {
+                unit,
+                target,
+                free,
+                bonus,
+            } => {
                 if !free {
                     self.now.units[unit as usize].actions -= 1;
                 }
-                let dice = self.attack_dice(unit, true);
+                let dice = self.attack_dice(unit, true) + bonus;
                 let f = self.unit_fight(unit, target, true, dice, self.unit(unit).at);
                 self.start_fight(f, ev);
             }
@@ -66,6 +78,11 @@ impl SdEra {
                     x.actions -= 1;
                 }
                 ev.push(Event::Hid { unit: u });
+            }
+            Plan::Collect(u) if self.fixed.kind == crate::data::MissionKind::EggHunt => {
+                self.now.units[u as usize].actions -= 1;
+                self.take_credit(u, ev);
+                self.settle(ev);
             }
             Plan::Collect(u) => {
                 self.now.units[u as usize].actions -= 1;

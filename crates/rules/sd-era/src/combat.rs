@@ -122,6 +122,10 @@ impl SdEra {
         if self.unit(u).is_ball() {
             return 2;
         }
+        // SDE-EGG.2: "Eggs defend with one die".
+        if self.unit(u).is_egg() {
+            return 1;
+        }
         let mut d = self.value(u);
         if self.has(u, Special::C) {
             d = d.saturating_sub(1);
@@ -338,6 +342,18 @@ impl SdEra {
                                 dice: f.att.dice,
                                 optional: false,
                             }));
+                        } else {
+                            // An enemy (no player to choose): directly away from it.
+                            let (at, t) = (self.unit(a).at, self.unit(target).at);
+                            self.now.pending.push(Pending::Motion(crate::state::Motion {
+                                body: target,
+                                toward: Point::new(2 * t.x - at.x, 2 * t.y - at.y),
+                                dist,
+                                by: None,
+                                dice: f.att.dice,
+                                bounces: 0,
+                                past: None,
+                            }));
                         }
                     }
                     _ => {
@@ -443,6 +459,15 @@ impl SdEra {
         if x.is_ball() || x.stunned {
             return;
         }
+        // SDE-EGG.2: "Instead of taking a STUN, an egg will BREAK OPEN"; "Whoever stuns the
+        // boss unit will earn +3 credits- remove the boss from play."
+        if x.is_egg() {
+            return self.break_egg(u, by);
+        }
+        if x.is_enemy() && self.fixed.kind == MissionKind::EggHunt {
+            return self.beat_boss(u, by, ev);
+        }
+        let x = &mut self.now.units[u as usize];
         x.stunned = true;
         x.hidden = false;
         let owner = x.owner;

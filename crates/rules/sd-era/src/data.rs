@@ -27,7 +27,7 @@ pub const NEXT_TO: Ticks = STICK / 6;
 pub const BALL_RADIUS: Ticks = STICK / 10;
 
 pub const UNITS_TOML: &str = include_str!("../data/units.toml");
-pub const MISSIONS: [(&str, &str); 6] = [
+pub const MISSIONS: [(&str, &str); 7] = [
     (
         "king_of_the_hill.toml",
         include_str!("../data/scenarios/king_of_the_hill.toml"),
@@ -46,6 +46,7 @@ pub const MISSIONS: [(&str, &str); 6] = [
         include_str!("../data/scenarios/shooting_gallery.toml"),
     ),
     ("safari.toml", include_str!("../data/scenarios/safari.toml")),
+    ("egg_hunt.toml", include_str!("../data/scenarios/egg_hunt.toml")),
 ];
 
 /// The special letters (SDE-A .. SDE-V). Every unit has one or none.
@@ -141,6 +142,7 @@ pub enum MissionKind {
     RingBattle,
     ShootingGallery,
     Safari,
+    EggHunt,
 }
 
 /// A length in sticks as written in a file: a number (`0.75`) or a string (`"0.75"`).
@@ -251,6 +253,8 @@ struct MissionFile {
     #[serde(default)]
     animals: Vec<u8>,
     #[serde(default)]
+    boss: String,
+    #[serde(default)]
     goal_width: Option<Sticks>,
     #[serde(default)]
     ring_radius: Option<Sticks>,
@@ -289,6 +293,9 @@ pub struct Mission {
     /// SAFARI: the animals' values, this set for each player.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub animals: Vec<u8>,
+    /// EGG HUNT: the boss's unit chart key (a 4-point unit that attacks everybody).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub boss: String,
     /// SOCCER: each goal's width.
     pub goal_width: Ticks,
     /// RING BATTLE: the ring's radius about the table's centre.
@@ -364,6 +371,7 @@ impl MissionFile {
                 .map_or(Ok(STICK), |g| len(g, "goal_width"))?,
             ring_radius: self.ring_radius.map_or(Ok(0), |r| len(r, "ring_radius"))?,
             animals: self.animals,
+            boss: self.boss,
             armies: self.armies,
         })
     }

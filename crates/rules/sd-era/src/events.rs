@@ -191,6 +191,18 @@ pub struct Drop {
     pub at: Point,
 }
 
+/// EGG HUNT: what an egg held (SDE-EGG.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EggContent {
+    /// A cheap unit of this seat's army.
+    Unit { seat: u8 },
+    Bomb,
+    Candy,
+    Credits,
+    Boss,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
@@ -719,6 +731,29 @@ pub enum Event {
     AnimalRunsAway {
         animal: UnitId,
         to: Point,
+    },
+    /// EGG HUNT: an egg breaks open and shows what it held.
+    EggOpens {
+        egg: UnitId,
+        content: EggContent,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<u8>,
+    },
+    /// EGG HUNT: the unit out of an egg (it joins its army on its owner's next turn).
+    Hatched {
+        unit: UnitId,
+    },
+    /// EGG HUNT: credits picked up; the player's credits now.
+    CreditsTaken {
+        unit: UnitId,
+        credits: UnitId,
+        tokens: u8,
+    },
+    /// EGG HUNT: the boss is stunned and removed; `by` earns 3 credits.
+    BossBeaten {
+        boss: UnitId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<u8>,
     },
     TookHill {
         unit: UnitId,

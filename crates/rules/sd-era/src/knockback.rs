@@ -30,11 +30,16 @@ impl SdEra {
                     Back::Turn => self.now.phase = Phase::Turn,
                     Back::FastMoves => self.now.phase = Phase::FastMoves,
                     Back::Animals { after } => self.next_charger(after + 1, ev),
+                    Back::Enemies { after } => self.next_enemy(after + 1, ev),
                 }
                 return;
             };
             match p {
                 Pending::Motion(m) => self.run_motion(m, ev),
+                Pending::Open { egg, by } => {
+                    self.now.phase = Phase::EggOpens { egg, by };
+                    return;
+                }
                 Pending::Fight(f) => {
                     if self.attackable(f.target) {
                         self.start_fight(f, ev);
@@ -102,6 +107,7 @@ impl SdEra {
             Choice::Push { mover, .. } => self.unit(mover).on_table(),
             Choice::TakeHill { .. } => true,
             Choice::EarnedCheer { .. } => self.ids().any(|u| self.cheer_target(u)),
+            Choice::FreeAttack { unit, .. } => self.attackable(unit),
         }
     }
 
@@ -178,7 +184,7 @@ impl SdEra {
             Some(Hit::Base(j)) => {
                 let j = ids[j];
                 let hit = *self.unit(j);
-                if x.is_unit() {
+                if x.is_unit() || x.is_egg() {
                     // SDE-KB3: stop, stunned; the unit hit defends against 2 dice, ranged.
                     // (SDE-SOCCER.2, unit hits ball: the same, the ball defending with 2.)
                     self.stun(u, m.by, ev);

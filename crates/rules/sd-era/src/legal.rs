@@ -35,11 +35,15 @@ pub enum Plan {
         unit: UnitId,
         shots: Vec<(UnitId, u8)>,
         from: Point,
+        /// Costs no action (EGG HUNT's free attack out of an egg).
+        free: bool,
     },
     Melee {
         unit: UnitId,
         target: UnitId,
         free: bool,
+        /// Extra attack dice (EGG HUNT's free attack: +1).
+        bonus: u8,
     },
     Recover(UnitId),
     Hide(UnitId, bool),
@@ -131,7 +135,7 @@ impl SdEra {
     pub(crate) fn target_ok(&self, unit: UnitId, target: UnitId) -> Result<(), Why> {
         self.exists(target)?;
         let y = self.unit(target);
-        if target == unit || !y.on_table() {
+        if target == unit || !y.solid() {
             return Err(Why::new(
                 "SDE-SHOOT",
                 "there is no such target on the table",
@@ -202,6 +206,7 @@ impl SdEra {
                     unit: *unit,
                     target: *target,
                     free,
+                    bonus: 0,
                 })
             }
             (Phase::Turn, Action::Recover { unit }) => {
@@ -250,6 +255,60 @@ impl SdEra {
                 }
                 Ok(Plan::Hide(*unit, !start))
             }
+            (Phase::Turn, Action::Collect { unit }) if self.fixed.kind == MissionKind::EggHunt => {
+                self.exists(*unit)?;
+                self.spend(*unit)?;
+                if self.credit_next_to(*unit).is_none() {
+                    return Err(Why::new(
+                        "SDE-EGG.2",
+                        "a unit picks up credits next to it",
+                    ));
+                }
+                Ok(Plan::Collect(*unit))
+            }
+            (Phase::Choose(Choice::FreeAttack { unit: me, .. }), Action::Melee { unit, target }) => {
+                self.free_attacker(*me, *unit)?;
+                self.target_ok(*unit, *target)?;
+                if self.has(*unit, Special::T) {
+                    return Err(Why::new("SDE-T", "a transport may not attack in melee"));
+                }
+                if !self.next_to(*unit, *target) {
+                    return Err(Why::new("SDE-MELEE", "melee is against a unit next to it"));
+                }
+                Ok(Plan::Melee {
+                    unit: *unit,
+                    target: *target,
+                    free: true,
+                    bonus: 1,
+                })
+            }
+            (
+                Phase::Choose(Choice::FreeAttack { unit: me, .. }),
+                Action::Shoot {
+                    unit,
+                    aims,
+                    from: None,
+                },
+            ) => {
+                self.free_attacker(*me, *unit)?;
+                let [aim] = &aims[..] else {
+                    return Err(Why::new("SDE-EGG.2", "the free attack is at one target"));
+                };
+                self.target_ok(*unit, aim.target)?;
+                let total = self.attack_dice(*unit, false) + 1;
+                if aim.dice != 0 && aim.dice != total {
+                    return Err(Why::new("SDE-EGG.2", "the free attack uses all its dice"));
+                }
+                let at = self.unit(*unit).at;
+                let dice = self.aim_dice(*unit, at, BASE_RADIUS, aim.target, total)?;
+                Ok(Plan::Shoot {
+                    unit: *unit,
+                    shots: vec![(aim.target, dice)],
+                    from: at,
+                    free: true,
+                })
+            }
+            (Phase::Choose(Choice::FreeAttack { .. }), Action::Pass) => Ok(Plan::Pass),
             (Phase::Turn, Action::Collect { unit }) => {
                 self.exists(*unit)?;
                 self.spend(*unit)?;
@@ -537,7 +596,20 @@ impl SdEra {
             unit,
             shots,
             from: origin,
+            free: false,
         })
+    }
+
+    /// EGG HUNT: the unit making the free attack out of its egg is the one named.
+    fn free_attacker(&self, me: UnitId, unit: UnitId) -> Result<(), Why> {
+        self.exists(unit)?;
+        if unit != me {
+            return Err(Why::new(
+                "SDE-EGG.2",
+                "only the unit out of the egg makes the free attack",
+            ));
+        }
+        Ok(())
     }
 
     /// One target's share of a shot, after sight and range (SDE-SIGHT, SDE-RANGE, SDE-A):
@@ -635,6 +707,7 @@ impl SdEra {
                     unit: *unit,
                     shots,
                     from: origin,
+                    free: false,
                 },
                 ev,
             );

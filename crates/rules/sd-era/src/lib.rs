@@ -47,6 +47,8 @@ pub mod candidates;
 pub mod carry;
 pub mod combat;
 pub mod data;
+pub mod eggs;
+pub mod enemies;
 pub mod events;
 pub mod knockback;
 pub mod legal;
@@ -232,6 +234,12 @@ impl Game for SdEra {
     fn apply_chance(&mut self, value: u32, ev: &mut Vec<Event>) {
         let face = value.clamp(1, 6) as u8;
         match self.now.phase.clone() {
+            Phase::EggOpens { egg, by } => self.open_egg(egg, by, value, ev),
+            Phase::EggBomb {
+                bomb,
+                left,
+                turn_start,
+            } => self.roll_egg_bomb(bomb, left, turn_start, face, ev),
             Phase::TurnOrder {
                 seat,
                 left,

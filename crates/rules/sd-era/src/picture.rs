@@ -228,6 +228,30 @@ impl SdEra {
                     );
                     base_marks(&mut s, (cx, cy, r), &value.to_string(), u, x.stunned);
                 }
+                Body::Egg => {
+                    let _ = writeln!(
+                        s,
+                        r##"<ellipse cx="{cx:.1}" cy="{cy:.1}" rx="{:.1}" ry="{r:.1}" fill="#f6d7ef" stroke="#9c4f8a" stroke-width="2"><title>{title}</title></ellipse>"##,
+                        r * 0.8
+                    );
+                    let _ = writeln!(
+                        s,
+                        r##"<text x="{cx:.1}" y="{:.1}" font-size="10" text-anchor="middle" fill="#5a1f4e">{}</text>"##,
+                        cy + 3.5,
+                        crate::events::unit_label(u)
+                    );
+                }
+                Body::Credit { amount } => {
+                    let _ = writeln!(
+                        s,
+                        r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{r:.1}" fill="#f2c12e" stroke="#8a6a00" stroke-width="2"><title>{title}</title></circle>"##
+                    );
+                    let _ = writeln!(
+                        s,
+                        r##"<text x="{cx:.1}" y="{:.1}" font-size="10" text-anchor="middle" fill="#000">${amount}</text>"##,
+                        cy + 3.5
+                    );
+                }
                 Body::Ball => {
                     let _ = writeln!(
                         s,
@@ -251,7 +275,8 @@ impl SdEra {
                     );
                 }
                 Body::Unit { .. } => {
-                    let c = COLOURS[x.owner.unwrap_or(0) as usize % 6];
+                    // Enemies (no owner) are dark grey.
+                    let c = x.owner.map_or("#555", |o| COLOURS[o as usize % 6]);
                     let dash = if x.hidden {
                         r#" stroke-dasharray="4,3" fill-opacity="0.35""#
                     } else {

@@ -176,6 +176,7 @@ pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
         drafted: 0,
         trail: Vec::new(),
         turns: 0,
+        eggs: None,
         result: None,
     };
     // Balls and bombs in the centre (two side by side with three or more players).
@@ -211,7 +212,7 @@ pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
         now,
     };
     // SAFARI: the animals, evenly over the part of the table at least 2 sticks from every
-    // edge (SDE-SAFARI.1), in rows, the first row nearest the near edge.
+    // edge (SDE-SAFARI.1).
     if m.mission == MissionKind::Safari {
         if m.animals.is_empty() || m.animals.iter().any(|v| !(1..=6).contains(v)) {
             return Err(SetupError::new(
@@ -219,38 +220,31 @@ pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
                 "a safari needs animals, each worth 1 to 6 (the text: one to four)",
             ));
         }
-        let values: Vec<u8> = (0..s.players)
-            .flat_map(|_| m.animals.iter().copied())
+        let bodies: Vec<Body> = (0..s.players)
+            .flat_map(|_| m.animals.iter().map(|&value| Body::Animal { value }))
             .collect();
-        let n = values.len() as i64;
-        let cols = (1..=n).find(|c| c * c >= n).unwrap_or(1);
-        let rows = (n + cols - 1) / cols;
-        let (x0, y0) = (2 * STICK, 2 * STICK);
-        let (span_x, span_y) = ((w - 4 * STICK).max(0), (d - 4 * STICK).max(0));
-        for (i, v) in values.into_iter().enumerate() {
-            let (c, r) = (i as i64 % cols, i as i64 / cols);
-            let at = Point::new(
-                x0 + span_x * (2 * c + 1) / (2 * cols),
-                y0 + span_y * (2 * r + 1) / (2 * rows),
-            );
-            game.now
-                .units
-                .push(new_unit(Body::Animal { value: v }, None, at));
-            let id = (game.now.units.len() - 1) as crate::state::UnitId;
-            let spot = game.clear_spot_near(id, at);
-            game.now.units[id as usize].at = spot;
-            game.now.units[id as usize].home = spot;
-            let others = game.bases_except(&[id]);
-            if !matches!(
-                game.fixed.table.landing(&game.unit(id).base(), &others),
-                Landing::Ground
-            ) {
-                return Err(SetupError::new(
-                    "mission",
-                    "no room on the table for the animals",
-                ));
-            }
+        game.place_evenly(&bodies, 2 * STICK)
+            .map_err(|e| SetupError::new("mission", format!("no room on the table for the animals{e}")))?;
+    }
+    // EGG HUNT: 6 eggs a player and the boss's, evenly over the table at least 1 stick from
+    // every edge (SDE-EGG.1); what each holds is drawn when it breaks open.
+    if m.mission == MissionKind::EggHunt {
+        if !game.fixed.chart.iter().any(|(k, _)| *k == m.boss) {
+            return Err(SetupError::new(
+                "mission.boss",
+                format!("{:?} is not in the unit chart (an egg hunt needs a boss)", m.boss),
+            ));
         }
+        let n = s.players as usize;
+        game.place_evenly(&vec![Body::Egg; 6 * n + 1], STICK)
+            .map_err(|e| SetupError::new("mission", format!("no room on the table for the eggs{e}")))?;
+        game.now.eggs = Some(crate::state::EggContents {
+            units: ((1u16 << n) - 1) as u8,
+            bombs: n as u8,
+            candy: n as u8,
+            credits: 3 * n as u8,
+            boss: 1,
+        });
     }
     for (seat, army) in s.armies.iter().enumerate() {
         let at = format!("armies[{seat}]");
@@ -310,6 +304,7 @@ pub(crate) fn new_unit(body: Body, owner: Option<Seat>, at: Point) -> Unit {
         outside: false,
         waiting: false,
         captured: None,
+        gone: false,
     }
 }
 
@@ -491,6 +486,36 @@ impl SdEra {
         home
     }
 
+    /// Bodies placed evenly over the table `margin` from every edge, in rows, the first row
+    /// nearest the near edge (each nudged clear of terrain if it must be).
+    fn place_evenly(&mut self, bodies: &[Body], margin: Ticks) -> Result<(), &'static str> {
+        let (w, d) = (self.fixed.table.width, self.fixed.table.depth);
+        let n = bodies.len() as i64;
+        let cols = (1..=n).find(|c| c * c >= n).unwrap_or(1);
+        let rows = (n + cols - 1) / cols;
+        let (span_x, span_y) = ((w - 2 * margin).max(0), (d - 2 * margin).max(0));
+        for (i, &body) in bodies.iter().enumerate() {
+            let (c, r) = (i as i64 % cols, i as i64 / cols);
+            let at = Point::new(
+                margin + span_x * (2 * c + 1) / (2 * cols),
+                margin + span_y * (2 * r + 1) / (2 * rows),
+            );
+            self.now.units.push(new_unit(body, None, at));
+            let id = (self.now.units.len() - 1) as crate::state::UnitId;
+            let spot = self.clear_spot_near(id, at);
+            self.now.units[id as usize].at = spot;
+            self.now.units[id as usize].home = spot;
+            let others = self.bases_except(&[id]);
+            if !matches!(
+                self.fixed.table.landing(&self.unit(id).base(), &others),
+                Landing::Ground
+            ) {
+                return Err("");
+            }
+        }
+        Ok(())
+    }
+
     /// After the armies are set: hiding at the start, then the roll for turn order.
     pub fn start_play(&mut self) {
         // RING BATTLE: the players place their units themselves, after the roll for turn
@@ -551,11 +576,14 @@ pub fn check_progress(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
         if u.owner.is_some_and(|s| s >= fixed.players) {
             return Err(SetupError::new(at, "owned by no player"));
         }
-        if u.is_unit() != u.owner.is_some() {
+        if !u.is_unit() && u.owner.is_some() {
             return Err(SetupError::new(
                 at,
-                "units have owners; balls and bombs do not",
+                "only units have owners; balls, bombs, animals and eggs do not",
             ));
+        }
+        if u.is_enemy() && fixed.kind != MissionKind::EggHunt {
+            return Err(SetupError::new(at, "a unit with no owner"));
         }
         if let Some(t) = u.aboard
             && (t as usize >= count || now.units[t as usize].aboard.is_some())
@@ -618,6 +646,7 @@ fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
             Choice::Push { mover, .. } => unit(mover, at),
             Choice::TakeHill { unit: u, .. } => unit(u, at),
             Choice::EarnedCheer { .. } => Ok(()),
+            Choice::FreeAttack { unit: u, .. } => unit(u, at),
         }
     };
     if let Some(u) = now.charge {
@@ -648,7 +677,16 @@ fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
                 ));
             }
         }
-        Phase::BombRoll { bomb, .. } => {
+        Phase::EggOpens { egg, by } => {
+            unit(*egg, at)?;
+            if let Some(s) = by {
+                seat(*s, at)?;
+            }
+            if !now.units[*egg as usize].is_egg() || now.eggs.is_none_or(|c| c.total() == 0) {
+                return Err(SetupError::new(at, "opens an egg that is not one, or none is left"));
+            }
+        }
+        Phase::EggBomb { bomb, .. } | Phase::BombRoll { bomb, .. } => {
             unit(*bomb, at)?;
             if !matches!(now.units[*bomb as usize].body, Body::Bomb { .. }) {
                 return Err(SetupError::new(at, "rolls for a bomb that is not one"));
@@ -670,6 +708,12 @@ fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
             }
             Pending::Fight(f) => fight(f, &at)?,
             Pending::Choose(c) => choice(c, &at)?,
+            Pending::Open { egg, by } => {
+                unit(*egg, &at)?;
+                if let Some(s) = by {
+                    seat(*s, &at)?;
+                }
+            }
             Pending::OffHill {
                 attacker,
                 target,

@@ -23,6 +23,10 @@ pub enum Body {
     Bomb { dice: u8 },
     /// SAFARI's animal: its value is the dice it rolls and the points it is worth.
     Animal { value: u8 },
+    /// EGG HUNT: an egg, whose contents are drawn when it breaks open (SDE-EGG.1).
+    Egg,
+    /// EGG HUNT: credits on the table, picked up by an action next to them (SDE-EGG.2).
+    Credit { amount: u8 },
 }
 
 /// A unit, ball or bomb.
@@ -58,6 +62,10 @@ pub struct Unit {
     /// SAFARI: captured by this player (off the table).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub captured: Option<Seat>,
+    /// Out of play for good: an egg broken open, credits picked up, a bomb that exploded,
+    /// a boss beaten (EGG HUNT).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub gone: bool,
 }
 
 fn is_zero(n: &u8) -> bool {
@@ -75,6 +83,17 @@ impl Unit {
     pub fn is_animal(&self) -> bool {
         matches!(self.body, Body::Animal { .. })
     }
+    pub fn is_egg(&self) -> bool {
+        matches!(self.body, Body::Egg)
+    }
+    /// Credits: a marker on the table, not a body that blocks or can be attacked.
+    pub fn is_marker(&self) -> bool {
+        matches!(self.body, Body::Credit { .. })
+    }
+    /// A unit no player owns (EGG HUNT's boss): the rules move it, and it attacks everyone.
+    pub fn is_enemy(&self) -> bool {
+        self.is_unit() && self.owner.is_none()
+    }
     pub fn kind(&self) -> Option<u16> {
         match self.body {
             Body::Unit { kind } => Some(kind),
@@ -83,10 +102,14 @@ impl Unit {
     }
     /// On the table (not carried, not waiting to be placed, not captured).
     pub fn on_table(&self) -> bool {
-        self.aboard.is_none() && !self.waiting && self.captured.is_none()
+        self.aboard.is_none() && !self.waiting && self.captured.is_none() && !self.gone
+    }
+    /// On the table and in the way: what moves, knockback and sight bump into.
+    pub fn solid(&self) -> bool {
+        self.on_table() && !self.is_marker()
     }
     pub fn radius(&self) -> Ticks {
-        if self.is_ball() {
+        if self.is_ball() || self.is_egg() || self.is_marker() {
             BALL_RADIUS
         } else {
             BASE_RADIUS
@@ -197,6 +220,9 @@ pub enum Pending {
         spot: Point,
         piece: u8,
     },
+    /// EGG HUNT: an egg breaks open: its contents are drawn (SDE-EGG.2). `by`: the player
+    /// whose attack broke it.
+    Open { egg: UnitId, by: Option<Seat> },
     /// SPRAY: the next share of a split attack.
     Spray {
         unit: UnitId,
@@ -241,6 +267,8 @@ pub enum Choice {
     },
     /// RING BATTLE: place an earned cheer die.
     EarnedCheer { seat: Seat },
+    /// EGG HUNT: a unit out of an egg makes one free attack with +1 die, or none.
+    FreeAttack { seat: Seat, unit: UnitId },
 }
 
 impl Choice {
@@ -248,7 +276,8 @@ impl Choice {
         match *self {
             Choice::Push { seat, .. }
             | Choice::TakeHill { seat, .. }
-            | Choice::EarnedCheer { seat } => seat,
+            | Choice::EarnedCheer { seat }
+            | Choice::FreeAttack { seat, .. } => seat,
         }
     }
 }
@@ -302,6 +331,18 @@ pub enum Phase {
         animal: UnitId,
         left: u8,
     },
+    /// EGG HUNT: what is in the egg, drawn from the contents left (SDE-EGG.1).
+    EggOpens {
+        egg: UnitId,
+        by: Option<Seat>,
+    },
+    /// EGG HUNT: a bomb out of an egg rolls its dice, exploding on a 6: at once when it
+    /// comes out, then at the start of each player's turn (`turn_start`).
+    EggBomb {
+        bomb: UnitId,
+        left: u8,
+        turn_start: bool,
+    },
     /// KICK-BOMB: a bomb's explode dice at the end of the turn.
     BombRoll {
         bomb: UnitId,
@@ -352,6 +393,9 @@ pub struct Progress {
     /// Lines for the picture: the last action's move, shots and knockbacks.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub trail: Vec<Trail>,
+    /// EGG HUNT: the contents still in unopened eggs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eggs: Option<EggContents>,
     /// Turns played (for the KICK-BOMB order of elimination).
     pub turns: u16,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -368,6 +412,33 @@ pub enum Back {
     Animals {
         after: UnitId,
     },
+    /// EGG HUNT: the enemies' turn (the boss), going on after this enemy.
+    Enemies {
+        after: UnitId,
+    },
+}
+
+/// EGG HUNT (SDE-EGG.1): what the unopened eggs still hold. Each egg's contents are drawn
+/// when it breaks open, from what is left (rulings.md: same odds, no hidden state).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct EggContents {
+    /// Seats whose cheap unit is still in an egg (a bit a seat).
+    pub units: u8,
+    pub bombs: u8,
+    pub candy: u8,
+    /// Eggs of two credits.
+    pub credits: u8,
+    pub boss: u8,
+}
+
+impl EggContents {
+    pub fn total(&self) -> u32 {
+        self.units.count_ones()
+            + u32::from(self.bombs)
+            + u32::from(self.candy)
+            + u32::from(self.credits)
+            + u32::from(self.boss)
+    }
 }
 
 /// What the setup fixes.
@@ -426,6 +497,7 @@ impl Hash for SdEra {
         n.tokens.hash(&mut f);
         n.pending.hash(&mut f);
         n.out_at.hash(&mut f);
+        n.eggs.hash(&mut f);
         h.write_u64(f.0);
     }
 }
@@ -496,14 +568,14 @@ impl SdEra {
     /// Every base on the table but `except`'s (and those carried).
     pub fn bases_except(&self, except: &[UnitId]) -> Vec<Base> {
         self.ids()
-            .filter(|i| !except.contains(i) && self.unit(*i).on_table())
+            .filter(|i| !except.contains(i) && self.unit(*i).solid())
             .map(|i| self.unit(i).base())
             .collect()
     }
     /// The ids matching `bases_except(except)`, in the same order.
     pub fn ids_except(&self, except: &[UnitId]) -> Vec<UnitId> {
         self.ids()
-            .filter(|i| !except.contains(i) && self.unit(*i).on_table())
+            .filter(|i| !except.contains(i) && self.unit(*i).solid())
             .collect()
     }
     /// The piece the body stands on.
@@ -522,16 +594,20 @@ impl SdEra {
             Body::Unit { kind } => {
                 let t = &self.fixed.chart[kind as usize].1;
                 format!(
-                    "{} {} {} (P{})",
+                    "{} {} {} ({})",
                     crate::events::unit_label(u),
                     t.name,
                     t.label(),
-                    x.owner.map_or(0, |s| s + 1)
+                    x.owner.map_or("enemy".to_string(), |s| format!("P{}", s + 1))
                 )
             }
             Body::Ball => format!("ball {}", crate::events::unit_label(u)),
             Body::Animal { value } => format!("animal {} ({value})", crate::events::unit_label(u)),
             Body::Bomb { .. } => format!("bomb {}", crate::events::unit_label(u)),
+            Body::Egg => format!("egg {}", crate::events::unit_label(u)),
+            Body::Credit { amount } => {
+                format!("{amount} credits {}", crate::events::unit_label(u))
+            }
         }
     }
     pub fn is_over(&self) -> bool {

@@ -154,6 +154,8 @@ impl SdEra {
                 Body::Ball => vec!['o'],
                 Body::Bomb { .. } => vec!['*'],
                 Body::Animal { .. } => vec!['@'],
+                Body::Egg => vec!['0'],
+                Body::Credit { .. } => vec!['$'],
                 Body::Unit { .. } => u.to_string().chars().collect(),
             };
             for (k, ch) in label.into_iter().enumerate() {
@@ -304,6 +306,12 @@ impl SdEra {
                     "{}: place your earned cheer die by a unit in the ring (place uN) (SDE-RING.2)",
                     self.player(*seat)
                 ),
+                Choice::FreeAttack { seat, unit } => format!(
+                    "{}: {} is out of its egg: one free attack with +1 die (shoot {u} uN, melee {u} uN) or pass (SDE-EGG.2)",
+                    self.player(*seat),
+                    self.name(*unit),
+                    u = crate::events::unit_label(*unit)
+                ),
             },
             Phase::Deploy { seat } => format!(
                 "{}: place a unit in the ring or outside it near your edge (deploy uN X,Y) (SDE-RING.1)",
@@ -315,6 +323,14 @@ impl SdEra {
             Phase::BombRoll { bomb, left, .. } => {
                 format!("{}: explode die ({left} to roll)", self.name(*bomb))
             }
+            Phase::EggOpens { egg, .. } => format!(
+                "{} breaks open: what is inside is drawn (SDE-EGG.2)",
+                self.name(*egg)
+            ),
+            Phase::EggBomb { bomb, left, .. } => format!(
+                "{}: explode die ({left} to roll), a 6 explodes (SDE-EGG.2)",
+                self.name(*bomb)
+            ),
             Phase::AnimalRecover { animal, left } => format!(
                 "the animals' turn: {} rolls to recover, a 6 to get up ({left} to roll) (SDE-SAFARI.2)",
                 self.name(*animal)
@@ -568,6 +584,41 @@ impl fmt::Display for Event {
             Event::AnimalRunsAway { animal, to } => {
                 write!(f, "{} runs away to {}", u(animal), point_text(*to))
             }
+            Event::EggOpens { egg, content, by } => {
+                write!(f, "{} breaks open: ", u(egg))?;
+                match content {
+                    crate::events::EggContent::Unit { seat } => {
+                        write!(f, "a unit of Player {}'s!", seat + 1)
+                    }
+                    crate::events::EggContent::Bomb => write!(f, "a BOMB!"),
+                    crate::events::EggContent::Candy => match by {
+                        Some(s) => write!(f, "candy (Player {} eats it)", s + 1),
+                        None => write!(f, "candy"),
+                    },
+                    crate::events::EggContent::Credits => write!(f, "two credits"),
+                    crate::events::EggContent::Boss => write!(f, "the BOSS!"),
+                }
+            }
+            Event::Hatched { unit } => write!(f, "{} comes out of the egg", u(unit)),
+            Event::CreditsTaken {
+                unit,
+                credits,
+                tokens,
+            } => write!(
+                f,
+                "{} picks up the credits {} (now {tokens})",
+                u(unit),
+                u(credits)
+            ),
+            Event::BossBeaten { boss, by } => match by {
+                Some(s) => write!(
+                    f,
+                    "the boss {} is beaten: Player {} earns 3 credits",
+                    u(boss),
+                    s + 1
+                ),
+                None => write!(f, "the boss {} is beaten", u(boss)),
+            },
             Event::Deployed { unit, at, outside } => write!(
                 f,
                 "{} is placed at {}{}",

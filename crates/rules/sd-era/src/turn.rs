@@ -28,7 +28,9 @@ impl SdEra {
             | Phase::BreakIn { .. }
             | Phase::BombRoll { .. }
             | Phase::AnimalRecover { .. }
-            | Phase::AnimalCharge { .. } => Next::Chance(Outcomes::Die(6)),
+            | Phase::AnimalCharge { .. }
+            | Phase::EggBomb { .. } => Next::Chance(Outcomes::Die(6)),
+            Phase::EggOpens { .. } => Next::Chance(self.egg_outcomes()),
         }
     }
 
@@ -157,6 +159,10 @@ impl SdEra {
             seat,
             round: self.now.round,
         });
+        // EGG HUNT: bombs out of eggs check at the start of each player's turn.
+        if self.fixed.kind == MissionKind::EggHunt {
+            self.check_egg_bombs();
+        }
     }
 
     /// Can any of the active player's FAST units still make its free move?
@@ -210,6 +216,10 @@ impl SdEra {
         } else if self.fixed.kind == MissionKind::Safari {
             // SAFARI: "After the last player's turn, the animals get their own turn."
             self.start_animal_turn(ev);
+        } else if self.enemies_on_table() {
+            // EGG HUNT: the boss's turn after the last player's (our reading of "will
+            // ambush anyone nearby").
+            self.start_enemy_turn(ev);
         } else {
             self.new_round(ev);
         }
@@ -317,6 +327,9 @@ impl SdEra {
                     .any(|u| u.is_animal() && u.captured.is_none());
                 (!free).then(|| "every animal is captured".to_string())
             }
+            MissionKind::EggHunt => self
+                .egg_hunt_over()
+                .then(|| "every egg is open, every credit taken and the boss beaten".to_string()),
             MissionKind::RingBattle => {
                 let inside = (0..n).filter(|s| self.in_ring(*s) > 0).count();
                 match inside {

@@ -9,7 +9,7 @@ use battlemat_sd_era::events::{Action, Aim, Aims, Drop, Target};
 use std::collections::BTreeMap;
 
 fn any_action(r: &mut Roller) -> Action {
-    let mut id = || (r.roll(16) - 1) as u8;
+    let mut id = || (r.roll(48) - 1) as u8;
     let (a, b, c) = (id(), id(), id());
     let mut coord = || -> i64 {
         match r.roll(4) {

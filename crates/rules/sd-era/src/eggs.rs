@@ -1,0 +1,307 @@
+//! EGG HUNT's special rules (SDE-EGG.2): eggs that defend with one die and take knockback
+//! like a unit but break open instead of being stunned; what comes out of them — a unit that
+//! makes one free attack with +1 die and then joins its army, a bomb that rolls to explode
+//! and grows, candy, credits picked up by an action, the boss — and the credits the boss
+//! is worth.
+//!
+//! What an egg holds is drawn when it breaks open, from the contents left (rulings.md:
+//! "drawn when revealed, from what is left"): one chance point weighted by the count of each
+//! content, so the odds are the text's and a saved game hides nothing. The alternative, a
+//! secret deal of contents to eggs at the start, gives the same odds but puts a secret in
+//! the state that every observation would have to hide from every player.
+//!
+//! The boss is an enemy unit (no owner): the rules move it ([`crate::enemies`]).
+
+use crate::data::{STICK, Special};
+use crate::events::{EggContent, Event};
+use crate::state::{Body, Choice, Pending, Phase, SdEra, UnitId};
+use battlemat_core::{ChanceOutcome, Outcomes, Seat};
+
+/// The chance values of an egg's contents: a seat's unit is its seat number.
+pub const BOMB: u32 = 10;
+pub const CANDY: u32 = 11;
+pub const CREDITS: u32 = 12;
+pub const BOSS: u32 = 13;
+
+/// The credits in a credit egg (SDE-EGG.1: "three eggs with two credits each").
+pub const CREDITS_PER_EGG: u8 = 2;
+/// The boss is worth this many credits to whoever stuns it (SDE-EGG.2).
+pub const BOSS_CREDITS: u8 = 3;
+/// The dice a bomb rolls as it comes out of its egg.
+pub const FIRST_BOMB_DICE: u8 = 2;
+
+impl SdEra {
+    /// The draw for an egg: each content left, weighted by how many eggs hold it.
+    pub fn egg_outcomes(&self) -> Outcomes {
+        let c = self.now.eggs.unwrap_or_default();
+        let mut o: Vec<ChanceOutcome> = (0..self.fixed.players)
+            .filter(|s| c.units & (1 << s) != 0)
+            .map(|s| ChanceOutcome {
+                value: u32::from(s),
+                weight: 1,
+            })
+            .collect();
+        for (value, n) in [
+            (BOMB, c.bombs),
+            (CANDY, c.candy),
+            (CREDITS, c.credits),
+            (BOSS, c.boss),
+        ] {
+            if n > 0 {
+                o.push(ChanceOutcome {
+                    value,
+                    weight: u64::from(n),
+                });
+            }
+        }
+        Outcomes::Weighted(o)
+    }
+
+    /// "Instead of taking a STUN, an egg will BREAK OPEN": the egg is marked broken (it
+    /// cannot be attacked again) and its contents are drawn next.
+    pub fn break_egg(&mut self, egg: UnitId, by: Option<Seat>) {
+        let x = &mut self.now.units[egg as usize];
+        if x.stunned || x.gone {
+            return;
+        }
+        x.stunned = true;
+        self.now.pending.push(Pending::Open { egg, by });
+    }
+
+    /// The cheap unit in `seat`'s egg: the cheapest kind in its army, a CHEAP one first
+    /// (SDE-EGG.1, our reading of "a cheap unit from that player's army"), the chart's
+    /// first on a tie.
+    pub fn egg_unit_kind(&self, seat: Seat) -> Option<u16> {
+        self.ids()
+            .filter_map(|u| {
+                let x = self.unit(u);
+                if x.owner == Some(seat) { x.kind() } else { None }
+            })
+            .min_by_key(|&k| {
+                let t = &self.fixed.chart[k as usize].1;
+                (t.value, !t.is(Special::C), k)
+            })
+    }
+
+    /// What came out of the egg (a chance value from [`SdEra::egg_outcomes`]).
+    pub fn open_egg(&mut self, egg: UnitId, by: Option<Seat>, value: u32, ev: &mut Vec<Event>) {
+        let at = self.unit(egg).at;
+        self.now.units[egg as usize].gone = true;
+        let Some(mut left) = self.now.eggs else {
+            return self.settle(ev);
+        };
+        let content = match value {
+            BOMB => {
+                left.bombs = left.bombs.saturating_sub(1);
+                EggContent::Bomb
+            }
+            CANDY => {
+                left.candy = left.candy.saturating_sub(1);
+                EggContent::Candy
+            }
+            CREDITS => {
+                left.credits = left.credits.saturating_sub(1);
+                EggContent::Credits
+            }
+            BOSS => {
+                left.boss = left.boss.saturating_sub(1);
+                EggContent::Boss
+            }
+            s => {
+                left.units &= !(1u8 << (s as u8).min(7));
+                EggContent::Unit { seat: s as Seat }
+            }
+        };
+        self.now.eggs = Some(left);
+        ev.push(Event::EggOpens { egg, content, by });
+        match content {
+            EggContent::Unit { seat } => {
+                let Some(kind) = self.egg_unit_kind(seat) else {
+                    return self.settle(ev);
+                };
+                let u = self.add_body(Body::Unit { kind }, Some(seat), at);
+                // "then join the army they belong to on their next turn": it has no actions
+                // until then (a new body has none).
+                ev.push(Event::Hatched { unit: u });
+                self.now
+                    .pending
+                    .push(Pending::Choose(Choice::FreeAttack { seat, unit: u }));
+            }
+            EggContent::Bomb => {
+                let b = self.add_body(
+                    Body::Bomb {
+                        dice: FIRST_BOMB_DICE,
+                    },
+                    None,
+                    at,
+                );
+                // "BOMBS immediately roll two dice and explode on a 6".
+                self.now.phase = Phase::EggBomb {
+                    bomb: b,
+                    left: FIRST_BOMB_DICE,
+                    turn_start: false,
+                };
+                return;
+            }
+            EggContent::Candy => {}
+            EggContent::Credits => {
+                self.add_body(
+                    Body::Credit {
+                        amount: CREDITS_PER_EGG,
+                    },
+                    None,
+                    at,
+                );
+            }
+            EggContent::Boss => {
+                let key = &self.fixed.setup.mission.boss;
+                let Some(kind) = self.fixed.chart.iter().position(|(k, _)| k == key) else {
+                    return self.settle(ev);
+                };
+                let b = self.add_body(Body::Unit { kind: kind as u16 }, None, at);
+                // "The BOSS unit will ambush anyone nearby": out of its egg, it makes the
+                // free attack with +1 die any unit in an egg makes.
+                if self.enemy_attack(b, 1, false, ev) {
+                    return;
+                }
+            }
+        }
+        self.settle(ev);
+    }
+
+    /// A new body on the table where an egg was (or the nearest clear point to it).
+    fn add_body(&mut self, body: Body, owner: Option<Seat>, at: battlemat_geom::table::Point) -> UnitId {
+        self.now
+            .units
+            .push(crate::setup::new_unit(body, owner, at));
+        let id = (self.now.units.len() - 1) as UnitId;
+        let spot = self.clear_spot_near(id, at);
+        let x = &mut self.now.units[id as usize];
+        x.at = spot;
+        x.home = spot;
+        id
+    }
+
+    /// One explode die of an egg's bomb. A 6: every unit within 1 stick is stunned and every
+    /// egg within 1 stick blown open; the bomb is gone. No 6 among its dice: it gains a die
+    /// for the next check. Then the next bomb at the start of a turn, or play goes on.
+    pub fn roll_egg_bomb(
+        &mut self,
+        bomb: UnitId,
+        left: u8,
+        turn_start: bool,
+        face: u8,
+        ev: &mut Vec<Event>,
+    ) {
+        if face == 6 {
+            let b = self.unit(bomb).base();
+            let caught: Vec<UnitId> = self
+                .ids()
+                .filter(|&u| {
+                    let x = self.unit(u);
+                    u != bomb
+                        && (x.is_unit() || x.is_egg())
+                        && x.solid()
+                        && x.base().within(&b, STICK)
+                })
+                .collect();
+            self.now.units[bomb as usize].gone = true;
+            let hit: Vec<UnitId> = caught
+                .iter()
+                .copied()
+                .filter(|&u| self.unit(u).is_unit())
+                .collect();
+            ev.push(Event::BombExplodes { bomb, hit });
+            for u in caught {
+                self.stun(u, None, ev);
+            }
+        } else if left > 1 {
+            self.now.phase = Phase::EggBomb {
+                bomb,
+                left: left - 1,
+                turn_start,
+            };
+            return;
+        } else {
+            let dice = self.bomb_dice(bomb).saturating_add(1);
+            self.now.units[bomb as usize].body = Body::Bomb { dice };
+            ev.push(Event::BombGrows { bomb, dice });
+        }
+        if turn_start && let Some(next) = self.next_egg_bomb(bomb + 1) {
+            self.now.phase = Phase::EggBomb {
+                bomb: next,
+                left: self.bomb_dice(next),
+                turn_start,
+            };
+            return;
+        }
+        self.settle(ev);
+    }
+
+    /// The next bomb on the table from id `from`, in id order.
+    pub fn next_egg_bomb(&self, from: UnitId) -> Option<UnitId> {
+        (from..self.now.units.len() as UnitId).find(|&b| {
+            let x = self.unit(b);
+            matches!(x.body, Body::Bomb { .. }) && x.on_table()
+        })
+    }
+
+    /// "Add another die and check at the start of each player's turn until it explodes!"
+    pub fn check_egg_bombs(&mut self) {
+        if let Some(b) = self.next_egg_bomb(0) {
+            self.now.phase = Phase::EggBomb {
+                bomb: b,
+                left: self.bomb_dice(b),
+                turn_start: true,
+            };
+        }
+    }
+
+    /// Credits next to `unit` (the lowest id first).
+    pub fn credit_next_to(&self, unit: UnitId) -> Option<UnitId> {
+        self.ids().find(|&c| {
+            let y = self.unit(c);
+            y.is_marker() && y.on_table() && self.next_to(unit, c)
+        })
+    }
+
+    /// "Any unit may pick up a credit by spending an action adjacent to it."
+    pub fn take_credit(&mut self, unit: UnitId, ev: &mut Vec<Event>) {
+        let Some(c) = self.credit_next_to(unit) else {
+            return;
+        };
+        let Body::Credit { amount } = self.unit(c).body else {
+            return;
+        };
+        let Some(seat) = self.unit(unit).owner else {
+            return;
+        };
+        self.now.units[c as usize].gone = true;
+        let t = &mut self.now.tokens[seat as usize];
+        *t = t.saturating_add(amount);
+        ev.push(Event::CreditsTaken {
+            unit,
+            credits: c,
+            tokens: *t,
+        });
+    }
+
+    /// "Whoever stuns the boss unit will earn +3 credits- remove the boss from play."
+    pub fn beat_boss(&mut self, boss: UnitId, by: Option<Seat>, ev: &mut Vec<Event>) {
+        self.now.units[boss as usize].gone = true;
+        if let Some(s) = by {
+            let t = &mut self.now.tokens[s as usize];
+            *t = t.saturating_add(BOSS_CREDITS);
+        }
+        ev.push(Event::BossBeaten { boss, by });
+    }
+
+    /// EGG HUNT is over when every egg is open, every credit taken and the boss beaten.
+    pub fn egg_hunt_over(&self) -> bool {
+        let c = self.now.eggs.unwrap_or_default();
+        c.total() == 0
+            && !self.now.units.iter().any(|x| {
+                (x.is_egg() || x.is_marker() || x.is_enemy()) && x.on_table()
+            })
+    }
+}

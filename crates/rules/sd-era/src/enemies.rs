@@ -1,0 +1,132 @@
+//! Enemy units: units no player owns, which the rules move and fight with (EGG HUNT's boss,
+//! SDE-EGG.2). They are ordinary units in every other way — the same dice, letters,
+//! knockback and stuns — so one primitive serves every mission that has them: pick the
+//! target by a fixed rule, close in by up to one move, then attack (melee if next to it,
+//! else shoot). Every die is a chance point; nothing here is a player's decision or an AI.
+//!
+//! The alternative — giving the enemies a seat played by a bot — would make the text's
+//! behaviour depend on a search, and a replay on the bot's version; the text writes their
+//! behaviour out, so it is rules.
+//!
+//! Ties are broken by fixed rules of ours (docs/rules/sd-era.md): the nearest unit by
+//! centre distance, then the lowest id; enemies act in id order.
+
+use crate::data::{BASE_RADIUS, NEXT_TO, STICK};
+use crate::events::Event;
+use crate::state::{Back, Phase, SdEra, Trail, UnitId};
+use battlemat_geom::table::toward;
+
+/// EGG HUNT: "The BOSS unit will ambush anyone nearby": a unit within 2 sticks of it (edge
+/// to edge; our reading of "nearby").
+pub const AMBUSH_REACH: i64 = 2 * STICK;
+
+impl SdEra {
+    /// The enemy's target: the nearest player unit it may attack (not stunned, not hidden),
+    /// within `reach` edge to edge; the lowest id on a tie.
+    pub fn enemy_target(&self, e: UnitId, reach: i64) -> Option<UnitId> {
+        let me = self.unit(e).base();
+        self.ids()
+            .filter(|&u| {
+                let x = self.unit(u);
+                x.is_unit()
+                    && x.owner.is_some()
+                    && x.on_table()
+                    && !x.stunned
+                    && !x.hidden
+                    && x.base().within(&me, reach)
+            })
+            .min_by_key(|&u| {
+                let p = self.unit(u).at;
+                (crate::combat::len2(p.x - me.centre.x, p.y - me.centre.y), u)
+            })
+    }
+
+    /// An enemy's attack on its target, with `bonus` dice; if `may_move`, it first moves up
+    /// to 1 stick straight toward the target, stopping at the first contact. Whether a fight
+    /// began (else it had no target or no shot).
+    pub fn enemy_attack(&mut self, e: UnitId, bonus: u8, may_move: bool, ev: &mut Vec<Event>) -> bool {
+        let Some(t) = self.enemy_target(e, AMBUSH_REACH) else {
+            return false;
+        };
+        if may_move && !self.next_to(e, t) {
+            let start = self.unit(e).at;
+            let them = self.unit(t).at;
+            let contact = self.unit(e).radius() + self.unit(t).radius() + NEXT_TO / 2;
+            let gap = battlemat_geom::table::distance_floor(start, them) - contact;
+            let to = toward(start, them, gap.clamp(0, STICK));
+            let others = self.bases_except(&[e]);
+            let sweep = self
+                .fixed
+                .table
+                .sweep(self.unit(e).base(), to, &others, &[]);
+            if sweep.stop != start {
+                self.now.units[e as usize].at = sweep.stop;
+                self.now.trail.push(Trail::Move {
+                    from: start,
+                    to: sweep.stop,
+                });
+                ev.push(Event::Moved {
+                    unit: e,
+                    from: start,
+                    to: sweep.stop,
+                });
+            }
+        }
+        let at = self.unit(e).at;
+        let f = if self.next_to(e, t) {
+            let dice = self.attack_dice(e, true) + bonus;
+            self.unit_fight(e, t, true, dice, at)
+        } else {
+            let total = self.attack_dice(e, false) + bonus;
+            match self.aim_dice(e, at, BASE_RADIUS, t, total) {
+                Ok(dice) => {
+                    self.now.trail.push(Trail::Shot {
+                        from: at,
+                        to: self.unit(t).at,
+                    });
+                    self.unit_fight(e, t, false, dice, at)
+                }
+                Err(_) => return false,
+            }
+        };
+        self.start_fight(f, ev);
+        true
+    }
+
+    /// The enemies' turn, after the last player's: each enemy on the table acts in id order.
+    pub fn start_enemy_turn(&mut self, ev: &mut Vec<Event>) {
+        self.now.charge = None;
+        self.now.trail.clear();
+        self.next_enemy(0, ev);
+    }
+
+    /// The next enemy from id `from` acts; when none is left, the next round.
+    pub fn next_enemy(&mut self, from: UnitId, ev: &mut Vec<Event>) {
+        self.now.back = Back::Turn;
+        if self.check_victory(ev) {
+            return;
+        }
+        for e in from..self.now.units.len() as UnitId {
+            let x = self.unit(e);
+            if !(x.is_enemy() && x.on_table() && !x.stunned) {
+                continue;
+            }
+            self.now.back = Back::Enemies { after: e };
+            if self.enemy_attack(e, 0, true, ev) {
+                return;
+            }
+            self.now.back = Back::Turn;
+        }
+        if self.now.phase != Phase::Over {
+            self.new_round(ev);
+        }
+    }
+
+    /// Are there enemies on the table to take a turn?
+    pub fn enemies_on_table(&self) -> bool {
+        self.now
+            .units
+            .iter()
+            .any(|x| x.is_enemy() && x.on_table())
+    }
+}
