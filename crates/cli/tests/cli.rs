@@ -1737,6 +1737,7 @@ fn sd_era_every_mission_plays_and_draws() {
         "ring_battle",
         "shooting_gallery",
         "safari",
+        "egg_hunt",
     ] {
         let g = dir.path().join(format!("{m}.json"));
         ok(["new", "sd-era", "--scenario", m, "--seed", "4", "-o", p(&g)]);

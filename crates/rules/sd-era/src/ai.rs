@@ -77,13 +77,22 @@ impl SdEra {
         v
     }
 
-    /// Where a unit wants to be: the hill, a ball, or nowhere in particular.
+    /// Where a unit wants to be: the hill, a ball, credits or an egg, or nowhere in particular.
     fn objective(&self) -> Option<battlemat_geom::table::Point> {
         match self.fixed.kind {
             MissionKind::KingOfTheHill => Some(self.fixed.centre),
             MissionKind::Soccer => self
                 .ids()
                 .find(|&b| self.unit(b).is_ball())
+                .map(|b| self.unit(b).at),
+            // EGG HUNT: credits to pick up, else an egg to break.
+            MissionKind::EggHunt => self
+                .ids()
+                .filter(|&b| {
+                    let y = self.unit(b);
+                    (y.is_marker() || y.is_egg()) && y.on_table()
+                })
+                .min_by_key(|&b| !self.unit(b).is_marker())
                 .map(|b| self.unit(b).at),
             _ => None,
         }

@@ -46,7 +46,10 @@ pub const MISSIONS: [(&str, &str); 7] = [
         include_str!("../data/scenarios/shooting_gallery.toml"),
     ),
     ("safari.toml", include_str!("../data/scenarios/safari.toml")),
-    ("egg_hunt.toml", include_str!("../data/scenarios/egg_hunt.toml")),
+    (
+        "egg_hunt.toml",
+        include_str!("../data/scenarios/egg_hunt.toml"),
+    ),
 ];
 
 /// The special letters (SDE-A .. SDE-V). Every unit has one or none.

@@ -69,18 +69,18 @@ impl SdEra {
     }
 
     /// The cheap unit in `seat`'s egg: the cheapest kind in its army, a CHEAP one first
-    /// (SDE-EGG.1, our reading of "a cheap unit from that player's army"), the chart's
-    /// first on a tie.
+    /// (SDE-EGG.1, our reading of "a cheap unit from that player's army"), the one listed
+    /// first in the army on a tie.
     pub fn egg_unit_kind(&self, seat: Seat) -> Option<u16> {
         self.ids()
             .filter_map(|u| {
                 let x = self.unit(u);
-                if x.owner == Some(seat) { x.kind() } else { None }
-            })
-            .min_by_key(|&k| {
+                let k = x.kind().filter(|_| x.owner == Some(seat))?;
                 let t = &self.fixed.chart[k as usize].1;
-                (t.value, !t.is(Special::C), k)
+                Some(((t.value, !t.is(Special::C), u), k))
             })
+            .min()
+            .map(|(_, k)| k)
     }
 
     /// What came out of the egg (a chance value from [`SdEra::egg_outcomes`]).
@@ -170,10 +170,13 @@ impl SdEra {
     }
 
     /// A new body on the table where an egg was (or the nearest clear point to it).
-    fn add_body(&mut self, body: Body, owner: Option<Seat>, at: battlemat_geom::table::Point) -> UnitId {
-        self.now
-            .units
-            .push(crate::setup::new_unit(body, owner, at));
+    fn add_body(
+        &mut self,
+        body: Body,
+        owner: Option<Seat>,
+        at: battlemat_geom::table::Point,
+    ) -> UnitId {
+        self.now.units.push(crate::setup::new_unit(body, owner, at));
         let id = (self.now.units.len() - 1) as UnitId;
         let spot = self.clear_spot_near(id, at);
         let x = &mut self.now.units[id as usize];
@@ -300,8 +303,10 @@ impl SdEra {
     pub fn egg_hunt_over(&self) -> bool {
         let c = self.now.eggs.unwrap_or_default();
         c.total() == 0
-            && !self.now.units.iter().any(|x| {
-                (x.is_egg() || x.is_marker() || x.is_enemy()) && x.on_table()
-            })
+            && !self
+                .now
+                .units
+                .iter()
+                .any(|x| (x.is_egg() || x.is_marker() || x.is_enemy()) && x.on_table())
     }
 }

@@ -44,7 +44,13 @@ impl SdEra {
     /// An enemy's attack on its target, with `bonus` dice; if `may_move`, it first moves up
     /// to 1 stick straight toward the target, stopping at the first contact. Whether a fight
     /// began (else it had no target or no shot).
-    pub fn enemy_attack(&mut self, e: UnitId, bonus: u8, may_move: bool, ev: &mut Vec<Event>) -> bool {
+    pub fn enemy_attack(
+        &mut self,
+        e: UnitId,
+        bonus: u8,
+        may_move: bool,
+        ev: &mut Vec<Event>,
+    ) -> bool {
         let Some(t) = self.enemy_target(e, AMBUSH_REACH) else {
             return false;
         };
@@ -124,9 +130,6 @@ impl SdEra {
 
     /// Are there enemies on the table to take a turn?
     pub fn enemies_on_table(&self) -> bool {
-        self.now
-            .units
-            .iter()
-            .any(|x| x.is_enemy() && x.on_table())
+        self.now.units.iter().any(|x| x.is_enemy() && x.on_table())
     }
 }

@@ -196,7 +196,9 @@ pub struct Drop {
 #[serde(rename_all = "snake_case")]
 pub enum EggContent {
     /// A cheap unit of this seat's army.
-    Unit { seat: u8 },
+    Unit {
+        seat: u8,
+    },
     Bomb,
     Candy,
     Credits,

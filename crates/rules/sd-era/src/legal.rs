@@ -259,14 +259,14 @@ impl SdEra {
                 self.exists(*unit)?;
                 self.spend(*unit)?;
                 if self.credit_next_to(*unit).is_none() {
-                    return Err(Why::new(
-                        "SDE-EGG.2",
-                        "a unit picks up credits next to it",
-                    ));
+                    return Err(Why::new("SDE-EGG.2", "a unit picks up credits next to it"));
                 }
                 Ok(Plan::Collect(*unit))
             }
-            (Phase::Choose(Choice::FreeAttack { unit: me, .. }), Action::Melee { unit, target }) => {
+            (
+                Phase::Choose(Choice::FreeAttack { unit: me, .. }),
+                Action::Melee { unit, target },
+            ) => {
                 self.free_attacker(*me, *unit)?;
                 self.target_ok(*unit, *target)?;
                 if self.has(*unit, Special::T) {

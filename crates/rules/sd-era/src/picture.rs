@@ -330,11 +330,12 @@ impl SdEra {
             };
             let _ = writeln!(
                 s,
-                r##"<rect x="{MARGIN}" y="{:.1}" width="12" height="12" fill="{c}"/><text x="{}" y="{y:.1}" font-size="12">Player {}: {} token(s){turn}</text>"##,
+                r##"<rect x="{MARGIN}" y="{:.1}" width="12" height="12" fill="{c}"/><text x="{}" y="{y:.1}" font-size="12">Player {}: {} {}{turn}</text>"##,
                 y - 10.0,
                 MARGIN + 18,
                 p + 1,
-                self.now.tokens[p as usize]
+                self.now.tokens[p as usize],
+                self.score_word()
             );
         }
         s.push_str("</svg>\n");

@@ -223,8 +223,12 @@ pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
         let bodies: Vec<Body> = (0..s.players)
             .flat_map(|_| m.animals.iter().map(|&value| Body::Animal { value }))
             .collect();
-        game.place_evenly(&bodies, 2 * STICK)
-            .map_err(|e| SetupError::new("mission", format!("no room on the table for the animals{e}")))?;
+        game.place_evenly(&bodies, 2 * STICK, false).map_err(|e| {
+            SetupError::new(
+                "mission",
+                format!("no room on the table for the animals{e}"),
+            )
+        })?;
     }
     // EGG HUNT: 6 eggs a player and the boss's, evenly over the table at least 1 stick from
     // every edge (SDE-EGG.1); what each holds is drawn when it breaks open.
@@ -232,12 +236,17 @@ pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
         if !game.fixed.chart.iter().any(|(k, _)| *k == m.boss) {
             return Err(SetupError::new(
                 "mission.boss",
-                format!("{:?} is not in the unit chart (an egg hunt needs a boss)", m.boss),
+                format!(
+                    "{:?} is not in the unit chart (an egg hunt needs a boss)",
+                    m.boss
+                ),
             ));
         }
         let n = s.players as usize;
-        game.place_evenly(&vec![Body::Egg; 6 * n + 1], STICK)
-            .map_err(|e| SetupError::new("mission", format!("no room on the table for the eggs{e}")))?;
+        game.place_evenly(&vec![Body::Egg; 6 * n + 1], STICK, true)
+            .map_err(|e| {
+                SetupError::new("mission", format!("no room on the table for the eggs{e}"))
+            })?;
         game.now.eggs = Some(crate::state::EggContents {
             units: ((1u16 << n) - 1) as u8,
             bombs: n as u8,
@@ -487,8 +496,14 @@ impl SdEra {
     }
 
     /// Bodies placed evenly over the table `margin` from every edge, in rows, the first row
-    /// nearest the near edge (each nudged clear of terrain if it must be).
-    fn place_evenly(&mut self, bodies: &[Body], margin: Ticks) -> Result<(), &'static str> {
+    /// nearest the near edge; a short last row centred if `centre_last` (SAFARI's animals,
+    /// placed before it was, keep their places so their records replay) (each nudged clear of terrain if it must be).
+    fn place_evenly(
+        &mut self,
+        bodies: &[Body],
+        margin: Ticks,
+        centre_last: bool,
+    ) -> Result<(), &'static str> {
         let (w, d) = (self.fixed.table.width, self.fixed.table.depth);
         let n = bodies.len() as i64;
         let cols = (1..=n).find(|c| c * c >= n).unwrap_or(1);
@@ -496,8 +511,14 @@ impl SdEra {
         let (span_x, span_y) = ((w - 2 * margin).max(0), (d - 2 * margin).max(0));
         for (i, &body) in bodies.iter().enumerate() {
             let (c, r) = (i as i64 % cols, i as i64 / cols);
+            // A short last row is centred.
+            let in_row = if centre_last && r == rows - 1 {
+                n - cols * r
+            } else {
+                cols
+            };
             let at = Point::new(
-                margin + span_x * (2 * c + 1) / (2 * cols),
+                margin + span_x * (2 * c + 1) / (2 * in_row),
                 margin + span_y * (2 * r + 1) / (2 * rows),
             );
             self.now.units.push(new_unit(body, None, at));
@@ -683,7 +704,10 @@ fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
                 seat(*s, at)?;
             }
             if !now.units[*egg as usize].is_egg() || now.eggs.is_none_or(|c| c.total() == 0) {
-                return Err(SetupError::new(at, "opens an egg that is not one, or none is left"));
+                return Err(SetupError::new(
+                    at,
+                    "opens an egg that is not one, or none is left",
+                ));
             }
         }
         Phase::EggBomb { bomb, .. } | Phase::BombRoll { bomb, .. } => {

@@ -598,7 +598,8 @@ impl SdEra {
                     crate::events::unit_label(u),
                     t.name,
                     t.label(),
-                    x.owner.map_or("enemy".to_string(), |s| format!("P{}", s + 1))
+                    x.owner
+                        .map_or("enemy".to_string(), |s| format!("P{}", s + 1))
                 )
             }
             Body::Ball => format!("ball {}", crate::events::unit_label(u)),

@@ -17,6 +17,8 @@ pub struct Observation {
     pub round: u16,
     pub active: u8,
     pub prompt: String,
+    /// What the mission's score counts ("tokens", "goals", "points", "credits").
+    pub score: String,
     pub tokens: Vec<u8>,
     /// The fight being rolled: both sides' dice so far.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -40,6 +42,9 @@ pub struct UnitView {
     pub cheer: u8,
     pub outside: bool,
     pub waiting: bool,
+    /// Out of play for good (an egg broken open, credits taken, a boss beaten).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub gone: bool,
 }
 
 impl fmt::Display for Observation {
@@ -54,11 +59,11 @@ impl fmt::Display for Observation {
             .enumerate()
             .map(|(s, t)| format!("P{} {t}", s + 1))
             .collect();
-        writeln!(f, "tokens: {}", tokens.join(", "))?;
+        writeln!(f, "{}: {}", self.score, tokens.join(", "))?;
         if let Some(fight) = &self.fight {
             writeln!(f, "{fight}")?;
         }
-        for u in &self.units {
+        for u in self.units.iter().filter(|u| !u.gone) {
             let mut marks = Vec::new();
             if u.stunned {
                 marks.push("STUNNED".to_string());
@@ -102,7 +107,7 @@ impl fmt::Display for Observation {
 impl SdEra {
     /// The overhead map: 8 columns and 3 rows a stick, the far edge at the top. Terrain is
     /// `#` (blocks sight) or `^` (units may stand on top), `.` the ring, `=` a goal, `o` a
-    /// ball, `*` a bomb; a unit is its id number (the list below the map says whose).
+    /// ball, `*` a bomb, `@` an animal, `0` an egg, `$` credits; a unit is its id number (the list below the map says whose).
     pub fn map_lines(&self) -> Vec<String> {
         let t = &self.fixed.table;
         let cols = (t.width * 8 / STICK).max(1) as usize;
@@ -178,6 +183,7 @@ impl SdEra {
             round: self.now.round,
             active: self.now.active,
             prompt: self.prompt_text(),
+            score: self.score_word().to_string(),
             tokens: self.now.tokens.clone(),
             fight: match &self.now.phase {
                 Phase::Fight(f) => {
@@ -205,6 +211,8 @@ impl SdEra {
                         None => match x.body {
                             Body::Bomb { dice } => ("bomb".into(), format!("{dice}d")),
                             Body::Animal { value } => ("animal".into(), value.to_string()),
+                            Body::Egg => ("egg".into(), String::new()),
+                            Body::Credit { amount } => ("credits".into(), format!("${amount}")),
                             _ => ("ball".into(), String::new()),
                         },
                     };
@@ -221,6 +229,7 @@ impl SdEra {
                         cheer: x.cheer,
                         outside: x.outside,
                         waiting: x.waiting,
+                        gone: x.gone,
                     }
                 })
                 .collect(),

@@ -252,6 +252,16 @@ impl SdEra {
             .collect()
     }
 
+    /// What the mission's score counts, in its words.
+    pub fn score_word(&self) -> &'static str {
+        match self.fixed.kind {
+            MissionKind::Soccer => "goals",
+            MissionKind::Safari => "points",
+            MissionKind::EggHunt => "credits",
+            _ => "tokens",
+        }
+    }
+
     /// The result from the scores; in KICK-BOMB players out of tokens are ranked by when they
     /// ran out (later is better).
     pub fn ranked(&self, scores: Vec<i64>, reason: String) -> GameResult {

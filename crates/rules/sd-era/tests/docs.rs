@@ -64,7 +64,9 @@ fn every_rule_id_is_documented_and_tested() {
     ]
     .join("\n");
     // The missions' ids: SDE-NAME.1 set-up, .2 special rules, .3 winning.
-    let missions = ["KOTH", "SOCCER", "KICKBOMB", "RING", "GALLERY", "SAFARI"];
+    let missions = [
+        "KOTH", "SOCCER", "KICKBOMB", "RING", "GALLERY", "SAFARI", "EGG",
+    ];
     for m in missions {
         for k in 1..=3 {
             all.push(format!("SDE-{m}.{k}"));

@@ -1450,3 +1450,341 @@ fn sde_safari_3_when_every_animal_is_captured_the_most_points_wins() {
     assert_eq!(r.scores, vec![4, 6]);
     assert_eq!(r.ranks, vec![2, 1]);
 }
+
+// ----- EGG HUNT -----------------------------------------------------------------------------
+
+/// An egg hunt on a 6 x 6 table with `terrain`: 13 eggs (u0..u12) for two players, then the
+/// players' units (u13.. ). Every egg is moved to the far corner row, out of the way, but
+/// those a test puts back.
+fn egg_hunt(armies: &[&[&str]], terrain: Vec<battlemat_geom::table::Piece>) -> SdEra {
+    let mut g = game("egg_hunt", armies, terrain, &[]);
+    begin(&mut g, 0);
+    for e in 0..13u8 {
+        put(&mut g, e, 0.3 + f64::from(e) * 0.42, 5.7);
+    }
+    g
+}
+
+/// Egg u0 at (3, 2), a wall behind it (from y = 2.3), the shooter u13 at (3, 1): a win
+/// knocks the egg into the wall.
+fn egg_before_wall(armies: &[&[&str]]) -> SdEra {
+    let mut g = egg_hunt(armies, vec![wall(1.0, 2.3, 5.0, 2.6)]);
+    put(&mut g, 0, 3.0, 2.0);
+    put(&mut g, 13, 3.0, 1.0);
+    put(&mut g, 14, 0.5, 0.5);
+    g
+}
+
+/// Shoot egg u0 from u13 and win (the shooter's dice all sixes, the egg's one die a 1):
+/// it hits the wall and breaks open.
+fn break_egg_zero(g: &mut SdEra) -> Vec<Event> {
+    let mut ev = act(g, "shoot u13 u0");
+    let dice = g.attack_dice(13, false) as usize;
+    let mut faces = vec![6; dice];
+    faces.push(1);
+    ev.extend(roll(g, &faces));
+    ev
+}
+
+/// Roll the fight in hand to a tie (every die a 3): nothing happens.
+fn attack_fails(g: &mut SdEra) {
+    while let Phase::Fight(_) = g.now.phase {
+        roll(g, &[3]);
+    }
+}
+
+#[test]
+fn sde_egg_1_six_eggs_a_player_and_the_boss_placed_evenly_contents_drawn_when_opened() {
+    for players in [2usize, 3] {
+        let armies: Vec<&[&str]> = vec![&["gm"]; players];
+        let g = game("egg_hunt", &armies, vec![], &[]);
+        let eggs: Vec<_> = g.now.units.iter().filter(|u| u.is_egg()).collect();
+        assert_eq!(eggs.len(), 6 * players + 1);
+        let c = g.now.eggs.expect("the contents left");
+        assert_eq!(
+            c.units.count_ones() as usize,
+            players,
+            "one unit egg a player"
+        );
+        assert_eq!(c.bombs as usize, players, "one bomb egg a player");
+        assert_eq!(c.candy as usize, players, "one candy egg a player");
+        assert_eq!(
+            c.credits as usize,
+            3 * players,
+            "three credit eggs a player"
+        );
+        assert_eq!(c.boss, 1, "one more egg with the boss");
+        assert_eq!(c.total() as usize, eggs.len());
+        let t = &g.fixed.table;
+        for e in &eggs {
+            for d in [e.at.x, e.at.y, t.width - e.at.x, t.depth - e.at.y] {
+                assert!(d >= STICK, "eggs are spread over the table, not at an edge");
+            }
+        }
+        // The draw weighs each content by how many eggs hold it.
+        let Some(total) = (match g.egg_outcomes() {
+            battlemat_core::Outcomes::Weighted(o) => Some(o.iter().map(|o| o.weight).sum::<u64>()),
+            _ => None,
+        }) else {
+            panic!("a weighted draw")
+        };
+        assert_eq!(total as usize, eggs.len());
+    }
+}
+
+#[test]
+fn sde_egg_2_an_egg_defends_with_one_die_and_breaks_open_instead_of_being_stunned() {
+    let mut g = egg_before_wall(&[&["guncannon"], &["zaku"]]);
+    let ev = break_egg_zero(&mut g);
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            Event::Attacks {
+                target: 0,
+                def_dice: 1,
+                ..
+            }
+        )),
+        "an egg defends with one die"
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Knocked { unit: 0, .. })),
+        "it takes knockback like a unit"
+    );
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::Stunned { unit: 0 })),
+        "it is not stunned"
+    );
+    assert!(matches!(
+        g.now.phase,
+        Phase::EggOpens {
+            egg: 0,
+            by: Some(0)
+        }
+    ));
+    // Candy: eaten by the player who broke it, worth nothing.
+    let ev = roll(&mut g, &[battlemat_sd_era::eggs::CANDY]);
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::EggOpens {
+            egg: 0,
+            content: battlemat_sd_era::events::EggContent::Candy,
+            by: Some(0)
+        }
+    )));
+    assert!(g.now.units[0].gone);
+    assert_eq!(g.now.eggs.unwrap().candy, 1);
+    assert_eq!(g.now.tokens, vec![0, 0]);
+    assert_eq!(g.now.phase, Phase::Turn);
+    refused(&mut g, "shoot u13 u0", "SDE-SHOOT"); // no egg there any more
+}
+
+#[test]
+fn sde_egg_2_an_egg_that_loses_but_hits_nothing_is_only_knocked_back() {
+    let mut g = egg_hunt(&[&["guncannon"], &["zaku"]], vec![]);
+    put(&mut g, 0, 3.0, 2.0);
+    put(&mut g, 13, 3.0, 1.0);
+    put(&mut g, 14, 0.5, 0.5);
+    break_egg_zero(&mut g);
+    assert_eq!(
+        at(&g, 0),
+        pt(3.0, 3.0 + 2.0),
+        "three sixes: overkill 2, 3 sticks"
+    );
+    assert!(!g.now.units[0].gone && !g.now.units[0].stunned);
+    assert_eq!(g.now.phase, Phase::Turn);
+}
+
+#[test]
+fn sde_egg_2_a_unit_out_of_an_egg_makes_one_free_attack_with_one_more_die_then_joins_its_army() {
+    let mut g = egg_before_wall(&[&["guncannon"], &["zaku", "gm"]]);
+    break_egg_zero(&mut g);
+    // The egg held Player 2's cheap unit (a Zaku: the cheapest, CHEAP first).
+    let ev = roll(&mut g, &[1]);
+    let hatched = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Hatched { unit } => Some(*unit),
+            _ => None,
+        })
+        .expect("a unit comes out");
+    assert_eq!(g.now.units[hatched as usize].owner, Some(1));
+    assert_eq!(g.name(hatched).split(' ').nth(1), Some("Zaku"));
+    assert_eq!(
+        g.now.phase,
+        Phase::Choose(Choice::FreeAttack {
+            seat: 1,
+            unit: hatched
+        })
+    );
+    // Only that unit attacks, once, with its 2 dice + 1.
+    refused(&mut g, "shoot u14 u13", "SDE-EGG.2");
+    let ev = act(&mut g, &format!("shoot u{hatched} u13"));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Attacks {
+            target: 13,
+            att_dice: 3,
+            ..
+        }
+    )));
+    roll(&mut g, &[1, 1, 1, 6, 6, 6]);
+    // Back to Player 1's turn; the new unit joins on its owner's next turn.
+    assert_eq!(g.now.phase, Phase::Turn);
+    assert_eq!(g.now.active, 0);
+    act(&mut g, "end");
+    assert_eq!(g.now.active, 1);
+    assert_eq!(g.now.units[hatched as usize].actions, 2);
+}
+
+#[test]
+fn sde_egg_2_a_bomb_rolls_two_dice_at_once_then_one_more_each_turn_and_blows_eggs_open() {
+    let mut g = egg_before_wall(&[&["guncannon"], &["zaku"]]);
+    break_egg_zero(&mut g);
+    let ev = roll(&mut g, &[battlemat_sd_era::eggs::BOMB]);
+    let bomb = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::EggOpens { .. } => None,
+            _ => None,
+        })
+        .unwrap_or((g.now.units.len() - 1) as u8);
+    assert_eq!(
+        g.now.phase,
+        Phase::EggBomb {
+            bomb,
+            left: 2,
+            turn_start: false
+        },
+        "it rolls two dice at once"
+    );
+    let ev = roll(&mut g, &[5, 4]);
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::BombGrows { dice: 3, .. }))
+    );
+    assert_eq!(g.now.phase, Phase::Turn);
+    // An egg and both units within a stick of the bomb when it goes off.
+    let b = at(&g, bomb);
+    g.now.units[1].at = battlemat_geom::table::Point::new(b.x + ticks(0.8), b.y);
+    g.now.units[14].at = battlemat_geom::table::Point::new(b.x - ticks(0.9), b.y);
+    g.now.units[13].at = battlemat_geom::table::Point::new(b.x, b.y - ticks(1.2));
+    act(&mut g, "end");
+    // At the start of Player 2's turn it checks with its three dice.
+    assert_eq!(
+        g.now.phase,
+        Phase::EggBomb {
+            bomb,
+            left: 3,
+            turn_start: true
+        }
+    );
+    let ev = roll(&mut g, &[2, 6]);
+    assert!(ev.iter().any(|e| matches!(e, Event::BombExplodes { .. })));
+    assert!(g.now.units[bomb as usize].gone, "it is gone");
+    assert!(
+        stunned(&g, 13) && stunned(&g, 14),
+        "anyone within 1 stick is stunned"
+    );
+    assert!(
+        matches!(g.now.phase, Phase::EggOpens { egg: 1, by: None }),
+        "an egg caught in the blast is blown open"
+    );
+}
+
+#[test]
+fn sde_egg_2_credits_are_picked_up_by_an_action_next_to_them() {
+    let mut g = egg_before_wall(&[&["guncannon"], &["zaku"]]);
+    break_egg_zero(&mut g);
+    roll(&mut g, &[battlemat_sd_era::eggs::CREDITS]);
+    let credit = (g.now.units.len() - 1) as u8;
+    assert!(g.now.units[credit as usize].is_marker());
+    refused(&mut g, "collect u13", "SDE-EGG.2"); // not next to it yet
+    let c = at(&g, credit);
+    g.now.units[13].at = battlemat_geom::table::Point::new(c.x, c.y - ticks(0.25));
+    let ev = act(&mut g, "collect u13");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::CreditsTaken {
+            unit: 13,
+            tokens: 2,
+            ..
+        }
+    )));
+    assert_eq!(g.now.tokens, vec![2, 0]);
+    assert!(g.now.units[credit as usize].gone);
+    assert_eq!(g.now.units[13].actions, 0, "it took an action");
+}
+
+#[test]
+fn sde_egg_2_the_boss_ambushes_anyone_nearby_and_is_worth_three_credits() {
+    let mut g = egg_before_wall(&[&["guncannon"], &["zaku"]]);
+    break_egg_zero(&mut g);
+    // The boss (a Qubeley, 4 dice) comes out and ambushes the nearest unit with +1 die.
+    let ev = roll(&mut g, &[battlemat_sd_era::eggs::BOSS]);
+    let boss = (g.now.units.len() - 1) as u8;
+    assert!(g.now.units[boss as usize].is_enemy());
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Attacks {
+            unit: Some(u),
+            target: 13,
+            att_dice: 5,
+            ..
+        } if *u == boss
+    )));
+    attack_fails(&mut g);
+    assert_eq!(g.now.phase, Phase::Turn);
+    // After the last player's turn, it closes in and attacks again.
+    act(&mut g, "end");
+    act(&mut g, "end");
+    assert!(
+        matches!(g.now.phase, Phase::Fight(f) if f.target == 13 || f.target == 14),
+        "{:?}",
+        g.now.phase
+    );
+    attack_fails(&mut g);
+    assert_eq!(
+        (g.now.round, g.now.active),
+        (2, 0),
+        "{:?} {}",
+        g.now.phase,
+        g.prompt()
+    );
+    // Stunned by Player 1's knockback into the wall: removed, and 3 credits.
+    put(&mut g, boss, 3.0, 2.0);
+    put(&mut g, 13, 3.0, 1.0);
+    act(&mut g, &format!("shoot u13 u{boss}"));
+    let ev = roll(&mut g, &[6, 6, 6, 1, 1, 1, 1]);
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::BossBeaten { by: Some(0), .. }))
+    );
+    assert!(g.now.units[boss as usize].gone);
+    assert_eq!(g.now.tokens, vec![3, 0]);
+}
+
+#[test]
+fn sde_egg_3_over_when_every_egg_is_open_every_credit_taken_and_the_boss_beaten() {
+    let mut g = egg_before_wall(&[&["guncannon"], &["zaku"]]);
+    for e in 1..13usize {
+        g.now.units[e].gone = true;
+    }
+    g.now.eggs = Some(battlemat_sd_era::state::EggContents {
+        credits: 1,
+        ..Default::default()
+    });
+    g.now.tokens = vec![1, 4];
+    break_egg_zero(&mut g);
+    roll(&mut g, &[battlemat_sd_era::eggs::CREDITS]);
+    assert!(g.result().is_none(), "a credit is still on the table");
+    let credit = (g.now.units.len() - 1) as u8;
+    let p = at(&g, credit);
+    g.now.units[13].at = battlemat_geom::table::Point::new(p.x, p.y - ticks(0.25));
+    g.now.units[13].actions = 2;
+    act(&mut g, "collect u13");
+    let r = g.result().expect("over");
+    assert_eq!(r.scores, vec![3, 4]);
+    assert_eq!(r.ranks, vec![2, 1]);
+}
