@@ -22,7 +22,10 @@ impl SdEra {
             | Phase::AnimalRecover { .. }
             | Phase::AnimalCharge { .. }
             | Phase::EggOpens { .. }
-            | Phase::EggBomb { .. } => {}
+            | Phase::EggBomb { .. }
+            | Phase::OrderRoll { .. }
+            | Phase::EnemyDraw { .. }
+            | Phase::CaptureRoll { .. } => {}
             Phase::Draft { .. } => {
                 for (key, _) in &self.fixed.chart {
                     out.push(Action::Pick { kind: key.clone() });
@@ -94,6 +97,18 @@ impl SdEra {
                 Choice::EarnedCheer { .. } => {
                     for u in self.ids() {
                         out.push(Action::Place { target: u });
+                    }
+                }
+                Choice::Draws { .. } => {
+                    for count in 0..=2 {
+                        out.push(Action::Draw { count });
+                    }
+                }
+                Choice::GiveUp { .. } => {
+                    for u in self.ids() {
+                        if self.unit(u).captured.is_some() {
+                            out.push(Action::GiveUp { unit: u });
+                        }
                     }
                 }
                 Choice::FreeAttack { unit, .. } => {

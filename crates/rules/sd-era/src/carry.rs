@@ -140,7 +140,10 @@ impl SdEra {
                 Phase::StartHidden { seat } => {
                     self.now.phase = match self.next_hider(seat + 1) {
                         Some(s) => Phase::StartHidden { seat: s },
-                        None => self.turn_order_roll(),
+                        None => {
+                            self.begin_play(ev);
+                            return;
+                        }
                     };
                 }
                 _ => {}
@@ -240,6 +243,20 @@ impl SdEra {
                         let first = self.now.first;
                         self.begin_turn(first, ev);
                     }
+                }
+            }
+            Plan::Draw(n) => {
+                if let Phase::Choose(Choice::Draws { seat }) = self.now.phase {
+                    if n == 0 {
+                        self.next_drawer(seat + 1, ev);
+                    } else {
+                        self.now.phase = Phase::EnemyDraw { seat, left: n };
+                    }
+                }
+            }
+            Plan::GiveUp(u) => {
+                if let Phase::Choose(Choice::GiveUp { seat }) = self.now.phase {
+                    self.give_up(seat, u, ev);
                 }
             }
             Plan::Place(t) => {

@@ -25,6 +25,9 @@ pub enum Question {
     Reroll(bool),
 }
 
+/// The ship's defence dice (SDE-CONVOY.2).
+pub const SHIP_DICE: u8 = 4;
+
 /// The opposed roll (rulings.md, "Opposed roll"): each side's highest die, the attacker
 /// winning only if higher, overkill the winner's other dice above the loser's highest; or,
 /// with `contest = sum`, totals, overkill (difference - 1) div 3. `melee_special`: the
@@ -122,6 +125,10 @@ impl SdEra {
         if self.unit(u).is_ball() {
             return 2;
         }
+        // SDE-CONVOY.2: "If the ship is attacked, it defends itself with 4 dice."
+        if self.unit(u).is_ship() {
+            return SHIP_DICE;
+        }
         // SDE-EGG.2: "Eggs defend with one die".
         if self.unit(u).is_egg() {
             return 1;
@@ -216,8 +223,9 @@ impl SdEra {
             if let Some(u) = self.fighter(f, side)
                 && self.unit(u).cheer > 0
                 && !pool.cheered
+                && let Some(seat) = self.unit(u).owner
             {
-                return Some((self.unit(u).owner?, Question::Cheer(side)));
+                return Some((seat, Question::Cheer(side)));
             }
         }
         for side in [true, false] {
@@ -226,8 +234,33 @@ impl SdEra {
                 && self.has(u, Special::V)
                 && !pool.rerolled
                 && pool.rolled > 0
+                && let Some(seat) = self.unit(u).owner
             {
-                return Some((self.unit(u).owner?, Question::Reroll(side)));
+                return Some((seat, Question::Reroll(side)));
+            }
+        }
+        None
+    }
+
+    /// A VETERAN enemy's re-roll ("don't forget that reroll!"; no player decides it): when
+    /// its side is not winning, its lowest die (ours).
+    fn enemy_reroll(&self, f: &Fight) -> Option<(bool, u8)> {
+        for side in [true, false] {
+            let pool = if side { &f.att } else { &f.def };
+            let Some(u) = self.fighter(f, side) else {
+                continue;
+            };
+            if !self.unit(u).is_enemy() || !self.has(u, Special::V) || pool.rerolled {
+                continue;
+            }
+            let (w, _) = self.contest(&f.att, &f.def);
+            let losing = if side {
+                w != Winner::Attacker
+            } else {
+                w == Winner::Attacker
+            };
+            if losing && let Some(face) = (1..=6u8).find(|&x| pool.faces[x as usize - 1] > 0) {
+                return Some((side, face));
             }
         }
         None
@@ -258,6 +291,9 @@ impl SdEra {
             self.now.phase = crate::state::Phase::Fight(f);
             return;
         }
+        if let Some((side, face)) = self.enemy_reroll(&f) {
+            return self.start_reroll(f, side, face);
+        }
         self.resolve_fight(f, ev);
         self.settle(ev);
     }
@@ -283,6 +319,14 @@ impl SdEra {
         });
         let ring = self.fixed.kind == MissionKind::RingBattle;
         let target = f.target;
+        // SDE-CONVOY.2: "If the ship is DAMAGED, it won't take knockback"; nor does it do any
+        // ("can't be damaged by the ship").
+        if self.unit(target).is_ship() {
+            if winner == Winner::Attacker {
+                self.now.pending.push(Pending::ShipDamaged);
+            }
+            return;
+        }
         match winner {
             Winner::Attacker => {
                 // SDE-RING.2: a unit outside the ring that loses is stunned; the winner earns
@@ -466,6 +510,13 @@ impl SdEra {
         }
         if x.is_enemy() && self.fixed.kind == MissionKind::EggHunt {
             return self.beat_boss(u, by, ev);
+        }
+        // SDE-CONVOY.2: "To CAPTURE an enemy unit, players must stun them".
+        if x.is_enemy()
+            && self.fixed.kind == MissionKind::Convoy
+            && let Some(s) = by
+        {
+            return self.capture_enemy(u, s, ev);
         }
         let x = &mut self.now.units[u as usize];
         x.stunned = true;

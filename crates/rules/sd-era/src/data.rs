@@ -25,9 +25,11 @@ pub const BASE_RADIUS: Ticks = STICK / 8;
 pub const NEXT_TO: Ticks = STICK / 6;
 /// A ball or bomb is a little smaller than a figure's base.
 pub const BALL_RADIUS: Ticks = STICK / 10;
+/// CONVOY: the ship's base ("a large toy ship"): a stick across (ours).
+pub const SHIP_RADIUS: Ticks = STICK / 2;
 
 pub const UNITS_TOML: &str = include_str!("../data/units.toml");
-pub const MISSIONS: [(&str, &str); 7] = [
+pub const MISSIONS: [(&str, &str); 8] = [
     (
         "king_of_the_hill.toml",
         include_str!("../data/scenarios/king_of_the_hill.toml"),
@@ -50,6 +52,7 @@ pub const MISSIONS: [(&str, &str); 7] = [
         "egg_hunt.toml",
         include_str!("../data/scenarios/egg_hunt.toml"),
     ),
+    ("convoy.toml", include_str!("../data/scenarios/convoy.toml")),
 ];
 
 /// The special letters (SDE-A .. SDE-V). Every unit has one or none.
@@ -146,6 +149,7 @@ pub enum MissionKind {
     ShootingGallery,
     Safari,
     EggHunt,
+    Convoy,
 }
 
 /// A length in sticks as written in a file: a number (`0.75`) or a string (`"0.75"`).
@@ -258,6 +262,8 @@ struct MissionFile {
     #[serde(default)]
     boss: String,
     #[serde(default)]
+    enemies: Vec<String>,
+    #[serde(default)]
     goal_width: Option<Sticks>,
     #[serde(default)]
     ring_radius: Option<Sticks>,
@@ -299,6 +305,9 @@ pub struct Mission {
     /// EGG HUNT: the boss's unit chart key (a 4-point unit that attacks everybody).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub boss: String,
+    /// CONVOY: the pool of enemy units (unit chart keys, one entry a unit).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub enemies: Vec<String>,
     /// SOCCER: each goal's width.
     pub goal_width: Ticks,
     /// RING BATTLE: the ring's radius about the table's centre.
@@ -375,6 +384,7 @@ impl MissionFile {
             ring_radius: self.ring_radius.map_or(Ok(0), |r| len(r, "ring_radius"))?,
             animals: self.animals,
             boss: self.boss,
+            enemies: self.enemies,
             armies: self.armies,
         })
     }

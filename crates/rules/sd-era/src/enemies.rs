@@ -11,7 +11,7 @@
 //! Ties are broken by fixed rules of ours (docs/rules/sd-era.md): the nearest unit by
 //! centre distance, then the lowest id; enemies act in id order.
 
-use crate::data::{BASE_RADIUS, NEXT_TO, STICK};
+use crate::data::{BASE_RADIUS, MissionKind, NEXT_TO, STICK};
 use crate::events::Event;
 use crate::state::{Back, Phase, SdEra, Trail, UnitId};
 use battlemat_geom::table::toward;
@@ -99,31 +99,74 @@ impl SdEra {
         true
     }
 
-    /// The enemies' turn, after the last player's: each enemy on the table acts in id order.
+    /// The enemies' turn: each enemy on the table is due to act once (its one action, kept
+    /// in `actions`).
     pub fn start_enemy_turn(&mut self, ev: &mut Vec<Event>) {
         self.now.charge = None;
-        self.now.trail.clear();
-        self.next_enemy(0, ev);
+        if self.fixed.kind != MissionKind::Convoy {
+            self.now.trail.clear();
+        }
+        for u in &mut self.now.units {
+            u.actions = u8::from(u.is_enemy() && u.on_table());
+        }
+        self.next_enemy(ev);
     }
 
-    /// The next enemy from id `from` acts; when none is left, the next round.
-    pub fn next_enemy(&mut self, from: UnitId, ev: &mut Vec<Event>) {
+    /// The next enemy due acts — in CONVOY the one closest to the ship ("starting with the
+    /// enemy unit closest to the ship"), else in id order; ties: the lowest id. When none is
+    /// left: CONVOY's players roll off for their order, otherwise the next round.
+    pub fn next_enemy(&mut self, ev: &mut Vec<Event>) {
         self.now.back = Back::Turn;
-        if self.check_victory(ev) {
-            return;
-        }
-        for e in from..self.now.units.len() as UnitId {
-            let x = self.unit(e);
-            if !(x.is_enemy() && x.on_table() && !x.stunned) {
+        loop {
+            if self.check_victory(ev) {
+                return;
+            }
+            let convoy = self.fixed.kind == MissionKind::Convoy;
+            let ship = self
+                .now
+                .convoy
+                .as_ref()
+                .map_or(self.fixed.centre, |c| self.unit(c.ship).at);
+            let due = self
+                .ids()
+                .filter(|&e| {
+                    let x = self.unit(e);
+                    x.is_enemy() && x.on_table() && x.actions > 0
+                })
+                .min_by_key(|&e| {
+                    let p = self.unit(e).at;
+                    let d = if convoy {
+                        crate::combat::len2(p.x - ship.x, p.y - ship.y)
+                    } else {
+                        0
+                    };
+                    (d, e)
+                });
+            let Some(e) = due else { break };
+            self.now.units[e as usize].actions = 0;
+            if self.unit(e).stunned {
+                // A stunned enemy gets up instead of acting (SDE-RECOVER, ours for enemies).
+                self.now.units[e as usize].stunned = false;
+                ev.push(Event::EnemyRecovers { unit: e });
                 continue;
             }
             self.now.back = Back::Enemies { after: e };
-            if self.enemy_attack(e, 0, true, ev) {
+            let fight = if convoy {
+                self.convoy_enemy_act(e, ev)
+            } else {
+                self.enemy_attack(e, 0, true, ev)
+            };
+            if fight {
                 return;
             }
             self.now.back = Back::Turn;
         }
-        if self.now.phase != Phase::Over {
+        if self.now.phase == Phase::Over {
+            return;
+        }
+        if self.fixed.kind == MissionKind::Convoy {
+            self.start_order_roll();
+        } else {
             self.new_round(ev);
         }
     }

@@ -294,6 +294,14 @@ pub enum Action {
         unit: UnitId,
         animal: UnitId,
     },
+    /// CONVOY: draw and place this many enemy units (none, one or two).
+    Draw {
+        count: u8,
+    },
+    /// CONVOY: give up this captured enemy unit (back to the pool).
+    GiveUp {
+        unit: UnitId,
+    },
 }
 
 impl fmt::Display for Action {
@@ -348,6 +356,8 @@ impl fmt::Display for Action {
             Action::Place { target } => write!(f, "place {}", u(target)),
             Action::Deploy { unit, at } => write!(f, "deploy {} {}", u(unit), point_text(*at)),
             Action::PickUp { unit, animal } => write!(f, "pickup {} {}", u(unit), u(animal)),
+            Action::Draw { count } => write!(f, "draw {count}"),
+            Action::GiveUp { unit } => write!(f, "giveup {}", u(unit)),
         }
     }
 }
@@ -561,6 +571,20 @@ impl FromStr for Action {
                     animal: parse_unit(arg(2)?)?,
                 }
             }
+            "draw" => {
+                none_after(2)?;
+                Action::Draw {
+                    count: arg(1)?
+                        .parse()
+                        .map_err(|_| format!("{s:?}: draw 0, 1 or 2"))?,
+                }
+            }
+            "giveup" => {
+                none_after(2)?;
+                Action::GiveUp {
+                    unit: parse_unit(arg(1)?)?,
+                }
+            }
             "deploy" => {
                 none_after(3)?;
                 Action::Deploy {
@@ -733,6 +757,38 @@ pub enum Event {
     AnimalRunsAway {
         animal: UnitId,
         to: Point,
+    },
+    /// CONVOY: the ship moves forward.
+    ShipMoves {
+        ship: UnitId,
+        to: Point,
+    },
+    /// CONVOY: an enemy unit drawn from the pool and placed behind an asteroid.
+    EnemyArrives {
+        unit: UnitId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<u8>,
+    },
+    /// CONVOY: a player captures a stunned enemy unit (its value in points).
+    EnemyCaptured {
+        seat: u8,
+        unit: UnitId,
+        points: u8,
+    },
+    /// CONVOY: the ship is damaged.
+    ShipDamaged,
+    /// CONVOY: a player gives a captured unit back to the pool.
+    GaveUp {
+        seat: u8,
+        unit: UnitId,
+    },
+    /// CONVOY: the players' order this round.
+    PlayerOrder {
+        order: Vec<u8>,
+    },
+    /// CONVOY: a stunned enemy recovers instead of acting.
+    EnemyRecovers {
+        unit: UnitId,
     },
     /// EGG HUNT: an egg breaks open and shows what it held.
     EggOpens {

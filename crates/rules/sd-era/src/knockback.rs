@@ -30,12 +30,18 @@ impl SdEra {
                     Back::Turn => self.now.phase = Phase::Turn,
                     Back::FastMoves => self.now.phase = Phase::FastMoves,
                     Back::Animals { after } => self.next_charger(after + 1, ev),
-                    Back::Enemies { after } => self.next_enemy(after + 1, ev),
+                    Back::Enemies { .. } => self.next_enemy(ev),
                 }
                 return;
             };
             match p {
                 Pending::Motion(m) => self.run_motion(m, ev),
+                Pending::ShipDamaged => {
+                    if self.damage_ship(ev) {
+                        return;
+                    }
+                }
+                Pending::Retreat { unit } => self.retreat(unit),
                 Pending::Open { egg, by } => {
                     self.now.phase = Phase::EggOpens { egg, by };
                     return;
@@ -108,6 +114,7 @@ impl SdEra {
             Choice::TakeHill { .. } => true,
             Choice::EarnedCheer { .. } => self.ids().any(|u| self.cheer_target(u)),
             Choice::FreeAttack { unit, .. } => self.attackable(unit),
+            Choice::Draws { .. } | Choice::GiveUp { .. } => true,
         }
     }
 
@@ -197,7 +204,8 @@ impl SdEra {
                             by: m.by,
                             from: stop,
                             toward: ahead(hit.at),
-                            att: Pool::new(2),
+                            // CONVOY: into the ship, "treat as a 1 die attack against the ship".
+                            att: Pool::new(if hit.is_ship() { 1 } else { 2 }),
                             def: Pool::new(self.defence_dice(j, false)),
                             hidden_attacker: false,
                             rerolling: None,

@@ -63,6 +63,8 @@ pub enum Plan {
     Place(UnitId),
     Deploy(UnitId, Point, bool),
     PickUp(UnitId, UnitId),
+    Draw(u8),
+    GiveUp(UnitId),
 }
 
 const NOT_NOW: Why = Why::new("SDE-T1", "that is not something to do now");
@@ -139,6 +141,12 @@ impl SdEra {
             return Err(Why::new(
                 "SDE-SHOOT",
                 "there is no such target on the table",
+            ));
+        }
+        if y.is_ship() {
+            return Err(Why::new(
+                "SDE-CONVOY.2",
+                "the players protect the ship; only enemies attack it",
             ));
         }
         if y.is_unit() && !self.enemies(unit, target) {
@@ -309,6 +317,26 @@ impl SdEra {
                 })
             }
             (Phase::Choose(Choice::FreeAttack { .. }), Action::Pass) => Ok(Plan::Pass),
+            (Phase::Choose(Choice::Draws { .. }), Action::Draw { count }) => {
+                if *count > 2 {
+                    return Err(Why::new(
+                        "SDE-CONVOY.2",
+                        "draw none, one or two enemy units",
+                    ));
+                }
+                Ok(Plan::Draw(*count))
+            }
+            (Phase::Choose(Choice::GiveUp { seat }), Action::GiveUp { unit }) => {
+                self.exists(*unit)?;
+                let x = self.unit(*unit);
+                if x.captured != Some(*seat) || !x.is_unit() {
+                    return Err(Why::new(
+                        "SDE-CONVOY.2",
+                        "give up one of the enemy units you captured",
+                    ));
+                }
+                Ok(Plan::GiveUp(*unit))
+            }
             (Phase::Turn, Action::Collect { unit }) => {
                 self.exists(*unit)?;
                 self.spend(*unit)?;

@@ -46,6 +46,7 @@ pub mod ai;
 pub mod candidates;
 pub mod carry;
 pub mod combat;
+pub mod convoy;
 pub mod data;
 pub mod eggs;
 pub mod enemies;
@@ -235,6 +236,13 @@ impl Game for SdEra {
         let face = value.clamp(1, 6) as u8;
         match self.now.phase.clone() {
             Phase::EggOpens { egg, by } => self.open_egg(egg, by, value, ev),
+            Phase::EnemyDraw { seat, left } => self.draw_enemy(seat, left, value, ev),
+            Phase::OrderRoll { seat, left, scores } => {
+                self.roll_order(seat, left, scores, face, ev)
+            }
+            Phase::CaptureRoll { seat, left, scores } => {
+                self.roll_capture(seat, left, scores, face, ev)
+            }
             Phase::EggBomb {
                 bomb,
                 left,

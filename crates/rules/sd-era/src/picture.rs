@@ -228,6 +228,29 @@ impl SdEra {
                     );
                     base_marks(&mut s, (cx, cy, r), &value.to_string(), u, x.stunned);
                 }
+                Body::Ship => {
+                    let _ = writeln!(
+                        s,
+                        r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{r:.1}" fill="#9fb3c8" stroke="#1d3557" stroke-width="3"><title>{title}</title></circle>"##
+                    );
+                    // Its bow, toward the far end it is heading for.
+                    let _ = writeln!(
+                        s,
+                        r##"<path d="M {:.1} {:.1} L {:.1} {:.1} L {:.1} {:.1} Z" fill="#1d3557"/>"##,
+                        cx - r * 0.35,
+                        cy - r * 0.55,
+                        cx,
+                        cy - r * 0.95,
+                        cx + r * 0.35,
+                        cy - r * 0.55
+                    );
+                    let _ = writeln!(
+                        s,
+                        r##"<text x="{cx:.1}" y="{:.1}" font-size="11" text-anchor="middle" fill="#1d3557">SHIP {}</text>"##,
+                        cy + 4.0,
+                        crate::events::unit_label(u)
+                    );
+                }
                 Body::Egg => {
                     let _ = writeln!(
                         s,

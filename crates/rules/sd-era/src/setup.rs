@@ -35,8 +35,17 @@ pub fn check_unit_type(key: &str, u: &UnitType) -> Result<(), SetupError> {
 }
 
 /// Each seat's place on the table edge, as (edge, fraction along it): edges S, W, N, E are
-/// 0..4; seats go clockwise from the near edge.
-fn post_places(players: u8) -> &'static [(u8, (i64, i64))] {
+/// 0..4; seats go clockwise from the near edge. In CONVOY everyone starts along the near
+/// edge, behind the ship (ours: the players escort it).
+fn post_places(kind: MissionKind, players: u8) -> Vec<(u8, (i64, i64))> {
+    if kind == MissionKind::Convoy {
+        let n = i64::from(players);
+        return (0..n).map(|s| (0, (2 * s + 1, 2 * n))).collect();
+    }
+    post_places_around(players).to_vec()
+}
+
+fn post_places_around(players: u8) -> &'static [(u8, (i64, i64))] {
     const HALF: (i64, i64) = (1, 2);
     match players {
         2 => &[(0, HALF), (2, HALF)],
@@ -129,7 +138,7 @@ pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
     }
     let (w, d) = (m.table.width, m.table.depth);
     let centre = Point::new(w / 2, d / 2);
-    let places = post_places(s.players);
+    let places = post_places(m.mission, s.players);
     let posts: Vec<Point> = places
         .iter()
         .map(|&(e, f)| on_edge(w, d, e, f, 0).0)
@@ -177,6 +186,7 @@ pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
         trail: Vec::new(),
         turns: 0,
         eggs: None,
+        convoy: None,
         result: None,
     };
     // Balls and bombs in the centre (two side by side with three or more players).
@@ -229,6 +239,50 @@ pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
                 format!("no room on the table for the animals{e}"),
             )
         })?;
+    }
+    // CONVOY: the ship at the near end, pointing to the far end, and the enemy pool
+    // (SDE-CONVOY.1).
+    if m.mission == MissionKind::Convoy {
+        let mut pool = vec![0u8; game.fixed.chart.len()];
+        if m.enemies.is_empty() {
+            return Err(SetupError::new(
+                "mission.enemies",
+                "a convoy needs a pool of enemy units",
+            ));
+        }
+        for (i, key) in m.enemies.iter().enumerate() {
+            let at = format!("mission.enemies[{i}]");
+            let k = game
+                .fixed
+                .chart
+                .iter()
+                .position(|(c, _)| c == key)
+                .ok_or_else(|| SetupError::new(&at, format!("{key:?} is not in the unit chart")))?;
+            if game.fixed.chart[k].1.is(Special::T) {
+                return Err(SetupError::new(&at, "enemies are anything but transports"));
+            }
+            pool[k] = pool[k].saturating_add(1);
+        }
+        let at = Point::new(w / 2, STICK);
+        game.now.units.push(new_unit(Body::Ship, None, at));
+        let ship = (game.now.units.len() - 1) as crate::state::UnitId;
+        let others = game.bases_except(&[ship]);
+        if !matches!(
+            game.fixed.table.landing(&game.unit(ship).base(), &others),
+            Landing::Ground
+        ) {
+            return Err(SetupError::new(
+                "mission",
+                "the ship's place (the middle of the near end, 1 stick in) must be clear",
+            ));
+        }
+        game.now.convoy = Some(crate::state::Convoy {
+            pool,
+            order: Vec::new(),
+            ship,
+            started: false,
+            arrived: false,
+        });
     }
     // EGG HUNT: 6 eggs a player and the boss's, evenly over the table at least 1 stick from
     // every edge (SDE-EGG.1); what each holds is drawn when it breaks open.
@@ -314,6 +368,7 @@ pub(crate) fn new_unit(body: Body, owner: Option<Seat>, at: Point) -> Unit {
         waiting: false,
         captured: None,
         gone: false,
+        fresh: false,
     }
 }
 
@@ -407,7 +462,7 @@ impl SdEra {
             }
             return out;
         }
-        let (edge, frac) = post_places(f.players)[seat as usize];
+        let (edge, frac) = post_places(f.kind, f.players)[seat as usize];
         // Half a stick apart along the edge, nearest the post first; closer, and then a
         // second row behind, when the edge is crowded.
         let (p, dir) = on_edge(w, d, edge, frac, BASE_RADIUS);
@@ -435,7 +490,7 @@ impl SdEra {
     /// RING BATTLE: spots outside the ring near `seat`'s table edge, half a stick apart.
     pub fn edge_spots(&self, seat: Seat) -> Vec<Point> {
         let f = &self.fixed;
-        let (edge, frac) = post_places(f.players)[seat as usize];
+        let (edge, frac) = post_places(f.kind, f.players)[seat as usize];
         let (p, dir) = on_edge(f.table.width, f.table.depth, edge, frac, BASE_RADIUS);
         (0..12i64)
             .map(|k| {
@@ -451,7 +506,7 @@ impl SdEra {
     /// How far a point is from `seat`'s table edge.
     pub fn from_own_edge(&self, seat: Seat, p: Point) -> Ticks {
         let f = &self.fixed;
-        match post_places(f.players)[seat as usize].0 {
+        match post_places(f.kind, f.players)[seat as usize].0 {
             0 => p.y,
             1 => p.x,
             2 => f.table.depth - p.y,
@@ -546,10 +601,12 @@ impl SdEra {
                 u.waiting = u.is_unit();
             }
         }
-        self.now.phase = match self.next_hider(0) {
-            Some(seat) => Phase::StartHidden { seat },
-            None => self.turn_order_roll(),
-        };
+        match self.next_hider(0) {
+            Some(seat) => self.now.phase = Phase::StartHidden { seat },
+            // What the first step sets off is in the state (CONVOY's first enemy turn moves
+            // the ship); a new game has no event log yet.
+            None => self.begin_play(&mut Vec::new()),
+        }
     }
 
     /// The first seat from `from` with a unit that may hide at the start (SDE-H; none in
@@ -603,7 +660,7 @@ pub fn check_progress(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
                 "only units have owners; balls, bombs, animals and eggs do not",
             ));
         }
-        if u.is_enemy() && fixed.kind != MissionKind::EggHunt {
+        if u.is_enemy() && !matches!(fixed.kind, MissionKind::EggHunt | MissionKind::Convoy) {
             return Err(SetupError::new(at, "a unit with no owner"));
         }
         if let Some(t) = u.aboard
@@ -668,6 +725,7 @@ fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
             Choice::TakeHill { unit: u, .. } => unit(u, at),
             Choice::EarnedCheer { .. } => Ok(()),
             Choice::FreeAttack { unit: u, .. } => unit(u, at),
+            Choice::Draws { .. } | Choice::GiveUp { .. } => Ok(()),
         }
     };
     if let Some(u) = now.charge {
@@ -696,6 +754,14 @@ fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
                     at,
                     "an animal's roll for a body that is not one",
                 ));
+            }
+        }
+        Phase::OrderRoll { seat: s, .. }
+        | Phase::EnemyDraw { seat: s, .. }
+        | Phase::CaptureRoll { seat: s, .. } => {
+            seat(*s, at)?;
+            if now.convoy.is_none() {
+                return Err(SetupError::new(at, "a convoy's roll outside a convoy"));
             }
         }
         Phase::EggOpens { egg, by } => {
@@ -732,6 +798,8 @@ fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
             }
             Pending::Fight(f) => fight(f, &at)?,
             Pending::Choose(c) => choice(c, &at)?,
+            Pending::ShipDamaged => {}
+            Pending::Retreat { unit: u } => unit(*u, &at)?,
             Pending::Open { egg, by } => {
                 unit(*egg, &at)?;
                 if let Some(s) = by {

@@ -2,7 +2,7 @@
 //! and what changes ([`Progress`], one plain struct deriving equality, hash and JSON). The
 //! rules that change it live in the modules named after them.
 
-use crate::data::{BALL_RADIUS, BASE_RADIUS, MissionKind, Options, Special, UnitType};
+use crate::data::{BALL_RADIUS, BASE_RADIUS, MissionKind, Options, SHIP_RADIUS, Special, UnitType};
 use battlemat_core::Seat;
 use battlemat_geom::table::{Base, Point, Table, Ticks};
 use serde::{Deserialize, Serialize};
@@ -27,6 +27,8 @@ pub enum Body {
     Egg,
     /// EGG HUNT: credits on the table, picked up by an action next to them (SDE-EGG.2).
     Credit { amount: u8 },
+    /// CONVOY: the ship the players protect (SDE-CONVOY.1).
+    Ship,
 }
 
 /// A unit, ball or bomb.
@@ -66,6 +68,9 @@ pub struct Unit {
     /// a boss beaten (EGG HUNT).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub gone: bool,
+    /// CONVOY: an enemy that has not attacked yet (HIDE enemies get +1 die, SDE-CONVOY.2).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fresh: bool,
 }
 
 fn is_zero(n: &u8) -> bool {
@@ -82,6 +87,9 @@ impl Unit {
     }
     pub fn is_animal(&self) -> bool {
         matches!(self.body, Body::Animal { .. })
+    }
+    pub fn is_ship(&self) -> bool {
+        matches!(self.body, Body::Ship)
     }
     pub fn is_egg(&self) -> bool {
         matches!(self.body, Body::Egg)
@@ -109,7 +117,9 @@ impl Unit {
         self.on_table() && !self.is_marker()
     }
     pub fn radius(&self) -> Ticks {
-        if self.is_ball() || self.is_egg() || self.is_marker() {
+        if self.is_ship() {
+            SHIP_RADIUS
+        } else if self.is_ball() || self.is_egg() || self.is_marker() {
             BALL_RADIUS
         } else {
             BASE_RADIUS
@@ -223,6 +233,10 @@ pub enum Pending {
     /// EGG HUNT: an egg breaks open: its contents are drawn (SDE-EGG.2). `by`: the player
     /// whose attack broke it.
     Open { egg: UnitId, by: Option<Seat> },
+    /// CONVOY: the ship lost a fight: the players with captured units roll off.
+    ShipDamaged,
+    /// CONVOY, FAST enemy: after attacking, it moves away from the players' units.
+    Retreat { unit: UnitId },
     /// SPRAY: the next share of a split attack.
     Spray {
         unit: UnitId,
@@ -269,6 +283,10 @@ pub enum Choice {
     EarnedCheer { seat: Seat },
     /// EGG HUNT: a unit out of an egg makes one free attack with +1 die, or none.
     FreeAttack { seat: Seat, unit: UnitId },
+    /// CONVOY: how many enemy units to draw and place this enemy turn (none, one or two).
+    Draws { seat: Seat },
+    /// CONVOY: the ship was damaged and this player rolled highest: give up a captured unit.
+    GiveUp { seat: Seat },
 }
 
 impl Choice {
@@ -277,7 +295,9 @@ impl Choice {
             Choice::Push { seat, .. }
             | Choice::TakeHill { seat, .. }
             | Choice::EarnedCheer { seat }
-            | Choice::FreeAttack { seat, .. } => seat,
+            | Choice::FreeAttack { seat, .. }
+            | Choice::Draws { seat }
+            | Choice::GiveUp { seat } => seat,
         }
     }
 }
@@ -343,6 +363,25 @@ pub enum Phase {
         left: u8,
         turn_start: bool,
     },
+    /// CONVOY: the players' roll-off for the order of their turns, each the dice of their most
+    /// powerful unit; `scores` so far.
+    OrderRoll {
+        seat: Seat,
+        left: u8,
+        scores: [u8; 6],
+    },
+    /// CONVOY: `seat` draws a random enemy unit from the pool and places it; `left` to draw.
+    EnemyDraw {
+        seat: Seat,
+        left: u8,
+    },
+    /// CONVOY: the ship is damaged: each player with captured units rolls a die for each;
+    /// `scores` are their highest dice.
+    CaptureRoll {
+        seat: Seat,
+        left: u8,
+        scores: [u8; 6],
+    },
     /// KICK-BOMB: a bomb's explode dice at the end of the turn.
     BombRoll {
         bomb: UnitId,
@@ -393,6 +432,9 @@ pub struct Progress {
     /// Lines for the picture: the last action's move, shots and knockbacks.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub trail: Vec<Trail>,
+    /// CONVOY: the enemy pool, the players' order, the ship.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub convoy: Option<Convoy>,
     /// EGG HUNT: the contents still in unopened eggs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub eggs: Option<EggContents>,
@@ -416,6 +458,29 @@ pub enum Back {
     Enemies {
         after: UnitId,
     },
+}
+
+/// CONVOY (SDE-CONVOY.1, .2): the pool of enemy units not on the table, the players' order
+/// this round, and whether the ship has made it off the far end.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Convoy {
+    /// Enemy units in the pool, by unit chart index.
+    pub pool: Vec<u8>,
+    /// The players' turns this round, from the highest roll.
+    pub order: Vec<Seat>,
+    /// The ship's id.
+    pub ship: UnitId,
+    /// The first enemy turn is over (from then on players choose how many to draw).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub started: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub arrived: bool,
+}
+
+impl Convoy {
+    pub fn pool_size(&self) -> u32 {
+        self.pool.iter().map(|&n| u32::from(n)).sum()
+    }
 }
 
 /// EGG HUNT (SDE-EGG.1): what the unopened eggs still hold. Each egg's contents are drawn
@@ -498,6 +563,7 @@ impl Hash for SdEra {
         n.pending.hash(&mut f);
         n.out_at.hash(&mut f);
         n.eggs.hash(&mut f);
+        n.convoy.hash(&mut f);
         h.write_u64(f.0);
     }
 }
@@ -585,7 +651,11 @@ impl SdEra {
     /// Are the two enemies (both units, different players)?
     pub fn enemies(&self, a: UnitId, b: UnitId) -> bool {
         let (x, y) = (self.unit(a), self.unit(b));
-        x.is_unit() && y.is_unit() && x.owner != y.owner
+        // CONVOY is friendly: the players' units are not each other's enemies.
+        x.is_unit()
+            && y.is_unit()
+            && x.owner != y.owner
+            && !(self.fixed.kind == MissionKind::Convoy && x.owner.is_some() && y.owner.is_some())
     }
     /// The name of a body: "u3 Gundam 4V (P1)", "ball b6".
     pub fn name(&self, u: UnitId) -> String {
@@ -606,6 +676,7 @@ impl SdEra {
             Body::Animal { value } => format!("animal {} ({value})", crate::events::unit_label(u)),
             Body::Bomb { .. } => format!("bomb {}", crate::events::unit_label(u)),
             Body::Egg => format!("egg {}", crate::events::unit_label(u)),
+            Body::Ship => format!("the ship {}", crate::events::unit_label(u)),
             Body::Credit { amount } => {
                 format!("{amount} credits {}", crate::events::unit_label(u))
             }

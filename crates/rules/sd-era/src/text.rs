@@ -160,6 +160,7 @@ impl SdEra {
                 Body::Bomb { .. } => vec!['*'],
                 Body::Animal { .. } => vec!['@'],
                 Body::Egg => vec!['0'],
+                Body::Ship => vec!['S', 'H', 'I', 'P'],
                 Body::Credit { .. } => vec!['$'],
                 Body::Unit { .. } => u.to_string().chars().collect(),
             };
@@ -212,6 +213,7 @@ impl SdEra {
                             Body::Bomb { dice } => ("bomb".into(), format!("{dice}d")),
                             Body::Animal { value } => ("animal".into(), value.to_string()),
                             Body::Egg => ("egg".into(), String::new()),
+                            Body::Ship => ("ship".into(), "4".into()),
                             Body::Credit { amount } => ("credits".into(), format!("${amount}")),
                             _ => ("ball".into(), String::new()),
                         },
@@ -315,6 +317,14 @@ impl SdEra {
                     "{}: place your earned cheer die by a unit in the ring (place uN) (SDE-RING.2)",
                     self.player(*seat)
                 ),
+                Choice::Draws { seat } => format!(
+                    "{}: draw and place enemy units from the pool: draw 0, draw 1 or draw 2 (SDE-CONVOY.2)",
+                    self.player(*seat)
+                ),
+                Choice::GiveUp { seat } => format!(
+                    "{}: the ship is damaged and you rolled highest: give up a captured unit (giveup uN) (SDE-CONVOY.2)",
+                    self.player(*seat)
+                ),
                 Choice::FreeAttack { seat, unit } => format!(
                     "{}: {} is out of its egg: one free attack with +1 die (shoot {u} uN, melee {u} uN) or pass (SDE-EGG.2)",
                     self.player(*seat),
@@ -332,6 +342,18 @@ impl SdEra {
             Phase::BombRoll { bomb, left, .. } => {
                 format!("{}: explode die ({left} to roll)", self.name(*bomb))
             }
+            Phase::OrderRoll { seat, left, .. } => format!(
+                "{}: roll-off for this round's order ({left} to roll) (SDE-CONVOY.2)",
+                self.player(*seat)
+            ),
+            Phase::EnemyDraw { seat, left } => format!(
+                "{} draws an enemy unit from the pool ({left} to draw) (SDE-CONVOY.2)",
+                self.player(*seat)
+            ),
+            Phase::CaptureRoll { seat, left, .. } => format!(
+                "the ship is damaged: {} rolls a die for each captured unit ({left} to roll) (SDE-CONVOY.2)",
+                self.player(*seat)
+            ),
             Phase::EggOpens { egg, .. } => format!(
                 "{} breaks open: what is inside is drawn (SDE-EGG.2)",
                 self.name(*egg)
@@ -608,6 +630,31 @@ impl fmt::Display for Event {
                     crate::events::EggContent::Boss => write!(f, "the BOSS!"),
                 }
             }
+            Event::ShipMoves { ship, to } => {
+                write!(f, "the ship {} moves forward to {}", u(ship), point_text(*to))
+            }
+            Event::EnemyArrives { unit, by } => match by {
+                Some(s) => write!(f, "Player {} draws an enemy: {} arrives", s + 1, u(unit)),
+                None => write!(f, "an enemy arrives: {}", u(unit)),
+            },
+            Event::EnemyCaptured { seat, unit, points } => write!(
+                f,
+                "Player {} captures {} ({points} points)",
+                seat + 1,
+                u(unit)
+            ),
+            Event::ShipDamaged => write!(f, "the ship is DAMAGED"),
+            Event::GaveUp { seat, unit } => write!(
+                f,
+                "Player {} gives {} back to the enemy pool",
+                seat + 1,
+                u(unit)
+            ),
+            Event::PlayerOrder { order } => {
+                let o: Vec<String> = order.iter().map(|s| format!("Player {}", s + 1)).collect();
+                write!(f, "this round's order: {}", o.join(", "))
+            }
+            Event::EnemyRecovers { unit } => write!(f, "{} recovers", u(unit)),
             Event::Hatched { unit } => write!(f, "{} comes out of the egg", u(unit)),
             Event::CreditsTaken {
                 unit,

@@ -29,8 +29,11 @@ impl SdEra {
             | Phase::BombRoll { .. }
             | Phase::AnimalRecover { .. }
             | Phase::AnimalCharge { .. }
-            | Phase::EggBomb { .. } => Next::Chance(Outcomes::Die(6)),
+            | Phase::EggBomb { .. }
+            | Phase::OrderRoll { .. }
+            | Phase::CaptureRoll { .. } => Next::Chance(Outcomes::Die(6)),
             Phase::EggOpens { .. } => Next::Chance(self.egg_outcomes()),
+            Phase::EnemyDraw { .. } => Next::Chance(self.draw_outcomes()),
         }
     }
 
@@ -52,6 +55,16 @@ impl SdEra {
             .map(|u| self.value(u))
             .max()
             .unwrap_or(1)
+    }
+
+    /// After the armies and hiding: the roll for turn order — or, in CONVOY, the first enemy
+    /// turn ("At the start of the game, the enemies go first").
+    pub fn begin_play(&mut self, ev: &mut Vec<Event>) {
+        if self.fixed.kind == MissionKind::Convoy {
+            self.start_convoy_enemy_turn(ev);
+        } else {
+            self.now.phase = self.turn_order_roll();
+        }
     }
 
     /// Start the roll for turn order among every seat.
@@ -209,6 +222,10 @@ impl SdEra {
         if self.check_victory(ev) {
             return;
         }
+        // CONVOY: the players' turns go in this round's order, then the enemy turn.
+        if self.fixed.kind == MissionKind::Convoy {
+            return self.convoy_next_turn(ev);
+        }
         let n = self.fixed.players;
         let next = (self.now.active + 1) % n;
         if next != self.now.first {
@@ -258,6 +275,7 @@ impl SdEra {
             MissionKind::Soccer => "goals",
             MissionKind::Safari => "points",
             MissionKind::EggHunt => "credits",
+            MissionKind::Convoy => "points",
             _ => "tokens",
         }
     }
@@ -337,6 +355,12 @@ impl SdEra {
                     .any(|u| u.is_animal() && u.captured.is_none());
                 (!free).then(|| "every animal is captured".to_string())
             }
+            MissionKind::Convoy => self
+                .now
+                .convoy
+                .as_ref()
+                .is_some_and(|c| c.arrived)
+                .then(|| "the ship made it off the far end".to_string()),
             MissionKind::EggHunt => self
                 .egg_hunt_over()
                 .then(|| "every egg is open, every credit taken and the boss beaten".to_string()),
