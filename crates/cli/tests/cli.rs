@@ -1738,6 +1738,7 @@ fn sd_era_every_mission_plays_and_draws() {
         "shooting_gallery",
         "safari",
         "egg_hunt",
+        "convoy",
     ] {
         let g = dir.path().join(format!("{m}.json"));
         ok(["new", "sd-era", "--scenario", m, "--seed", "4", "-o", p(&g)]);

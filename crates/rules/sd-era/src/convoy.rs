@@ -130,9 +130,11 @@ impl SdEra {
         if k < c.pool.len() && c.pool[k] > 0 {
             c.pool[k] -= 1;
             let spot = self.behind_asteroid();
-            self.now
-                .units
-                .push(crate::setup::new_unit(Body::Unit { kind: k as u16 }, None, spot));
+            self.now.units.push(crate::setup::new_unit(
+                Body::Unit { kind: k as u16 },
+                None,
+                spot,
+            ));
             let id = (self.now.units.len() - 1) as UnitId;
             let spot = self.clear_spot_near(id, spot);
             let x = &mut self.now.units[id as usize];
@@ -255,7 +257,11 @@ impl SdEra {
             return ship;
         };
         let (me, it, s) = (self.unit(e).at, self.unit(u).at, self.unit(ship).at);
-        let step = toward(me, it, STICK.min(battlemat_geom::table::distance_floor(me, it)));
+        let step = toward(
+            me,
+            it,
+            STICK.min(battlemat_geom::table::distance_floor(me, it)),
+        );
         let d = |p: Point| crate::combat::len2(p.x - s.x, p.y - s.y);
         if d(step) < d(me) { u } else { ship }
     }

@@ -631,7 +631,12 @@ impl fmt::Display for Event {
                 }
             }
             Event::ShipMoves { ship, to } => {
-                write!(f, "the ship {} moves forward to {}", u(ship), point_text(*to))
+                write!(
+                    f,
+                    "the ship {} moves forward to {}",
+                    u(ship),
+                    point_text(*to)
+                )
             }
             Event::EnemyArrives { unit, by } => match by {
                 Some(s) => write!(f, "Player {} draws an enemy: {} arrives", s + 1, u(unit)),

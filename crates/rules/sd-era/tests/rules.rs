@@ -1788,3 +1788,373 @@ fn sde_egg_3_over_when_every_egg_is_open_every_credit_taken_and_the_boss_beaten(
     assert_eq!(r.scores, vec![3, 4]);
     assert_eq!(r.ranks, vec![2, 1]);
 }
+
+// ----- CONVOY -------------------------------------------------------------------------------
+
+/// A convoy on the 6 x 9 table with `terrain` (the asteroids): the ship is u0, then the
+/// players' units. A new game has had its first enemy turn's ship move: the ship is at
+/// (3, 2) and Player 1 is to draw.
+fn convoy(armies: &[&[&str]], terrain: Vec<battlemat_geom::table::Piece>) -> SdEra {
+    game("convoy", armies, terrain, &[])
+}
+
+fn kind(g: &SdEra, key: &str) -> u16 {
+    g.fixed.chart.iter().position(|(k, _)| k == key).unwrap() as u16
+}
+
+/// Put an enemy unit of chart kind `key` at (x, y); its id.
+fn add_enemy(g: &mut SdEra, key: &str, x: f64, y: f64) -> u8 {
+    let mut u = g.now.units[1];
+    u.body = battlemat_sd_era::state::Body::Unit { kind: kind(g, key) };
+    u.owner = None;
+    u.at = pt(x, y);
+    u.home = u.at;
+    u.stunned = false;
+    u.hidden = false;
+    u.actions = 0;
+    u.fresh = true;
+    g.now.units.push(u);
+    (g.now.units.len() - 1) as u8
+}
+
+/// Skip the draws: the enemies on the table act now.
+fn enemies_act(g: &mut SdEra) -> Vec<Event> {
+    if let Some(c) = g.now.convoy.as_mut() {
+        c.started = true;
+    }
+    let mut ev = Vec::new();
+    g.start_enemy_turn(&mut ev);
+    ev
+}
+
+fn asteroid(x: f64, y: f64) -> battlemat_geom::table::Piece {
+    hill(x, y, 0.3, 0)
+}
+
+#[test]
+fn sde_convoy_1_four_points_a_ship_at_one_end_a_pool_and_the_enemies_go_first() {
+    let g = convoy(&[&["guncannon", "gm"], &["gundam"]], vec![]);
+    let ship = g.now.units[0];
+    assert!(ship.is_ship());
+    assert_eq!(
+        ship.at,
+        pt(3.0, 2.0),
+        "placed at the near end, then a stick forward"
+    );
+    let c = g.now.convoy.clone().unwrap();
+    assert_eq!(c.pool_size(), 16);
+    for (k, n) in c.pool.iter().enumerate() {
+        if *n > 0 {
+            assert!(!g.fixed.chart[k].1.is(battlemat_sd_era::data::Special::T));
+        }
+    }
+    // The enemies go first: Player 1 draws an enemy unit from the pool.
+    assert_eq!(g.now.phase, Phase::EnemyDraw { seat: 0, left: 1 });
+    for u in 1..=3 {
+        assert!(at(&g, u).y < ticks(0.5), "players start at the near end");
+    }
+    // Four points each.
+    let too_many = setup("convoy", &[&["gundam", "gm"], &["gundam"]], vec![], &[]);
+    let err = SdEra::new_game(&too_many).unwrap_err();
+    assert!(err.to_string().contains("point"), "{err}");
+}
+
+#[test]
+fn sde_convoy_2_draws_go_behind_the_nearest_unoccupied_asteroid_and_players_choose_later() {
+    // The ship is at (3, 2); asteroid A at (1.5, 3) is nearer it than B at (4.5, 5).
+    let mut g = convoy(
+        &[&["gm"], &["gm"]],
+        vec![asteroid(1.5, 3.0), asteroid(4.5, 5.0)],
+    );
+    let zaku = u32::from(kind(&g, "zaku"));
+    let ev = roll(&mut g, &[zaku]);
+    let first = (g.now.units.len() - 1) as u8;
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::EnemyArrives { by: Some(0), .. }))
+    );
+    let d = |g: &SdEra, u: u8, x: f64, y: f64| {
+        battlemat_geom::table::distance_floor(at(g, u), pt(x, y))
+    };
+    assert!(d(&g, first, 1.5, 3.0) < ticks(1.0), "beside asteroid A");
+    assert!(
+        d(&g, first, 3.0, 2.0) > d(&g, 0, 1.5, 3.0),
+        "behind it, on the far side from the ship"
+    );
+    assert_eq!(g.now.convoy.as_ref().unwrap().pool_size(), 15);
+    roll(&mut g, &[zaku]);
+    let second = first + 1;
+    assert!(d(&g, second, 4.5, 5.0) < ticks(1.0), "A is taken: behind B");
+    // The enemies act (the one closest to the ship first), then the players roll off.
+    while !matches!(g.now.phase, Phase::OrderRoll { .. }) {
+        roll(&mut g, &[3]);
+    }
+    roll(&mut g, &[2, 1, 5, 1]); // each rolls its GM's two dice
+    assert_eq!(
+        g.now.convoy.as_ref().unwrap().order,
+        vec![1, 0],
+        "highest roll first"
+    );
+    assert_eq!((g.now.active, g.now.phase.clone()), (1, Phase::Turn));
+    act(&mut g, "end");
+    assert_eq!(g.now.active, 0);
+    act(&mut g, "end");
+    // The next enemy turn: the ship moves again; now each player chooses how many to draw.
+    assert_eq!(at(&g, 0), pt(3.0, 3.0));
+    assert_eq!(g.now.phase, Phase::Choose(Choice::Draws { seat: 0 }));
+    refused(&mut g, "draw 3", "SDE-CONVOY.2");
+    act(&mut g, "draw 0");
+    act(&mut g, "draw 2");
+    assert_eq!(g.now.phase, Phase::EnemyDraw { seat: 1, left: 2 });
+}
+
+#[test]
+fn sde_convoy_2_an_enemy_targets_a_unit_only_if_moving_to_it_brings_it_nearer_the_ship() {
+    let mut g = convoy(&[&["gm"], &["gm"]], vec![]);
+    put(&mut g, 1, 3.0, 3.5); // between the enemy and the ship (3, 2)
+    put(&mut g, 2, 0.5, 7.5); // far behind the enemy
+    let e = add_enemy(&mut g, "zaku", 3.0, 5.0);
+    let ev = enemies_act(&mut g);
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, Event::Attacks { unit: Some(u), target: 1, .. } if *u == e)),
+        "moving toward the GM takes it nearer the ship: it targets the GM"
+    );
+    assert!(
+        at(&g, e).y < pt(0.0, 5.0).y,
+        "it moved toward its target first"
+    );
+    // Behind it only: it targets the ship.
+    let mut g = convoy(&[&["gm"], &["gm"]], vec![]);
+    put(&mut g, 1, 3.0, 7.5);
+    put(&mut g, 2, 0.5, 7.5);
+    let e = add_enemy(&mut g, "zaku", 3.0, 4.5);
+    let ev = enemies_act(&mut g);
+    assert!(
+        ev.iter().any(
+            |x| matches!(x, Event::Attacks { unit: Some(u), target: 0, def_dice: 4, .. } if *u == e)
+        ),
+        "the ship defends with 4 dice"
+    );
+}
+
+#[test]
+fn sde_convoy_2_the_damaged_ship_takes_no_knockback_and_the_highest_roll_gives_up_a_capture() {
+    let mut g = convoy(&[&["gm"], &["gm"]], vec![]);
+    put(&mut g, 1, 0.5, 7.5);
+    put(&mut g, 2, 5.5, 7.5);
+    // Player 1 holds two captured enemies, Player 2 one.
+    let c1 = add_enemy(&mut g, "zaku", 0.5, 0.5);
+    let c2 = add_enemy(&mut g, "gouf", 1.5, 0.5);
+    let c3 = add_enemy(&mut g, "dom", 2.5, 0.5);
+    for (c, s) in [(c1, 0), (c2, 0), (c3, 1)] {
+        g.now.units[c as usize].captured = Some(s);
+    }
+    g.now.tokens = vec![5, 3];
+    let e = add_enemy(&mut g, "gouf", 3.0, 3.5);
+    enemies_act(&mut g);
+    let ship = at(&g, 0);
+    // The gouf (MELEE: within 2 sticks it moves and melees with 3 + 1 dice) beats the
+    // ship's 4 dice.
+    roll(&mut g, &[6, 6, 1, 1, 1, 1, 1, 1]);
+    let _ = e;
+    assert_eq!(at(&g, 0), ship, "no knockback");
+    // Player 1 rolls two dice, Player 2 one: Player 1's 5 is highest.
+    assert!(matches!(
+        g.now.phase,
+        Phase::CaptureRoll {
+            seat: 0,
+            left: 2,
+            ..
+        }
+    ));
+    roll(&mut g, &[2, 5, 4]);
+    assert_eq!(g.now.phase, Phase::Choose(Choice::GiveUp { seat: 0 }));
+    refused(&mut g, &format!("giveup u{c3}"), "SDE-CONVOY.2");
+    let gouf = kind(&g, "gouf") as usize;
+    let before = g.now.convoy.as_ref().unwrap().pool[gouf];
+    act(&mut g, &format!("giveup u{c2}"));
+    assert_eq!(
+        g.now.convoy.as_ref().unwrap().pool[gouf],
+        before + 1,
+        "back to the pool"
+    );
+    assert_eq!(g.now.tokens, vec![2, 3]);
+    // A tie for the highest roll: nobody gives anything up.
+    let mut g2 = convoy(&[&["gm"], &["gm"]], vec![]);
+    put(&mut g2, 1, 0.5, 7.5);
+    put(&mut g2, 2, 5.5, 7.5);
+    let a = add_enemy(&mut g2, "zaku", 0.5, 0.5);
+    let b = add_enemy(&mut g2, "zaku", 1.5, 0.5);
+    g2.now.units[a as usize].captured = Some(0);
+    g2.now.units[b as usize].captured = Some(1);
+    add_enemy(&mut g2, "gouf", 3.0, 3.5);
+    enemies_act(&mut g2);
+    roll(&mut g2, &[6, 6, 1, 1, 1, 1, 1, 1]);
+    roll(&mut g2, &[4, 4]);
+    assert!(
+        matches!(g2.now.phase, Phase::OrderRoll { .. }),
+        "{:?}",
+        g2.now.phase
+    );
+    assert_eq!(g2.now.units[a as usize].captured, Some(0));
+}
+
+#[test]
+fn sde_convoy_2_capture_by_stunning_and_no_attacks_on_players_or_the_ship() {
+    let mut g = convoy(&[&["guncannon"], &["gm"]], vec![wall(1.0, 5.3, 5.0, 5.6)]);
+    put(&mut g, 1, 3.0, 4.0);
+    put(&mut g, 2, 4.0, 4.0);
+    let e = add_enemy(&mut g, "zaku", 3.0, 5.0);
+    // Straight to Player 1's turn.
+    g.now.units[e as usize].fresh = false;
+    g.now.convoy.as_mut().unwrap().order = vec![0, 1];
+    let mut ev = Vec::new();
+    g.begin_turn(0, &mut ev);
+    refused(&mut g, "shoot u1 u2", "SDE-SHOOT"); // friendly
+    put(&mut g, 0, 3.0, 2.6);
+    refused(&mut g, "shoot u1 u0", "SDE-CONVOY.2"); // the ship
+    put(&mut g, 0, 3.0, 2.0);
+    act(&mut g, &format!("shoot u1 u{e}"));
+    let ev = roll(&mut g, &[6, 1, 1, 1]);
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, Event::EnemyCaptured { seat: 0, unit, points: 2 } if *unit == e)),
+        "knocked into terrain: stunned, so captured"
+    );
+    assert_eq!(g.now.units[e as usize].captured, Some(0));
+    assert!(!g.now.units[e as usize].on_table());
+    assert_eq!(g.now.tokens, vec![2, 0]);
+    // Knocked into the ship: a 1-die attack against it.
+    let e2 = add_enemy(&mut g, "zaku", 3.0, 3.4);
+    put(&mut g, 0, 3.0, 2.2);
+    put(&mut g, 1, 3.0, 4.6);
+    act(&mut g, &format!("shoot u1 u{e2}"));
+    let ev = roll(&mut g, &[6, 1, 1, 1]);
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, Event::EnemyCaptured { seat: 0, .. }))
+    );
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        Event::Attacks {
+            unit: None,
+            target: 0,
+            att_dice: 1,
+            def_dice: 4,
+            ..
+        }
+    )));
+}
+
+#[test]
+fn sde_convoy_2_enemy_tactics_a_f_h_m_v() {
+    // A: always the ship; no move while it has a clear shot.
+    let mut g = convoy(&[&["gm"], &["gm"]], vec![]);
+    put(&mut g, 1, 3.0, 3.5);
+    put(&mut g, 2, 0.5, 7.5);
+    let a = add_enemy(&mut g, "guncannon", 3.6, 5.0);
+    let ev = enemies_act(&mut g);
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, Event::Attacks { unit: Some(u), target: 0, .. } if *u == a))
+    );
+    assert_eq!(at(&g, a), pt(3.6, 5.0), "it had a clear shot: it stayed");
+    // M: the target within 2 sticks: it moves and melees.
+    let mut g = convoy(&[&["gm"], &["gm"]], vec![]);
+    put(&mut g, 1, 3.0, 3.5);
+    put(&mut g, 2, 0.5, 7.5);
+    let m = add_enemy(&mut g, "gouf", 3.0, 5.2);
+    let ev = enemies_act(&mut g);
+    assert!(
+        ev.iter().any(|x| matches!(
+            x,
+            Event::Attacks { unit: Some(u), target: 1, melee: true, att_dice: 4, .. } if *u == m
+        )),
+        "3 dice + 1 for a MELEE unit in melee"
+    );
+    // H: +1 die on its first turn's attack only.
+    let mut g = convoy(&[&["gm"], &["gm"]], vec![]);
+    put(&mut g, 1, 3.0, 3.5);
+    put(&mut g, 2, 0.5, 7.5);
+    let h = add_enemy(&mut g, "zgok", 3.0, 5.5);
+    let ev = enemies_act(&mut g);
+    let dice = |ev: &[Event]| {
+        ev.iter().find_map(|x| match x {
+            Event::Attacks {
+                unit: Some(u),
+                att_dice,
+                ..
+            } if *u == h => Some(*att_dice),
+            _ => None,
+        })
+    };
+    let first = dice(&ev).expect("it attacks");
+    attack_fails(&mut g);
+    put(&mut g, h, 3.0, 5.5);
+    let ev = enemies_act(&mut g);
+    assert_eq!(
+        dice(&ev),
+        Some(first - 1),
+        "the +1 die was its first turn's only"
+    );
+    // F: after attacking it moves a stick away from the nearest player unit.
+    let mut g = convoy(&[&["gm"], &["gm"]], vec![]);
+    put(&mut g, 1, 3.0, 3.5);
+    put(&mut g, 2, 0.5, 7.5);
+    let f = add_enemy(&mut g, "dom", 3.0, 5.5);
+    enemies_act(&mut g);
+    let after_move = at(&g, f);
+    attack_fails(&mut g);
+    assert!(
+        at(&g, f).y > after_move.y + ticks(0.9),
+        "it backs off after attacking"
+    );
+    // V: a losing enemy re-rolls its lowest die (no player decides).
+    let mut g = convoy(&[&["gm"], &["gm"]], vec![]);
+    put(&mut g, 1, 3.0, 3.5);
+    put(&mut g, 2, 0.5, 7.5);
+    let v = add_enemy(&mut g, "gelgoog", 3.0, 5.0);
+    enemies_act(&mut g);
+    let Phase::Fight(fight) = g.now.phase else {
+        panic!("{:?}", g.now.phase)
+    };
+    assert_eq!(fight.striker, battlemat_sd_era::state::Striker::Unit(v));
+    let n = fight.att.dice as usize;
+    let mut faces = vec![2; n];
+    faces[0] = 1;
+    faces.push(5); // the GM's one die (CHEAP: 2 - 1)
+    roll(&mut g, &faces);
+    let Phase::Fight(fight) = g.now.phase else {
+        panic!("a re-roll is due: {:?}", g.now.phase)
+    };
+    assert_eq!(fight.rerolling, Some(true));
+    assert_eq!(fight.att.faces[0], 0, "the 1 is taken back");
+    roll(&mut g, &[6]);
+    assert_ne!(at(&g, 1), pt(3.0, 3.5), "the re-rolled 6 wins: knockback");
+}
+
+#[test]
+fn sde_convoy_3_over_when_the_ship_is_off_the_far_end_or_the_pool_runs_out() {
+    let mut g = convoy(&[&["gm"], &["gm"]], vec![]);
+    g.now.tokens = vec![2, 5];
+    put(&mut g, 0, 3.0, 8.2);
+    g.now.convoy.as_mut().unwrap().started = true;
+    let mut ev = Vec::new();
+    g.start_convoy_enemy_turn(&mut ev);
+    let r = g.result().expect("the ship made it");
+    assert!(r.reason.contains("far end"), "{}", r.reason);
+    assert_eq!(r.ranks, vec![2, 1]);
+    // The pool runs out.
+    let mut g = convoy(&[&["gm"], &["gm"]], vec![]);
+    g.now.tokens = vec![4, 1];
+    for n in g.now.convoy.as_mut().unwrap().pool.iter_mut() {
+        *n = 0;
+    }
+    g.now.convoy.as_mut().unwrap().started = true;
+    let mut ev = Vec::new();
+    g.start_convoy_enemy_turn(&mut ev);
+    let r = g.result().expect("no enemies left");
+    assert!(r.reason.contains("pool"), "{}", r.reason);
+    assert_eq!(r.ranks, vec![1, 2]);
+}
