@@ -24,6 +24,9 @@ impl SdEra {
             | Phase::EggOpens { .. }
             | Phase::EggBomb { .. }
             | Phase::OrderRoll { .. }
+            | Phase::ZoneCard { .. }
+            | Phase::BlipReveal { .. }
+            | Phase::MineRoll { .. }
             | Phase::EnemyDraw { .. }
             | Phase::CaptureRoll { .. } => {}
             Phase::Draft { .. } => {

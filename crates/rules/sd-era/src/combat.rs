@@ -129,6 +129,16 @@ impl SdEra {
         if self.unit(u).is_ship() {
             return SHIP_DICE;
         }
+        // SDE-ZONES.2: "This static target defends with 3 dice" (FORTIFIED: 4); a bomb
+        // "defends with 2 dice".
+        if self.unit(u).is_target() {
+            let fortified =
+                self.card_at(self.unit(u).at) == Some(crate::state::ZoneCard::Fortified);
+            return if fortified { 4 } else { 3 };
+        }
+        if self.unit(u).is_mine() {
+            return 2;
+        }
         // SDE-EGG.2: "Eggs defend with one die".
         if self.unit(u).is_egg() {
             return 1;
@@ -327,6 +337,13 @@ impl SdEra {
             }
             return;
         }
+        // SDE-ZONES.2: "Whomever destroys it earns the blip": a won attack on a target.
+        if self.unit(target).is_target() {
+            if winner == Winner::Attacker {
+                self.defeat(target, f.by, ev);
+            }
+            return;
+        }
         match winner {
             Winner::Attacker => {
                 // SDE-RING.2: a unit outside the ring that loses is stunned; the winner earns
@@ -386,6 +403,19 @@ impl SdEra {
                                 dice: f.att.dice,
                                 optional: false,
                             }));
+                        } else if self.fixed.kind == MissionKind::BattleZones {
+                            // "Any knockback from enemy attacks will push the player unit
+                            // back towards the start."
+                            let t = self.unit(target).at;
+                            self.now.pending.push(Pending::Motion(crate::state::Motion {
+                                body: target,
+                                toward: self.toward_start(t),
+                                dist,
+                                by: None,
+                                dice: f.att.dice,
+                                bounces: 0,
+                                past: None,
+                            }));
                         } else {
                             // An enemy (no player to choose): directly away from it.
                             let (at, t) = (self.unit(a).at, self.unit(target).at);
@@ -403,8 +433,12 @@ impl SdEra {
                     _ => {
                         // Ranged: along the line of fire, from its start through the target.
                         let t = self.unit(target).at;
+                        let enemy_shot =
+                            matches!(f.striker, Striker::Unit(a) if self.unit(a).is_enemy());
                         let toward = if f.striker == Striker::Impact {
                             f.toward
+                        } else if enemy_shot && self.fixed.kind == MissionKind::BattleZones {
+                            self.toward_start(t)
                         } else {
                             Point::new(2 * t.x - f.from.x, 2 * t.y - f.from.y)
                         };
@@ -500,7 +534,7 @@ impl SdEra {
     /// GALLERY the player whose attack did it earns a token for an enemy unit (SDE-GALLERY.2).
     pub fn stun(&mut self, u: UnitId, by: Option<Seat>, ev: &mut Vec<Event>) {
         let x = &mut self.now.units[u as usize];
-        if x.is_ball() || x.stunned {
+        if x.is_ball() || x.stunned || x.is_mine() || x.is_target() || x.is_rock() {
             return;
         }
         // SDE-EGG.2: "Instead of taking a STUN, an egg will BREAK OPEN"; "Whoever stuns the

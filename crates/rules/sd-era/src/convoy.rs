@@ -130,17 +130,8 @@ impl SdEra {
         if k < c.pool.len() && c.pool[k] > 0 {
             c.pool[k] -= 1;
             let spot = self.behind_asteroid();
-            self.now.units.push(crate::setup::new_unit(
-                Body::Unit { kind: k as u16 },
-                None,
-                spot,
-            ));
-            let id = (self.now.units.len() - 1) as UnitId;
-            let spot = self.clear_spot_near(id, spot);
-            let x = &mut self.now.units[id as usize];
-            x.at = spot;
-            x.home = spot;
-            x.fresh = true;
+            let id = self.add_body(Body::Unit { kind: k as u16 }, None, spot);
+            self.now.units[id as usize].fresh = true;
             ev.push(Event::EnemyArrives {
                 unit: id,
                 by: Some(seat),

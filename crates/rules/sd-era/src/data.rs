@@ -29,7 +29,7 @@ pub const BALL_RADIUS: Ticks = STICK / 10;
 pub const SHIP_RADIUS: Ticks = STICK / 2;
 
 pub const UNITS_TOML: &str = include_str!("../data/units.toml");
-pub const MISSIONS: [(&str, &str); 8] = [
+pub const MISSIONS: [(&str, &str); 9] = [
     (
         "king_of_the_hill.toml",
         include_str!("../data/scenarios/king_of_the_hill.toml"),
@@ -53,7 +53,12 @@ pub const MISSIONS: [(&str, &str); 8] = [
         include_str!("../data/scenarios/egg_hunt.toml"),
     ),
     ("convoy.toml", include_str!("../data/scenarios/convoy.toml")),
+    ("zones.toml", include_str!("../data/scenarios/zones.toml")),
 ];
+
+fn is_zero_ticks(t: &Ticks) -> bool {
+    *t == 0
+}
 
 /// The special letters (SDE-A .. SDE-V). Every unit has one or none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -150,6 +155,14 @@ pub enum MissionKind {
     Safari,
     EggHunt,
     Convoy,
+    BattleZones,
+}
+
+impl MissionKind {
+    /// The friendly missions: players may not attack each other (CONVOY, BATTLE ZONES).
+    pub fn friendly(self) -> bool {
+        matches!(self, MissionKind::Convoy | MissionKind::BattleZones)
+    }
 }
 
 /// A length in sticks as written in a file: a number (`0.75`) or a string (`"0.75"`).
@@ -264,6 +277,16 @@ struct MissionFile {
     #[serde(default)]
     enemies: Vec<String>,
     #[serde(default)]
+    zone_length: Option<Sticks>,
+    #[serde(default)]
+    ambush2: String,
+    #[serde(default)]
+    ambush3: String,
+    #[serde(default)]
+    zone_cards: Vec<crate::state::ZoneCard>,
+    #[serde(default)]
+    blip_mix: Vec<u8>,
+    #[serde(default)]
     goal_width: Option<Sticks>,
     #[serde(default)]
     ring_radius: Option<Sticks>,
@@ -308,6 +331,19 @@ pub struct Mission {
     /// CONVOY: the pool of enemy units (unit chart keys, one entry a unit).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub enemies: Vec<String>,
+    /// BATTLE ZONES: each zone's length (as wide as the table); the AMBUSH 2 and AMBUSH 3
+    /// enemies (chart keys); the zone deck; the blip mix in percent (Ambush 2, Ambush 3,
+    /// Target, Bomb).
+    #[serde(default, skip_serializing_if = "is_zero_ticks")]
+    pub zone_length: Ticks,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub ambush2: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub ambush3: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub zone_cards: Vec<crate::state::ZoneCard>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blip_mix: Vec<u8>,
     /// SOCCER: each goal's width.
     pub goal_width: Ticks,
     /// RING BATTLE: the ring's radius about the table's centre.
@@ -385,6 +421,11 @@ impl MissionFile {
             animals: self.animals,
             boss: self.boss,
             enemies: self.enemies,
+            zone_length: self.zone_length.map_or(Ok(0), |z| len(z, "zone_length"))?,
+            ambush2: self.ambush2,
+            ambush3: self.ambush3,
+            zone_cards: self.zone_cards,
+            blip_mix: self.blip_mix,
             armies: self.armies,
         })
     }

@@ -169,22 +169,6 @@ impl SdEra {
         self.settle(ev);
     }
 
-    /// A new body on the table where an egg was (or the nearest clear point to it).
-    fn add_body(
-        &mut self,
-        body: Body,
-        owner: Option<Seat>,
-        at: battlemat_geom::table::Point,
-    ) -> UnitId {
-        self.now.units.push(crate::setup::new_unit(body, owner, at));
-        let id = (self.now.units.len() - 1) as UnitId;
-        let spot = self.clear_spot_near(id, at);
-        let x = &mut self.now.units[id as usize];
-        x.at = spot;
-        x.home = spot;
-        id
-    }
-
     /// One explode die of an egg's bomb. A 6: every unit within 1 stick is stunned and every
     /// egg within 1 stick blown open; the bomb is gone. No 6 among its dice: it gains a die
     /// for the next check. Then the next bomb at the start of a turn, or play goes on.

@@ -153,6 +153,8 @@ impl SdEra {
             self.now.back = Back::Enemies { after: e };
             let fight = if convoy {
                 self.convoy_enemy_act(e, ev)
+            } else if self.fixed.kind == MissionKind::BattleZones {
+                self.zone_enemy_act(e, ev)
             } else {
                 self.enemy_attack(e, 0, true, ev)
             };

@@ -758,6 +758,27 @@ pub enum Event {
         animal: UnitId,
         to: Point,
     },
+    /// BATTLE ZONES: a zone entered for the first time shows its card.
+    ZoneCardDrawn {
+        zone: u8,
+        card: crate::state::ZoneCard,
+    },
+    /// BATTLE ZONES: a blip touched by `unit` turns out to be `kind`.
+    BlipRevealed {
+        blip: UnitId,
+        kind: crate::state::BlipKind,
+        unit: UnitId,
+    },
+    /// BATTLE ZONES: an enemy or target beaten; `by` earns the blip.
+    Defeated {
+        unit: UnitId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<u8>,
+    },
+    /// BATTLE ZONES: a zone is cleared: units may move on into the next.
+    ZoneCleared {
+        zone: u8,
+    },
     /// CONVOY: the ship moves forward.
     ShipMoves {
         ship: UnitId,

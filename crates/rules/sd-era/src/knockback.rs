@@ -35,13 +35,31 @@ impl SdEra {
                 return;
             };
             match p {
-                Pending::Motion(m) => self.run_motion(m, ev),
+                Pending::Motion(m) => {
+                    self.run_motion(m, ev);
+                    // BATTLE ZONES: an enemy knocked out of its zone is beaten.
+                    if self.fixed.kind == MissionKind::BattleZones
+                        && self.unit(m.body).on_table()
+                        && self.left_its_zone(m.body)
+                    {
+                        self.defeat(m.body, m.by, ev);
+                    }
+                }
                 Pending::ShipDamaged => {
                     if self.damage_ship(ev) {
                         return;
                     }
                 }
                 Pending::Retreat { unit } => self.retreat(unit),
+                Pending::ZoneCard { zone } => {
+                    self.now.phase = Phase::ZoneCard { zone };
+                    return;
+                }
+                Pending::Reveal { blip, unit } => {
+                    if self.unit(blip).on_table() && self.start_reveal(blip, unit, ev) {
+                        return;
+                    }
+                }
                 Pending::Open { egg, by } => {
                     self.now.phase = Phase::EggOpens { egg, by };
                     return;
@@ -104,7 +122,7 @@ impl SdEra {
     /// Can `u` be attacked: on the table and not stunned (SDE-KB2).
     pub fn attackable(&self, u: crate::state::UnitId) -> bool {
         let x = self.unit(u);
-        x.on_table() && !x.stunned
+        x.on_table() && !x.stunned && !x.is_blip() && !x.is_rock()
     }
 
     /// Is a pending decision still meaningful (its unit still on the table)?
@@ -127,6 +145,10 @@ impl SdEra {
         }
         // SAFARI: "if you take any knockback while carrying, you will drop the animal".
         self.drop_animals(u, ev);
+        // BATTLE ZONES: whoever knocks a bomb is the last to touch it.
+        if let (crate::state::Body::Mine { .. }, Some(s)) = (x.body, m.by) {
+            self.now.units[u as usize].body = crate::state::Body::Mine { toucher: Some(s) };
+        }
         let start = x.at;
         let end = toward(start, m.toward, m.dist);
         let on = self.standing_on(u);
@@ -183,11 +205,11 @@ impl SdEra {
                     }));
                 }
             }
-            Some(Hit::Edge) | Some(Hit::Piece(_)) => {
-                // SDE-KB2: into terrain or a board edge: stop, stunned.
-                self.stun(u, m.by, ev);
-                self.after_motion(u, ev);
-            }
+            Some(Hit::Edge) | Some(Hit::Piece(_)) => self.into_terrain(u, m, ev),
+            // BATTLE ZONES: an asteroid a zone card adds is terrain.
+            Some(Hit::Base(j)) if self.unit(ids[j]).is_rock() => self.into_terrain(u, m, ev),
+            // BATTLE ZONES: a bomb knocked into a unit blows up; into anything else it stops.
+            Some(Hit::Base(j)) if x.is_mine() => self.mine_hits(u, ids[j], ev),
             Some(Hit::Base(j)) => {
                 let j = ids[j];
                 let hit = *self.unit(j);
@@ -245,6 +267,18 @@ impl SdEra {
                 }
             }
         }
+    }
+
+    /// SDE-KB2: into terrain or a board edge: stop, stunned. BATTLE ZONES: an enemy knocked
+    /// into terrain is beaten ("Any attack that knocks the 2C unit into terrain or out of the
+    /// Zone defeats it"; the table's edges bound the zones); a bomb just stops.
+    fn into_terrain(&mut self, u: crate::state::UnitId, m: Motion, ev: &mut Vec<Event>) {
+        let x = self.unit(u);
+        if self.fixed.kind == MissionKind::BattleZones && x.is_enemy() {
+            return self.defeat(u, m.by, ev);
+        }
+        self.stun(u, m.by, ev);
+        self.after_motion(u, ev);
     }
 
     /// A body knocked off the piece it stood on that ended half on it slides on in the same

@@ -143,6 +143,12 @@ impl SdEra {
                 "there is no such target on the table",
             ));
         }
+        if y.is_blip() || y.is_rock() {
+            return Err(Why::new(
+                "SDE-ZONES.2",
+                "a blip is revealed by touching it, not attacked; asteroids are terrain",
+            ));
+        }
         if y.is_ship() {
             return Err(Why::new(
                 "SDE-CONVOY.2",
@@ -652,6 +658,12 @@ impl SdEra {
     ) -> Result<u8, Why> {
         // Range first: it is cheap, and rules out most shots of one-die units.
         let extra = self.extra_range(origin, radius, target);
+        if extra > 0 && self.minovsky(origin, self.unit(target).at) {
+            return Err(Why::new(
+                "SDE-ZONES.2",
+                "Minovsky particles: shooting in this zone is limited to 1 stick",
+            ));
+        }
         if extra > 0 && share <= 1 {
             return Err(Why::new(
                 "SDE-RANGE",

@@ -62,6 +62,7 @@ pub mod setup;
 pub mod state;
 pub mod text;
 pub mod turn;
+pub mod zones;
 
 pub use data::{Catalog, Options, Setup};
 pub use events::{Action, Event};
@@ -237,6 +238,13 @@ impl Game for SdEra {
         match self.now.phase.clone() {
             Phase::EggOpens { egg, by } => self.open_egg(egg, by, value, ev),
             Phase::EnemyDraw { seat, left } => self.draw_enemy(seat, left, value, ev),
+            Phase::ZoneCard { zone } => self.draw_zone_card(zone, value, ev),
+            Phase::BlipReveal { blip, unit } => {
+                if !self.reveal(blip, unit, Some(value), ev) {
+                    self.settle(ev);
+                }
+            }
+            Phase::MineRoll { mine, unit } => self.roll_mine(mine, unit, face, ev),
             Phase::OrderRoll { seat, left, scores } => {
                 self.roll_order(seat, left, scores, face, ev)
             }

@@ -75,6 +75,13 @@ impl SdEra {
             return Err(Why::new("SDE-MOVE", "a move is at most 1 stick"));
         }
         let t = &self.fixed.table;
+        // SDE-ZONES.2: "NO ONE MAY LEAVE a zone until it has been cleared".
+        if self.fixed.kind == MissionKind::BattleZones && self.zone_of(to) > self.open_zone() {
+            return Err(Why::new(
+                "SDE-ZONES.2",
+                "no one may leave a zone until it has been cleared",
+            ));
+        }
         if self.fixed.kind == MissionKind::RingBattle && self.in_ring_zone(to) == x.outside {
             return Err(Why::new(
                 "SDE-RING.2",
@@ -245,6 +252,9 @@ impl SdEra {
             }
         }
         self.now.charge = self.can_charge(u).then_some(u);
+        if self.fixed.kind == MissionKind::BattleZones {
+            self.after_zone_move(u, ev);
+        }
     }
 
     /// Does a unit that just moved stand next to something it may melee (SDE-CHARGE)?
@@ -303,7 +313,16 @@ impl SdEra {
             }
             let y = self.unit(t);
             let enemy = self.enemies(u, t);
-            if !(enemy || y.is_ball() || y.is_animal()) {
+            // Beside enemies, balls, animals, and the missions' things to touch or attack.
+            if !(enemy
+                || y.is_ball()
+                || y.is_animal()
+                || y.is_egg()
+                || y.is_marker()
+                || y.is_blip()
+                || y.is_target()
+                || y.is_mine())
+            {
                 continue;
             }
             let d2 = crate::combat::len2(b.centre.x - x.at.x, b.centre.y - x.at.y);
@@ -375,7 +394,7 @@ impl SdEra {
         others.extend(
             bodies
                 .iter()
-                .filter(|(t, _)| *t != u)
+                .filter(|(t, _)| *t != u && !self.unit(*t).is_marker())
                 .map(|(_, o)| *o)
                 .filter(|o| {
                     let r = (reach + o.radius) as i128;

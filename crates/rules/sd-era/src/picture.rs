@@ -190,6 +190,42 @@ impl SdEra {
                 cy + 3.0
             );
         }
+        // BATTLE ZONES: the lines between zones, each zone's card, the cleared ones shaded.
+        if let Some(z) = &self.now.zones {
+            for k in 0..self.zone_count() {
+                let (lo, hi) = self.zone_span(k);
+                let (x0, y_hi) = self.sx(Point::new(0, hi));
+                let (x1, y_lo) = self.sx(Point::new(t.width, lo));
+                if k < z.cleared {
+                    let _ = writeln!(
+                        s,
+                        r##"<rect x="{x0:.1}" y="{y_hi:.1}" width="{:.1}" height="{:.1}" fill="#2e7d32" fill-opacity="0.08"/>"##,
+                        x1 - x0,
+                        y_lo - y_hi
+                    );
+                }
+                if k > 0 {
+                    let _ = writeln!(
+                        s,
+                        r##"<line x1="{x0:.1}" y1="{y_lo:.1}" x2="{x1:.1}" y2="{y_lo:.1}" stroke="#444" stroke-width="2" stroke-dasharray="8,4"/>"##
+                    );
+                }
+                let card = z.cards.get(k as usize).copied().flatten();
+                let label = format!(
+                    "zone {}{}{}",
+                    k + 1,
+                    card.map_or(String::new(), |c| format!(": {}", c.name())),
+                    if k < z.cleared { " (cleared)" } else { "" }
+                );
+                let _ = writeln!(
+                    s,
+                    r##"<text x="{:.1}" y="{:.1}" font-size="11" fill="#333">{}</text>"##,
+                    x0 + 4.0,
+                    y_hi + 13.0,
+                    esc(&label)
+                );
+            }
+        }
         // Arrows: the last action's move, shots and knockbacks.
         for tr in &self.now.trail {
             let (from, to, colour, dash) = match *tr {
@@ -227,6 +263,45 @@ impl SdEra {
                         r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{r:.1}" fill="#8d6e3f" stroke="#3e2a10" stroke-width="2"{style}><title>{title}</title></circle>"##
                     );
                     base_marks(&mut s, (cx, cy, r), &value.to_string(), u, x.stunned);
+                }
+                Body::Blip => {
+                    let _ = writeln!(
+                        s,
+                        r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{r:.1}" fill="#263238" stroke="#00e676" stroke-width="2"><title>{title}</title></circle>"##
+                    );
+                    let _ = writeln!(
+                        s,
+                        r##"<text x="{cx:.1}" y="{:.1}" font-size="11" text-anchor="middle" fill="#00e676">?</text>"##,
+                        cy + 4.0
+                    );
+                    base_marks(&mut s, (cx, cy, r), "", u, false);
+                }
+                Body::Target => {
+                    for (k, c) in ["#c62828", "#fff", "#c62828"].iter().enumerate() {
+                        let _ = writeln!(
+                            s,
+                            r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{:.1}" fill="{c}" stroke="#000" stroke-width="1"><title>{title}</title></circle>"##,
+                            r * (1.0 - 0.3 * k as f64)
+                        );
+                    }
+                    base_marks(&mut s, (cx, cy, r), "", u, false);
+                }
+                Body::Mine { .. } => {
+                    let _ = writeln!(
+                        s,
+                        r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{r:.1}" fill="#222" stroke="#c00" stroke-width="2"><title>{title}</title></circle>"##
+                    );
+                    let _ = writeln!(
+                        s,
+                        r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{:.1}" fill="none" stroke="#c00" stroke-width="1" stroke-dasharray="3,3"/>"##,
+                        r + self.px(STICK)
+                    );
+                }
+                Body::Rock => {
+                    let _ = writeln!(
+                        s,
+                        r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{r:.1}" fill="#7a7a7a" stroke="#333"><title>{title}</title></circle>"##
+                    );
                 }
                 Body::Ship => {
                     let _ = writeln!(

@@ -10,7 +10,7 @@
 
 use crate::data::{Armies, BALL_RADIUS, BASE_RADIUS, MissionKind, STICK, Setup, Special, UnitType};
 use crate::legal::Why;
-use crate::state::{Back, Body, Fixed, Phase, Progress, SdEra, Unit};
+use crate::state::{Back, Body, Fixed, Phase, Progress, SdEra, Unit, UnitId};
 use battlemat_core::{Seat, SetupError};
 use battlemat_geom::table::{Base, Landing, Point, Ticks, toward};
 use std::sync::Arc;
@@ -35,10 +35,10 @@ pub fn check_unit_type(key: &str, u: &UnitType) -> Result<(), SetupError> {
 }
 
 /// Each seat's place on the table edge, as (edge, fraction along it): edges S, W, N, E are
-/// 0..4; seats go clockwise from the near edge. In CONVOY everyone starts along the near
-/// edge, behind the ship (ours: the players escort it).
+/// 0..4; seats go clockwise from the near edge. In CONVOY (ours: the players escort the
+/// ship) and BATTLE ZONES ("Everyone starts at one end") everyone starts along the near edge.
 fn post_places(kind: MissionKind, players: u8) -> Vec<(u8, (i64, i64))> {
-    if kind == MissionKind::Convoy {
+    if matches!(kind, MissionKind::Convoy | MissionKind::BattleZones) {
         let n = i64::from(players);
         return (0..n).map(|s| (0, (2 * s + 1, 2 * n))).collect();
     }
@@ -187,6 +187,7 @@ pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
         turns: 0,
         eggs: None,
         convoy: None,
+        zones: None,
         result: None,
     };
     // Balls and bombs in the centre (two side by side with three or more players).
@@ -282,6 +283,80 @@ pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
             ship,
             started: false,
             arrived: false,
+        });
+    }
+    // BATTLE ZONES: zones as wide as the table, each `zone_length` long; two blips a
+    // player in each, face down, spread evenly (SDE-ZONES.1).
+    if m.mission == MissionKind::BattleZones {
+        if m.zone_length <= 0 || m.zone_length > d {
+            return Err(SetupError::new(
+                "mission.zone_length",
+                "battle zones need zones no longer than the table",
+            ));
+        }
+        for (what, key) in [
+            ("ambush2", &m.ambush2),
+            ("ambush3", &m.ambush3),
+            ("boss", &m.boss),
+        ] {
+            if !game.fixed.chart.iter().any(|(k, _)| k == key) {
+                return Err(SetupError::new(
+                    format!("mission.{what}"),
+                    format!("{key:?} is not in the unit chart"),
+                ));
+            }
+        }
+        if m.blip_mix.len() != 4 || m.blip_mix.iter().map(|&p| u32::from(p)).sum::<u32>() != 100 {
+            return Err(SetupError::new(
+                "mission.blip_mix",
+                "four percentages (Ambush 2, Ambush 3, Target, Bomb) adding up to 100",
+            ));
+        }
+        let zones = game.zone_count();
+        let per = 2 * s.players as usize;
+        let total = per * zones as usize;
+        // The mix, in whole blips: the largest remainders round up.
+        let exact: Vec<usize> = m.blip_mix.iter().map(|&p| total * p as usize).collect();
+        let mut blips: Vec<usize> = exact.iter().map(|e| e / 100).collect();
+        let mut order: Vec<usize> = (0..4).collect();
+        order.sort_by_key(|&i| (std::cmp::Reverse(exact[i] % 100), i));
+        for &i in order.iter().take(total - blips.iter().sum::<usize>()) {
+            blips[i] += 1;
+        }
+        let mut deck = [0u8; 6];
+        for c in &m.zone_cards {
+            let i = crate::state::ZoneCard::ALL
+                .iter()
+                .position(|x| x == c)
+                .unwrap_or(0);
+            deck[i] = deck[i].saturating_add(1);
+        }
+        if (m.zone_cards.len() as u8) < zones {
+            return Err(SetupError::new(
+                "mission.zone_cards",
+                format!("a card for each of the {zones} zones"),
+            ));
+        }
+        for z in 0..zones {
+            let (lo, hi) = game.zone_span(z);
+            let inset = (hi - lo) / 4;
+            game.place_in(
+                &vec![Body::Blip; per],
+                (STICK / 2, lo + inset, w - STICK / 2, hi - inset),
+                true,
+            )
+            .map_err(|_| SetupError::new("mission", "no room in a zone for its blips"))?;
+        }
+        game.now.zones = Some(crate::state::Zones {
+            cards: vec![None; zones as usize],
+            deck,
+            blips: [
+                blips[0] as u8,
+                blips[1] as u8,
+                blips[2] as u8,
+                blips[3] as u8,
+            ],
+            cleared: 0,
         });
     }
     // EGG HUNT: 6 eggs a player and the boss's, evenly over the table at least 1 stick from
@@ -514,6 +589,18 @@ impl SdEra {
         }
     }
 
+    /// A body put on the table by a mission's rule at `at` (or the nearest clear point to
+    /// it): what comes out of an egg or a blip, an enemy drawn; its id.
+    pub(crate) fn add_body(&mut self, body: Body, owner: Option<Seat>, at: Point) -> UnitId {
+        self.now.units.push(new_unit(body, owner, at));
+        let id = (self.now.units.len() - 1) as UnitId;
+        let spot = self.clear_spot_near(id, at);
+        let x = &mut self.now.units[id as usize];
+        x.at = spot;
+        x.home = spot;
+        id
+    }
+
     /// Where a body is put back (balls after a goal or bomb blast): its home, or the nearest
     /// clear point to it.
     pub fn clear_spot_near(&self, u: crate::state::UnitId, home: Point) -> Point {
@@ -560,10 +647,28 @@ impl SdEra {
         centre_last: bool,
     ) -> Result<(), &'static str> {
         let (w, d) = (self.fixed.table.width, self.fixed.table.depth);
+        self.place_in(
+            bodies,
+            (margin, margin, w - margin, d - margin),
+            centre_last,
+        )
+    }
+
+    /// Bodies placed evenly over the box `(x0, y0, x1, y1)`: as many columns as make the
+    /// cells about square, in rows from the near side.
+    fn place_in(
+        &mut self,
+        bodies: &[Body],
+        (x0, y0, x1, y1): (Ticks, Ticks, Ticks, Ticks),
+        centre_last: bool,
+    ) -> Result<(), &'static str> {
+        let margin = x0;
         let n = bodies.len() as i64;
-        let cols = (1..=n).find(|c| c * c >= n).unwrap_or(1);
+        let (span_x, span_y) = ((x1 - x0).max(0), (y1 - y0).max(0));
+        let cols = (1..=n)
+            .find(|c| (c * c) as i128 * span_y.max(1) as i128 >= (n as i128) * span_x as i128)
+            .unwrap_or(n.max(1));
         let rows = (n + cols - 1) / cols;
-        let (span_x, span_y) = ((w - 2 * margin).max(0), (d - 2 * margin).max(0));
         for (i, &body) in bodies.iter().enumerate() {
             let (c, r) = (i as i64 % cols, i as i64 / cols);
             // A short last row is centred.
@@ -574,7 +679,7 @@ impl SdEra {
             };
             let at = Point::new(
                 margin + span_x * (2 * c + 1) / (2 * in_row),
-                margin + span_y * (2 * r + 1) / (2 * rows),
+                y0 + span_y * (2 * r + 1) / (2 * rows),
             );
             self.now.units.push(new_unit(body, None, at));
             let id = (self.now.units.len() - 1) as crate::state::UnitId;
@@ -660,7 +765,12 @@ pub fn check_progress(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
                 "only units have owners; balls, bombs, animals and eggs do not",
             ));
         }
-        if u.is_enemy() && !matches!(fixed.kind, MissionKind::EggHunt | MissionKind::Convoy) {
+        if u.is_enemy()
+            && !matches!(
+                fixed.kind,
+                MissionKind::EggHunt | MissionKind::Convoy | MissionKind::BattleZones
+            )
+        {
             return Err(SetupError::new(at, "a unit with no owner"));
         }
         if let Some(t) = u.aboard
@@ -756,6 +866,25 @@ fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
                 ));
             }
         }
+        Phase::ZoneCard { zone } => {
+            if now
+                .zones
+                .as_ref()
+                .is_none_or(|z| *zone as usize >= z.cards.len())
+            {
+                return Err(SetupError::new(at, "a zone that does not exist"));
+            }
+        }
+        Phase::BlipReveal { blip, unit: u } => {
+            unit(*blip, at)?;
+            unit(*u, at)?;
+        }
+        Phase::MineRoll { mine, unit: u } => {
+            unit(*mine, at)?;
+            if let Some(u) = u {
+                unit(*u, at)?;
+            }
+        }
         Phase::OrderRoll { seat: s, .. }
         | Phase::EnemyDraw { seat: s, .. }
         | Phase::CaptureRoll { seat: s, .. } => {
@@ -798,7 +927,11 @@ fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
             }
             Pending::Fight(f) => fight(f, &at)?,
             Pending::Choose(c) => choice(c, &at)?,
-            Pending::ShipDamaged => {}
+            Pending::ShipDamaged | Pending::ZoneCard { .. } => {}
+            Pending::Reveal { blip, unit: u } => {
+                unit(*blip, &at)?;
+                unit(*u, &at)?;
+            }
             Pending::Retreat { unit: u } => unit(*u, &at)?,
             Pending::Open { egg, by } => {
                 unit(*egg, &at)?;

@@ -29,6 +29,14 @@ pub enum Body {
     Credit { amount: u8 },
     /// CONVOY: the ship the players protect (SDE-CONVOY.1).
     Ship,
+    /// BATTLE ZONES: a blip, face down; what it is is drawn when a unit touches it.
+    Blip,
+    /// BATTLE ZONES: a TARGET blip's static target.
+    Target,
+    /// BATTLE ZONES: a BOMB blip's bomb; `toucher` is the last player to touch it.
+    Mine { toucher: Option<Seat> },
+    /// BATTLE ZONES: an asteroid a zone card adds (stops knockback like terrain).
+    Rock,
 }
 
 /// A unit, ball or bomb.
@@ -88,6 +96,18 @@ impl Unit {
     pub fn is_animal(&self) -> bool {
         matches!(self.body, Body::Animal { .. })
     }
+    pub fn is_blip(&self) -> bool {
+        matches!(self.body, Body::Blip)
+    }
+    pub fn is_mine(&self) -> bool {
+        matches!(self.body, Body::Mine { .. })
+    }
+    pub fn is_target(&self) -> bool {
+        matches!(self.body, Body::Target)
+    }
+    pub fn is_rock(&self) -> bool {
+        matches!(self.body, Body::Rock)
+    }
     pub fn is_ship(&self) -> bool {
         matches!(self.body, Body::Ship)
     }
@@ -119,7 +139,7 @@ impl Unit {
     pub fn radius(&self) -> Ticks {
         if self.is_ship() {
             SHIP_RADIUS
-        } else if self.is_ball() || self.is_egg() || self.is_marker() {
+        } else if self.is_ball() || self.is_egg() || self.is_marker() || self.is_mine() {
             BALL_RADIUS
         } else {
             BASE_RADIUS
@@ -237,6 +257,10 @@ pub enum Pending {
     ShipDamaged,
     /// CONVOY, FAST enemy: after attacking, it moves away from the players' units.
     Retreat { unit: UnitId },
+    /// BATTLE ZONES: a zone entered for the first time draws its card.
+    ZoneCard { zone: u8 },
+    /// BATTLE ZONES: `unit` touched a blip: it is revealed.
+    Reveal { blip: UnitId, unit: UnitId },
     /// SPRAY: the next share of a split attack.
     Spray {
         unit: UnitId,
@@ -382,6 +406,22 @@ pub enum Phase {
         left: u8,
         scores: [u8; 6],
     },
+    /// BATTLE ZONES: the card of a zone entered for the first time is drawn.
+    ZoneCard {
+        zone: u8,
+    },
+    /// BATTLE ZONES: what a touched blip is, drawn from the blips left.
+    BlipReveal {
+        blip: UnitId,
+        unit: UnitId,
+    },
+    /// BATTLE ZONES: a bomb's die — as it is revealed (`unit`: the revealing unit), or at the
+    /// start of the enemy turn.
+    MineRoll {
+        mine: UnitId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        unit: Option<UnitId>,
+    },
     /// KICK-BOMB: a bomb's explode dice at the end of the turn.
     BombRoll {
         bomb: UnitId,
@@ -432,6 +472,9 @@ pub struct Progress {
     /// Lines for the picture: the last action's move, shots and knockbacks.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub trail: Vec<Trail>,
+    /// BATTLE ZONES: the zones' cards, the blips and cards left to draw.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zones: Option<Zones>,
     /// CONVOY: the enemy pool, the players' order, the ship.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub convoy: Option<Convoy>,
@@ -481,6 +524,77 @@ impl Convoy {
     pub fn pool_size(&self) -> u32 {
         self.pool.iter().map(|&n| u32::from(n)).sum()
     }
+}
+
+/// BATTLE ZONES' zone cards (rulings.md: no original cards were found; these are built
+/// only from mechanics in the text, and are ours).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ZoneCard {
+    /// Two more asteroids in the zone.
+    Asteroids,
+    /// Shooting in the zone limited to 1 stick.
+    MinovskyParticles,
+    /// Every blip in the zone is an AMBUSH 2.
+    AmbushNest,
+    /// Bombs in the zone explode on a 5 or 6.
+    Minefield,
+    /// Targets in the zone defend with 4 dice.
+    Fortified,
+    /// A value-4 enemy in the zone: it clears only when that enemy is beaten.
+    Boss,
+}
+
+impl ZoneCard {
+    pub const ALL: [ZoneCard; 6] = [
+        ZoneCard::Asteroids,
+        ZoneCard::MinovskyParticles,
+        ZoneCard::AmbushNest,
+        ZoneCard::Minefield,
+        ZoneCard::Fortified,
+        ZoneCard::Boss,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            ZoneCard::Asteroids => "Asteroids",
+            ZoneCard::MinovskyParticles => "Minovsky Particles",
+            ZoneCard::AmbushNest => "Ambush Nest",
+            ZoneCard::Minefield => "Minefield",
+            ZoneCard::Fortified => "Fortified",
+            ZoneCard::Boss => "Boss",
+        }
+    }
+}
+
+/// What a blip turns out to be (SDE-ZONES.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BlipKind {
+    Ambush2,
+    Ambush3,
+    Target,
+    Bomb,
+}
+
+impl BlipKind {
+    pub const ALL: [BlipKind; 4] = [
+        BlipKind::Ambush2,
+        BlipKind::Ambush3,
+        BlipKind::Target,
+        BlipKind::Bomb,
+    ];
+}
+
+/// BATTLE ZONES (SDE-ZONES.1, .2): each zone's card once drawn, the cards and blips left to
+/// draw, and how many zones are cleared (from the start end).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Zones {
+    pub cards: Vec<Option<ZoneCard>>,
+    /// Cards left in the deck, by `ZoneCard::ALL` order.
+    pub deck: [u8; 6],
+    /// Blips left to draw, by `BlipKind::ALL` order.
+    pub blips: [u8; 4],
+    pub cleared: u8,
 }
 
 /// EGG HUNT (SDE-EGG.1): what the unopened eggs still hold. Each egg's contents are drawn
@@ -564,6 +678,7 @@ impl Hash for SdEra {
         n.out_at.hash(&mut f);
         n.eggs.hash(&mut f);
         n.convoy.hash(&mut f);
+        n.zones.hash(&mut f);
         h.write_u64(f.0);
     }
 }
@@ -655,7 +770,7 @@ impl SdEra {
         x.is_unit()
             && y.is_unit()
             && x.owner != y.owner
-            && !(self.fixed.kind == MissionKind::Convoy && x.owner.is_some() && y.owner.is_some())
+            && !(self.fixed.kind.friendly() && x.owner.is_some() && y.owner.is_some())
     }
     /// The name of a body: "u3 Gundam 4V (P1)", "ball b6".
     pub fn name(&self, u: UnitId) -> String {
@@ -677,6 +792,10 @@ impl SdEra {
             Body::Bomb { .. } => format!("bomb {}", crate::events::unit_label(u)),
             Body::Egg => format!("egg {}", crate::events::unit_label(u)),
             Body::Ship => format!("the ship {}", crate::events::unit_label(u)),
+            Body::Blip => format!("blip {}", crate::events::unit_label(u)),
+            Body::Target => format!("target {}", crate::events::unit_label(u)),
+            Body::Mine { .. } => format!("bomb {}", crate::events::unit_label(u)),
+            Body::Rock => format!("asteroid {}", crate::events::unit_label(u)),
             Body::Credit { amount } => {
                 format!("{amount} credits {}", crate::events::unit_label(u))
             }

@@ -161,6 +161,10 @@ impl SdEra {
                 Body::Animal { .. } => vec!['@'],
                 Body::Egg => vec!['0'],
                 Body::Ship => vec!['S', 'H', 'I', 'P'],
+                Body::Blip => vec!['?'],
+                Body::Target => vec!['T'],
+                Body::Mine { .. } => vec!['*'],
+                Body::Rock => vec!['#'],
                 Body::Credit { .. } => vec!['$'],
                 Body::Unit { .. } => u.to_string().chars().collect(),
             };
@@ -214,6 +218,10 @@ impl SdEra {
                             Body::Animal { value } => ("animal".into(), value.to_string()),
                             Body::Egg => ("egg".into(), String::new()),
                             Body::Ship => ("ship".into(), "4".into()),
+                            Body::Blip => ("blip".into(), "?".into()),
+                            Body::Target => ("target".into(), String::new()),
+                            Body::Mine { .. } => ("bomb".into(), String::new()),
+                            Body::Rock => ("asteroid".into(), String::new()),
                             Body::Credit { amount } => ("credits".into(), format!("${amount}")),
                             _ => ("ball".into(), String::new()),
                         },
@@ -341,6 +349,17 @@ impl SdEra {
             }
             Phase::BombRoll { bomb, left, .. } => {
                 format!("{}: explode die ({left} to roll)", self.name(*bomb))
+            }
+            Phase::ZoneCard { zone } => {
+                format!("zone {}'s card is drawn (SDE-ZONES.2)", zone + 1)
+            }
+            Phase::BlipReveal { blip, unit } => format!(
+                "{} touched {}: what it is is drawn (SDE-ZONES.2)",
+                self.name(*unit),
+                self.name(*blip)
+            ),
+            Phase::MineRoll { mine, .. } => {
+                format!("{}: its die, a 6 to go off (SDE-ZONES.2)", self.name(*mine))
             }
             Phase::OrderRoll { seat, left, .. } => format!(
                 "{}: roll-off for this round's order ({left} to roll) (SDE-CONVOY.2)",
@@ -630,6 +649,26 @@ impl fmt::Display for Event {
                     crate::events::EggContent::Boss => write!(f, "the BOSS!"),
                 }
             }
+            Event::ZoneCardDrawn { zone, card } => {
+                write!(f, "zone {} card: {}", zone + 1, card.name())
+            }
+            Event::BlipRevealed { blip, kind, unit } => write!(
+                f,
+                "{} touches blip {}: {}",
+                u(unit),
+                u(blip),
+                match kind {
+                    crate::state::BlipKind::Ambush2 => "AMBUSH 2!",
+                    crate::state::BlipKind::Ambush3 => "AMBUSH 3!",
+                    crate::state::BlipKind::Target => "a TARGET",
+                    crate::state::BlipKind::Bomb => "a BOMB!",
+                }
+            ),
+            Event::Defeated { unit, by } => match by {
+                Some(s) => write!(f, "{} is beaten: Player {} earns the blip", u(unit), s + 1),
+                None => write!(f, "{} is beaten", u(unit)),
+            },
+            Event::ZoneCleared { zone } => write!(f, "zone {} is CLEARED", zone + 1),
             Event::ShipMoves { ship, to } => {
                 write!(
                     f,

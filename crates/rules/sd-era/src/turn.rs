@@ -34,6 +34,9 @@ impl SdEra {
             | Phase::CaptureRoll { .. } => Next::Chance(Outcomes::Die(6)),
             Phase::EggOpens { .. } => Next::Chance(self.egg_outcomes()),
             Phase::EnemyDraw { .. } => Next::Chance(self.draw_outcomes()),
+            Phase::ZoneCard { .. } => Next::Chance(self.card_outcomes()),
+            Phase::BlipReveal { .. } => Next::Chance(self.blip_outcomes()),
+            Phase::MineRoll { .. } => Next::Chance(Outcomes::Die(6)),
         }
     }
 
@@ -62,6 +65,9 @@ impl SdEra {
     pub fn begin_play(&mut self, ev: &mut Vec<Event>) {
         if self.fixed.kind == MissionKind::Convoy {
             self.start_convoy_enemy_turn(ev);
+        } else if self.fixed.kind == MissionKind::BattleZones {
+            // "When first entering a zone, draw a ZONE CARD": everyone starts at the first.
+            self.now.phase = Phase::ZoneCard { zone: 0 };
         } else {
             self.now.phase = self.turn_order_roll();
         }
@@ -233,6 +239,9 @@ impl SdEra {
         } else if self.fixed.kind == MissionKind::Safari {
             // SAFARI: "After the last player's turn, the animals get their own turn."
             self.start_animal_turn(ev);
+        } else if self.fixed.kind == MissionKind::BattleZones {
+            // BATTLE ZONES: "After the last player's turn is the ENEMY TURN."
+            self.start_zone_enemy_turn(ev);
         } else if self.enemies_on_table() {
             // EGG HUNT: the boss's turn after the last player's (our reading of "will
             // ambush anyone nearby").
@@ -276,6 +285,7 @@ impl SdEra {
             MissionKind::Safari => "points",
             MissionKind::EggHunt => "credits",
             MissionKind::Convoy => "points",
+            MissionKind::BattleZones => "blips",
             _ => "tokens",
         }
     }
@@ -355,6 +365,9 @@ impl SdEra {
                     .any(|u| u.is_animal() && u.captured.is_none());
                 (!free).then(|| "every animal is captured".to_string())
             }
+            MissionKind::BattleZones => self
+                .update_zones(ev)
+                .then(|| "the last zone is cleared".to_string()),
             MissionKind::Convoy => self
                 .now
                 .convoy
