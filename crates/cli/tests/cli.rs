@@ -1739,6 +1739,7 @@ fn sd_era_every_mission_plays_and_draws() {
         "safari",
         "egg_hunt",
         "convoy",
+        "zones",
     ] {
         let g = dir.path().join(format!("{m}.json"));
         ok(["new", "sd-era", "--scenario", m, "--seed", "4", "-o", p(&g)]);

@@ -405,12 +405,15 @@ impl SdEra {
                 }),
         );
         let ring = self.fixed.kind == MissionKind::RingBattle;
+        // BATTLE ZONES: not past the first zone still to clear (the judge's rule).
+        let zone_limit = (self.fixed.kind == MissionKind::BattleZones).then(|| self.open_zone());
         let stick2 = (STICK as i128) * (STICK as i128);
         let fits = |k: usize, to: Point| {
             to != x.at
                 // The winds' points (the first) are within a stick by construction.
                 && (k < WINDS || crate::combat::len2(to.x - x.at.x, to.y - x.at.y) <= stick2)
                 && (!ring || self.in_ring_zone(to) != x.outside)
+                && zone_limit.is_none_or(|z| self.zone_of(to) <= z)
                 && matches!(
                     t.landing_among(
                         &Base::new(to, BASE_RADIUS),

@@ -120,6 +120,7 @@ impl SdEra {
     /// the first time draws its card (first). "This ends your move ... but you may still
     /// make a free melee attack at the end of the move that revealed the blip."
     pub fn after_zone_move(&mut self, unit: UnitId, ev: &mut Vec<Event>) {
+        self.update_zones(ev);
         let blip = self.ids().find(|&b| {
             let y = self.unit(b);
             y.is_blip() && y.on_table() && self.next_to(unit, b)

@@ -49,6 +49,6 @@ fn conformance_every_mission_and_option_set() {
             ..Default::default()
         },
     );
-    assert_eq!(s.games, 20 * 32 * conformance::scale());
+    assert_eq!(s.games, 20 * 36 * conformance::scale());
     eprintln!("{s:?}");
 }

@@ -65,7 +65,7 @@ fn every_rule_id_is_documented_and_tested() {
     .join("\n");
     // The missions' ids: SDE-NAME.1 set-up, .2 special rules, .3 winning.
     let missions = [
-        "KOTH", "SOCCER", "KICKBOMB", "RING", "GALLERY", "SAFARI", "EGG", "CONVOY",
+        "KOTH", "SOCCER", "KICKBOMB", "RING", "GALLERY", "SAFARI", "EGG", "CONVOY", "ZONES",
     ];
     for m in missions {
         for k in 1..=3 {

@@ -1486,6 +1486,15 @@ fn break_egg_zero(g: &mut SdEra) -> Vec<Event> {
     ev
 }
 
+/// Roll the fight in hand so the attacker wins: its dice 6s, the defender's 1s.
+fn attack_wins(g: &mut SdEra) -> Vec<Event> {
+    let mut ev = Vec::new();
+    while let Phase::Fight(f) = g.now.phase {
+        ev.extend(roll(g, &[if f.att.done() { 1 } else { 6 }]));
+    }
+    ev
+}
+
 /// Roll the fight in hand to a tie (every die a 3): nothing happens.
 fn attack_fails(g: &mut SdEra) {
     while let Phase::Fight(_) = g.now.phase {
@@ -1813,6 +1822,9 @@ fn add_enemy(g: &mut SdEra, key: &str, x: f64, y: f64) -> u8 {
     u.hidden = false;
     u.actions = 0;
     u.fresh = true;
+    u.gone = false;
+    u.captured = None;
+    u.aboard = None;
     g.now.units.push(u);
     (g.now.units.len() - 1) as u8
 }
@@ -2156,5 +2168,345 @@ fn sde_convoy_3_over_when_the_ship_is_off_the_far_end_or_the_pool_runs_out() {
     g.start_convoy_enemy_turn(&mut ev);
     let r = g.result().expect("no enemies left");
     assert!(r.reason.contains("pool"), "{}", r.reason);
+    assert_eq!(r.ranks, vec![1, 2]);
+}
+
+// ----- BATTLE ZONES -------------------------------------------------------------------------
+
+/// Battle zones on the 6 x 8 table with `terrain`: four zones 2 sticks long, four blips in
+/// each (u0..u15: zone 1's u0..u3 at y = 1, x = 1.125, 2.375, 3.625, 4.875), then the
+/// players' units. Zone 1's card is `card` (an index into `ZoneCard::ALL`); Player 1 first.
+fn zones(armies: &[&[&str]], terrain: Vec<battlemat_geom::table::Piece>, card: u32) -> SdEra {
+    let mut g = game("zones", armies, terrain, &[]);
+    assert_eq!(
+        g.now.phase,
+        Phase::ZoneCard { zone: 0 },
+        "the first zone's card first"
+    );
+    roll(&mut g, &[card]);
+    begin(&mut g, 0);
+    g
+}
+
+const ASTEROIDS: u32 = 0;
+const MINOVSKY: u32 = 1;
+const AMBUSH_NEST: u32 = 2;
+const MINEFIELD: u32 = 3;
+const FORTIFIED: u32 = 4;
+const BOSS_CARD: u32 = 5;
+const AMBUSH_2: u32 = 0;
+const TARGET: u32 = 2;
+const BOMB_BLIP: u32 = 3;
+
+/// Every blip but `keep` off the table (revealed long ago).
+fn clear_blips(g: &mut SdEra, keep: &[u8]) {
+    for b in 0..16u8 {
+        if !keep.contains(&b) {
+            g.now.units[b as usize].gone = true;
+        }
+    }
+}
+
+#[test]
+fn sde_zones_1_zones_blips_six_points_and_everyone_at_the_start() {
+    let g = game(
+        "zones",
+        &[&["gundam", "gm", "gm"], &["zeta", "gm"]],
+        vec![],
+        &[],
+    );
+    assert_eq!(g.zone_count(), 4);
+    let z = g.now.zones.clone().unwrap();
+    assert_eq!(z.cards, vec![None; 4]);
+    for zone in 0..4u8 {
+        let n = g
+            .now
+            .units
+            .iter()
+            .filter(|u| u.is_blip() && g.zone_of(u.at) == zone)
+            .count();
+        assert_eq!(n, 4, "two blips a player in zone {zone}");
+    }
+    // The mix: 40% Ambush 2, 20% each Ambush 3, Target, Bomb of 16 blips.
+    assert_eq!(z.blips, [7, 3, 3, 3]);
+    assert_eq!(z.deck.iter().sum::<u8>(), 6);
+    for u in g.now.units.iter().filter(|u| u.is_unit()) {
+        assert!(u.at.y < ticks(0.5), "everyone starts at the start end");
+    }
+    let seven = setup("zones", &[&["gundam", "guncannon"], &["gm"]], vec![], &[]);
+    assert!(SdEra::new_game(&seven).is_err(), "6 points a player");
+}
+
+#[test]
+fn sde_zones_2_touching_a_blip_reveals_it_ends_the_move_and_an_ambush_shoots_then_a_free_melee() {
+    let mut g = zones(&[&["qubeley"], &["gm"]], vec![], FORTIFIED);
+    clear_blips(&mut g, &[1]);
+    put(&mut g, 16, 2.375, 0.2);
+    // Touch blip u1 (at 2.375, 1) from below.
+    act(&mut g, "move u16 2.375,0.6");
+    assert_eq!(g.now.phase, Phase::BlipReveal { blip: 1, unit: 16 });
+    let ev = roll(&mut g, &[AMBUSH_2]);
+    let zaku = (g.now.units.len() - 1) as u8;
+    assert!(g.now.units[zaku as usize].is_enemy());
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            Event::Attacks { unit: Some(u), target: 16, melee: false, .. } if *u == zaku
+        )),
+        "it ambushes the revealing unit with a shot"
+    );
+    attack_fails(&mut g);
+    // The move that revealed it gives a free melee.
+    assert_eq!(g.now.units[16].actions, 1);
+    act(&mut g, &format!("melee u16 u{zaku}"));
+    assert_eq!(g.now.units[16].actions, 1, "free");
+    // The ambusher's won shot knocks back toward the start.
+    let mut g = zones(&[&["qubeley"], &["gm"]], vec![], FORTIFIED);
+    clear_blips(&mut g, &[1]);
+    put(&mut g, 16, 2.375, 0.2);
+    act(&mut g, "move u16 2.375,0.6");
+    roll(&mut g, &[AMBUSH_2]);
+    let before = at(&g, 16);
+    attack_wins(&mut g);
+    assert!(at(&g, 16).y < before.y, "pushed back toward the start");
+}
+
+#[test]
+fn sde_zones_2_an_enemy_knocked_into_terrain_or_out_of_its_zone_is_beaten_and_earns_the_blip() {
+    let mut g = zones(
+        &[&["guncannon"], &["gm"]],
+        vec![wall(1.0, 1.3, 5.0, 1.5)],
+        FORTIFIED,
+    );
+    clear_blips(&mut g, &[]);
+    put(&mut g, 16, 3.0, 0.2);
+    put(&mut g, 17, 0.5, 0.2);
+    let e = add_enemy(&mut g, "zaku", 3.0, 1.0);
+    act(&mut g, &format!("shoot u16 u{e}"));
+    let ev = roll(&mut g, &[6, 1, 1, 1]);
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, Event::Defeated { unit, by: Some(0) } if *unit == e))
+    );
+    assert!(g.now.units[e as usize].gone);
+    assert_eq!(g.now.tokens, vec![1, 0]);
+    // Out of its zone: knocked from y = 1.6 a stick on, into zone 2.
+    let mut g = zones(&[&["guncannon"], &["gm"]], vec![], FORTIFIED);
+    clear_blips(&mut g, &[4]);
+    put(&mut g, 16, 3.0, 0.8);
+    put(&mut g, 17, 0.5, 0.2);
+    let e = add_enemy(&mut g, "zaku", 3.0, 1.6);
+    act(&mut g, &format!("shoot u16 u{e}"));
+    let ev = roll(&mut g, &[6, 1, 1, 1]);
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, Event::Defeated { by: Some(0), .. }))
+    );
+    // Into another unit: only stunned.
+    let mut g = zones(&[&["guncannon"], &["gm"]], vec![], FORTIFIED);
+    clear_blips(&mut g, &[]);
+    put(&mut g, 16, 3.0, 0.2);
+    put(&mut g, 17, 3.0, 1.6);
+    let e = add_enemy(&mut g, "zaku", 3.0, 1.0);
+    act(&mut g, &format!("shoot u16 u{e}"));
+    roll(&mut g, &[6, 1, 1, 1]);
+    assert!(stunned(&g, e) && !g.now.units[e as usize].gone);
+}
+
+#[test]
+fn sde_zones_2_a_target_defends_with_three_dice_and_a_won_attack_destroys_it() {
+    let mut g = zones(&[&["qubeley"], &["gm"]], vec![], MINEFIELD);
+    clear_blips(&mut g, &[1, 2]);
+    put(&mut g, 16, 2.375, 0.2);
+    act(&mut g, "move u16 2.375,0.6");
+    roll(&mut g, &[TARGET]);
+    let t = (g.now.units.len() - 1) as u8;
+    assert!(g.now.units[t as usize].is_target());
+    let ev = act(&mut g, &format!("melee u16 u{t}"));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, Event::Attacks { def_dice: 3, .. }))
+    );
+    let ev = roll(&mut g, &[6, 1, 1, 1, 1, 1, 1]);
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, Event::Defeated { by: Some(0), .. }))
+    );
+    assert_eq!(g.now.tokens, vec![1, 0]);
+    refused(&mut g, "shoot u16 u2", "SDE-ZONES.2"); // a blip is touched, not attacked
+}
+
+#[test]
+fn sde_zones_2_a_bomb_rolls_when_revealed_and_knocked_into_an_enemy_takes_it_out() {
+    let mut g = zones(&[&["qubeley", "gm"], &["gm"]], vec![], FORTIFIED);
+    clear_blips(&mut g, &[1]);
+    put(&mut g, 16, 2.375, 0.2);
+    put(&mut g, 17, 5.5, 0.2);
+    act(&mut g, "move u16 2.375,0.6");
+    roll(&mut g, &[BOMB_BLIP]);
+    let bomb = (g.now.units.len() - 1) as u8;
+    assert!(matches!(
+        g.now.phase,
+        Phase::MineRoll { unit: Some(16), .. }
+    ));
+    roll(&mut g, &[4]); // no 6: it stays
+    assert!(g.now.units[bomb as usize].on_table());
+    // Shoot it (it defends with 2) into an enemy behind it.
+    put(&mut g, bomb, 3.0, 1.0);
+    put(&mut g, 17, 3.0, 0.75);
+    let e = add_enemy(&mut g, "zaku", 3.0, 1.6);
+    let ev = act(&mut g, &format!("melee u17 u{bomb}"));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, Event::Attacks { def_dice: 2, .. }))
+    );
+    let mut ev = roll(&mut g, &[6, 1, 1, 1]);
+    ev.extend(act(&mut g, "push 3,3"));
+    assert!(ev.iter().any(|x| matches!(x, Event::BombExplodes { .. })));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, Event::Defeated { unit, by: Some(0) } if *unit == e))
+    );
+    assert_eq!(g.now.tokens, vec![2, 0], "the enemy's blip and the bomb's");
+    // A 6 as it is revealed: it blows up, stunning the revealing unit.
+    let mut g = zones(&[&["qubeley"], &["gm"]], vec![], FORTIFIED);
+    clear_blips(&mut g, &[1]);
+    put(&mut g, 16, 2.375, 0.2);
+    act(&mut g, "move u16 2.375,0.6");
+    roll(&mut g, &[BOMB_BLIP, 6]);
+    assert!(stunned(&g, 16));
+}
+
+#[test]
+fn sde_zones_2_the_enemy_turn_bombs_roll_then_enemies_close_in_and_push_toward_the_start() {
+    let mut g = zones(&[&["qubeley"], &["gm"]], vec![], FORTIFIED);
+    clear_blips(&mut g, &[]);
+    put(&mut g, 16, 3.0, 0.4);
+    put(&mut g, 17, 0.5, 0.2);
+    let e = add_enemy(&mut g, "zaku", 3.0, 1.8);
+    let mut mine = g.now.units[e as usize];
+    mine.body = battlemat_sd_era::state::Body::Mine { toucher: None };
+    mine.at = pt(5.0, 1.0);
+    g.now.units.push(mine);
+    let m = (g.now.units.len() - 1) as u8;
+    act(&mut g, "end");
+    act(&mut g, "end");
+    // The bombs first: a 6 and it goes off (nothing within a stick).
+    assert_eq!(
+        g.now.phase,
+        Phase::MineRoll {
+            mine: m,
+            unit: None
+        }
+    );
+    roll(&mut g, &[6]);
+    assert!(g.now.units[m as usize].gone);
+    // The enemy moves toward the closest player unit and shoots it.
+    let Phase::Fight(f) = g.now.phase else {
+        panic!("{:?}", g.now.phase)
+    };
+    assert_eq!((f.target, f.melee), (16, false));
+    assert!(at(&g, e).y < pt(0.0, 1.8).y, "it closed in");
+    let before = at(&g, 16);
+    roll(&mut g, &[6, 6, 1, 1, 1, 1]);
+    assert!(at(&g, 16).y < before.y, "knocked toward the start");
+    assert_eq!((g.now.round, g.now.active), (2, 0));
+}
+
+#[test]
+fn sde_zones_2_no_one_leaves_a_zone_until_it_is_cleared_and_each_new_zone_draws_a_card() {
+    let mut g = zones(&[&["qubeley"], &["gm"]], vec![], FORTIFIED);
+    clear_blips(&mut g, &[0]);
+    put(&mut g, 16, 3.0, 1.6);
+    refused(&mut g, "move u16 3,2.5", "SDE-ZONES.2");
+    // Zone 1 cleared: its last blip gone (revealed as a target, destroyed).
+    g.now.units[0].gone = true;
+    act(&mut g, "move u16 3,1.7");
+    assert_eq!(g.open_zone(), 1);
+    act(&mut g, "move u16 3,2.6");
+    assert_eq!(g.now.phase, Phase::ZoneCard { zone: 1 });
+    let ev = roll(&mut g, &[BOSS_CARD]);
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        Event::ZoneCardDrawn {
+            zone: 1,
+            card: battlemat_sd_era::state::ZoneCard::Boss
+        }
+    )));
+    let boss = (g.now.units.len() - 1) as u8;
+    assert!(g.now.units[boss as usize].is_enemy() && g.value(boss) == 4);
+    assert_eq!(g.zone_of(at(&g, boss)), 1, "the boss stands in the zone");
+}
+
+#[test]
+fn sde_zones_2_zone_cards_change_the_zones_rules() {
+    // MINOVSKY PARTICLES: shooting in the zone limited to 1 stick.
+    let mut g = zones(&[&["guncannon"], &["gm"]], vec![], MINOVSKY);
+    clear_blips(&mut g, &[]);
+    put(&mut g, 16, 3.0, 0.2);
+    let e = add_enemy(&mut g, "zaku", 3.0, 1.9);
+    refused(&mut g, &format!("shoot u16 u{e}"), "SDE-ZONES.2");
+    put(&mut g, e, 3.0, 1.2);
+    act(&mut g, &format!("shoot u16 u{e}"));
+    // AMBUSH NEST: every blip is an AMBUSH 2, with no draw.
+    let mut g = zones(&[&["qubeley"], &["gm"]], vec![], AMBUSH_NEST);
+    clear_blips(&mut g, &[1]);
+    put(&mut g, 16, 2.375, 0.2);
+    let left = g.now.zones.as_ref().unwrap().blips;
+    let ev = act(&mut g, "move u16 2.375,0.6");
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        Event::BlipRevealed {
+            kind: battlemat_sd_era::state::BlipKind::Ambush2,
+            ..
+        }
+    )));
+    assert_eq!(g.now.zones.as_ref().unwrap().blips, left, "nothing drawn");
+    // MINEFIELD: a bomb goes off on a 5.
+    let mut g = zones(&[&["qubeley"], &["gm"]], vec![], MINEFIELD);
+    clear_blips(&mut g, &[1]);
+    put(&mut g, 16, 2.375, 0.2);
+    act(&mut g, "move u16 2.375,0.6");
+    roll(&mut g, &[BOMB_BLIP, 5]);
+    assert!(stunned(&g, 16));
+    // FORTIFIED: targets defend with 4 dice.
+    let mut g = zones(&[&["qubeley"], &["gm"]], vec![], FORTIFIED);
+    clear_blips(&mut g, &[1]);
+    put(&mut g, 16, 2.375, 0.2);
+    act(&mut g, "move u16 2.375,0.6");
+    roll(&mut g, &[TARGET]);
+    let t = (g.now.units.len() - 1) as u8;
+    let ev = act(&mut g, &format!("melee u16 u{t}"));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, Event::Attacks { def_dice: 4, .. }))
+    );
+    // ASTEROIDS: two more in the zone; knockback into one stuns like terrain.
+    let g = zones(&[&["qubeley"], &["gm"]], vec![], ASTEROIDS);
+    let rocks: Vec<_> = g.now.units.iter().filter(|u| u.is_rock()).collect();
+    assert_eq!(rocks.len(), 2);
+    assert!(rocks.iter().all(|r| g.zone_of(r.at) == 0));
+}
+
+#[test]
+fn sde_zones_3_when_the_last_zone_is_cleared_the_most_blips_wins() {
+    let mut g = zones(
+        &[&["guncannon"], &["gm"]],
+        vec![wall(1.0, 7.3, 5.0, 7.5)],
+        FORTIFIED,
+    );
+    clear_blips(&mut g, &[]);
+    let z = g.now.zones.as_mut().unwrap();
+    z.cleared = 3;
+    z.cards = vec![Some(battlemat_sd_era::state::ZoneCard::Fortified); 4];
+    g.now.tokens = vec![3, 3];
+    put(&mut g, 16, 3.0, 6.2);
+    put(&mut g, 17, 0.5, 6.2);
+    let e = add_enemy(&mut g, "zaku", 3.0, 7.0);
+    act(&mut g, &format!("shoot u16 u{e}"));
+    roll(&mut g, &[6, 1, 1, 1]);
+    let r = g.result().expect("the last zone is cleared");
+    assert!(r.reason.contains("last zone"), "{}", r.reason);
+    assert_eq!(r.scores, vec![4, 3]);
     assert_eq!(r.ranks, vec![1, 2]);
 }
