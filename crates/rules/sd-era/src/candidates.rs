@@ -13,7 +13,7 @@ impl SdEra {
     /// The candidate list: every decision that is a finite choice is listed in full; moves,
     /// pushes and BITS points are candidates (`ActionList::Candidates`).
     pub fn legal(&self) -> Vec<Action> {
-        let mut out = Vec::with_capacity(96);
+        let mut out = Vec::with_capacity(160);
         match &self.now.phase {
             Phase::Over
             | Phase::TurnOrder { .. }
@@ -149,6 +149,23 @@ impl SdEra {
                 out.push(a);
             }
         };
+        // What the active player's units may attack is the same for each of them (a friend
+        // is never a target), outside a ring battle (where it depends on the side of the
+        // ring): judged once per listing.
+        let shooter = self.ids().find(|&u| {
+            let x = self.unit(u);
+            x.owner == Some(seat) && x.on_table()
+        });
+        let targets: Option<Vec<UnitId>> = match shooter {
+            Some(s) if self.fixed.kind != MissionKind::RingBattle => Some(
+                self.ids()
+                    .filter(|&t| t != s && self.target_ok(s, t).is_ok())
+                    .collect(),
+            ),
+            _ => None,
+        };
+        let credits = self.fixed.kind == MissionKind::EggHunt
+            && self.now.units.iter().any(|c| c.is_marker() && c.on_table());
         if let Some(u) = self.now.charge {
             for t in self.ids() {
                 if t != u && self.unit(t).on_table() && self.next_to(u, t) {
@@ -175,7 +192,7 @@ impl SdEra {
                 continue;
             }
             self.move_candidates_with(u, out, &mut scratch);
-            self.shot_candidates(u, out);
+            self.shot_candidates(u, targets.as_deref(), out);
             if self.now.charge != Some(u) && !self.has(u, Special::T) {
                 for t in self.ids() {
                     let y = self.unit(t);
@@ -192,9 +209,7 @@ impl SdEra {
             if self.unit_type(u).is_some_and(|t| t.is(Special::H)) {
                 push(Action::Hide { unit: u }, out);
             }
-            if self.hill().is_some()
-                || (self.fixed.kind == MissionKind::EggHunt && self.credit_next_to(u).is_some())
-            {
+            if self.hill().is_some() || (credits && self.credit_next_to(u).is_some()) {
                 push(Action::Collect { unit: u }, out);
             }
             if pickups {
@@ -219,11 +234,14 @@ impl SdEra {
 
     /// Shots: each target with all the dice; SPRAY also halves its dice over the two
     /// nearest; BITS also fires from 1 stick toward a target it cannot reach or see.
-    fn shot_candidates(&self, u: UnitId, out: &mut Vec<Action>) {
-        let targets: Vec<UnitId> = self
-            .ids()
-            .filter(|&t| t != u && self.target_ok(u, t).is_ok())
-            .collect();
+    fn shot_candidates(&self, u: UnitId, shared: Option<&[UnitId]>, out: &mut Vec<Action>) {
+        let targets: Vec<UnitId> = match shared {
+            Some(t) => t.iter().copied().filter(|&t| t != u).collect(),
+            None => self
+                .ids()
+                .filter(|&t| t != u && self.target_ok(u, t).is_ok())
+                .collect(),
+        };
         let x = *self.unit(u);
         // The judge's checks of the unit (`spend`) were made by the caller's loop; each
         // target is judged by the same per-target rules as `judge_shot`.
