@@ -1756,8 +1756,23 @@ fn sd_era_every_mission_plays_and_draws() {
             let d: String = d.split("  ").next().unwrap().to_string();
             ok(["act", p(&g), &d]);
         }
+        // Decisions before the first move (CONVOY: a VETERAN's re-roll against the enemies'
+        // first attacks): the first listed choice.
+        let mut legal = ok(["legal", p(&g)]);
+        for _ in 0..20 {
+            if legal.lines().any(|l| l.trim().starts_with("move ")) {
+                break;
+            }
+            let first = legal
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty() && !l.starts_with("Seat"))
+                .unwrap_or_else(|| panic!("{m}: nothing listed:\n{legal}"));
+            let first: String = first.split("  ").next().unwrap().to_string();
+            ok(["act", p(&g), &first]);
+            legal = ok(["legal", p(&g)]);
+        }
         // The first listed move, as the text `act` takes.
-        let legal = ok(["legal", p(&g)]);
         let mv = legal
             .lines()
             .map(str::trim)

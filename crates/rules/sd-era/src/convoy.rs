@@ -13,7 +13,7 @@ use crate::data::{BASE_RADIUS, NEXT_TO, STICK, Special};
 use crate::events::Event;
 use crate::state::{Body, Choice, Pending, Phase, SdEra, Trail, UnitId};
 use battlemat_core::{ChanceOutcome, Outcomes, Seat};
-use battlemat_geom::table::{Hit, Point, toward};
+use battlemat_geom::table::{Point, toward};
 
 /// "M= If the target is within 2 sticks, move and melee instead".
 const MELEE_REACH: i64 = 2 * STICK;
@@ -74,7 +74,7 @@ impl SdEra {
             to: sweep.stop,
         });
         let far = sweep.stop.y + x.radius() >= self.fixed.table.depth;
-        if (sweep.hit == Some(Hit::Edge) && far) || far {
+        if far {
             if let Some(c) = self.now.convoy.as_mut() {
                 c.arrived = true;
             }

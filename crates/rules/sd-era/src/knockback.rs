@@ -205,9 +205,11 @@ impl SdEra {
                     }));
                 }
             }
-            Some(Hit::Edge) | Some(Hit::Piece(_)) => self.into_terrain(u, m, ev),
+            Some(Hit::Edge) | Some(Hit::Piece(_)) => self.knocked_into_terrain(u, m, ev),
             // BATTLE ZONES: an asteroid a zone card adds is terrain.
-            Some(Hit::Base(j)) if self.unit(ids[j]).is_rock() => self.into_terrain(u, m, ev),
+            Some(Hit::Base(j)) if self.unit(ids[j]).is_rock() => {
+                self.knocked_into_terrain(u, m, ev)
+            }
             // BATTLE ZONES: a bomb knocked into a unit blows up; into anything else it stops.
             Some(Hit::Base(j)) if x.is_mine() => self.mine_hits(u, ids[j], ev),
             Some(Hit::Base(j)) => {
@@ -272,7 +274,7 @@ impl SdEra {
     /// SDE-KB2: into terrain or a board edge: stop, stunned. BATTLE ZONES: an enemy knocked
     /// into terrain is beaten ("Any attack that knocks the 2C unit into terrain or out of the
     /// Zone defeats it"; the table's edges bound the zones); a bomb just stops.
-    fn into_terrain(&mut self, u: crate::state::UnitId, m: Motion, ev: &mut Vec<Event>) {
+    fn knocked_into_terrain(&mut self, u: crate::state::UnitId, m: Motion, ev: &mut Vec<Event>) {
         let x = self.unit(u);
         if self.fixed.kind == MissionKind::BattleZones && x.is_enemy() {
             return self.defeat(u, m.by, ev);

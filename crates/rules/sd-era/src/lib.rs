@@ -239,11 +239,7 @@ impl Game for SdEra {
             Phase::EggOpens { egg, by } => self.open_egg(egg, by, value, ev),
             Phase::EnemyDraw { seat, left } => self.draw_enemy(seat, left, value, ev),
             Phase::ZoneCard { zone } => self.draw_zone_card(zone, value, ev),
-            Phase::BlipReveal { blip, unit } => {
-                if !self.reveal(blip, unit, Some(value), ev) {
-                    self.settle(ev);
-                }
-            }
+            Phase::BlipReveal { blip, unit } => self.reveal_drawn(blip, unit, value, ev),
             Phase::MineRoll { mine, unit } => self.roll_mine(mine, unit, face, ev),
             Phase::OrderRoll { seat, left, scores } => {
                 self.roll_order(seat, left, scores, face, ev)

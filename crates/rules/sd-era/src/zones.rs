@@ -154,6 +154,13 @@ impl SdEra {
         true
     }
 
+    /// The draw for a touched blip came up `value`: reveal it, then play goes on.
+    pub fn reveal_drawn(&mut self, blip: UnitId, unit: UnitId, value: u32, ev: &mut Vec<Event>) {
+        if !self.reveal(blip, unit, Some(value), ev) {
+            self.settle(ev);
+        }
+    }
+
     /// What the blip is (`drawn`: an index into `BlipKind::ALL` from the draw, or none for an
     /// AMBUSH NEST). Whether a die or decision is now due.
     pub fn reveal(
