@@ -77,7 +77,8 @@ impl SdEra {
         v
     }
 
-    /// Where a unit wants to be: the hill, a ball, credits or an egg, or nowhere in particular.
+    /// Where a unit wants to be: the hill, a ball, credits or an egg, by the ship, the open
+    /// zone's enemies and blips, or nowhere in particular.
     fn objective(&self) -> Option<battlemat_geom::table::Point> {
         match self.fixed.kind {
             MissionKind::KingOfTheHill => Some(self.fixed.centre),
@@ -94,6 +95,21 @@ impl SdEra {
                 })
                 .min_by_key(|&b| !self.unit(b).is_marker())
                 .map(|b| self.unit(b).at),
+            // CONVOY: by the ship, to screen it.
+            MissionKind::Convoy => self.now.convoy.as_ref().map(|c| self.unit(c.ship).at),
+            // BATTLE ZONES: the open zone's enemies, targets and blips.
+            MissionKind::BattleZones => {
+                let open = self.open_zone();
+                self.ids()
+                    .filter(|&b| {
+                        let y = self.unit(b);
+                        y.on_table()
+                            && (y.is_enemy() || y.is_target() || y.is_blip())
+                            && self.zone_of(y.at) == open
+                    })
+                    .min_by_key(|&b| !self.unit(b).is_enemy())
+                    .map(|b| self.unit(b).at)
+            }
             _ => None,
         }
     }
