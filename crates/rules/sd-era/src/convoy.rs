@@ -216,21 +216,21 @@ impl SdEra {
                 let at = self.unit(e).at;
                 let total = self.attack_dice(e, false);
                 if self.aim_dice(e, at, BASE_RADIUS, target, total).is_err() {
-                    self.enemy_step(e, target, STICK);
+                    self.enemy_step(e, target, STICK, None, ev);
                 }
             }
             // "M= If the target is within 2 sticks, move and melee instead".
             Some(Special::M) if gap(self) <= MELEE_REACH => {
-                self.enemy_step(e, target, MELEE_REACH);
+                self.enemy_step(e, target, MELEE_REACH, None, ev);
             }
-            _ => self.enemy_step(e, target, STICK),
+            _ => self.enemy_step(e, target, STICK, None, ev),
         }
         // "F= After attacking, try to move out of range or view of player units."
         let fast = special == Some(Special::F);
         if fast {
             self.now.pending.push(Pending::Retreat { unit: e });
         }
-        if self.enemy_strike(e, target, bonus, ev) {
+        if self.enemy_strike(e, target, bonus, false, ev) {
             return true;
         }
         if fast {
@@ -255,64 +255,6 @@ impl SdEra {
         );
         let d = |p: Point| crate::combat::len2(p.x - s.x, p.y - s.y);
         if d(step) < d(me) { u } else { ship }
-    }
-
-    /// An enemy moves straight toward `target`, at most `most` ticks, stopping next to it
-    /// or at the first contact on the way.
-    pub fn enemy_step(&mut self, e: UnitId, target: UnitId, most: i64) {
-        if self.next_to(e, target) {
-            return;
-        }
-        let start = self.unit(e).at;
-        let them = self.unit(target).at;
-        let contact = self.unit(e).radius() + self.unit(target).radius() + NEXT_TO / 2;
-        let gap = battlemat_geom::table::distance_floor(start, them) - contact;
-        let to = toward(start, them, gap.clamp(0, most));
-        let others = self.bases_except(&[e]);
-        let sweep = self
-            .fixed
-            .table
-            .sweep(self.unit(e).base(), to, &others, &[]);
-        if sweep.stop != start {
-            self.now.units[e as usize].at = sweep.stop;
-            self.now.trail.push(Trail::Move {
-                from: start,
-                to: sweep.stop,
-            });
-        }
-    }
-
-    /// An enemy attacks `target`: melee if next to it, else a shot if it has one. Whether a
-    /// fight began.
-    pub fn enemy_strike(
-        &mut self,
-        e: UnitId,
-        target: UnitId,
-        bonus: u8,
-        ev: &mut Vec<Event>,
-    ) -> bool {
-        if !self.attackable(target) {
-            return false;
-        }
-        let at = self.unit(e).at;
-        let f = if self.next_to(e, target) {
-            let dice = self.attack_dice(e, true) + bonus;
-            self.unit_fight(e, target, true, dice, at)
-        } else {
-            let total = self.attack_dice(e, false) + bonus;
-            match self.aim_dice(e, at, BASE_RADIUS, target, total) {
-                Ok(dice) => {
-                    self.now.trail.push(Trail::Shot {
-                        from: at,
-                        to: self.unit(target).at,
-                    });
-                    self.unit_fight(e, target, false, dice, at)
-                }
-                Err(_) => return false,
-            }
-        };
-        self.start_fight(f, ev);
-        true
     }
 
     /// FAST enemy: one stick directly away from the nearest player unit.

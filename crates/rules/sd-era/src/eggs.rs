@@ -181,17 +181,7 @@ impl SdEra {
         ev: &mut Vec<Event>,
     ) {
         if face == 6 {
-            let b = self.unit(bomb).base();
-            let caught: Vec<UnitId> = self
-                .ids()
-                .filter(|&u| {
-                    let x = self.unit(u);
-                    u != bomb
-                        && (x.is_unit() || x.is_egg())
-                        && x.solid()
-                        && x.base().within(&b, STICK)
-                })
-                .collect();
+            let caught = self.caught_by_blast(bomb, STICK, |x| x.is_unit() || x.is_egg());
             self.now.units[bomb as usize].gone = true;
             let hit: Vec<UnitId> = caught
                 .iter()

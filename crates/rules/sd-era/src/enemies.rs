@@ -54,46 +54,89 @@ impl SdEra {
         let Some(t) = self.enemy_target(e, AMBUSH_REACH) else {
             return false;
         };
-        if may_move && !self.next_to(e, t) {
-            let start = self.unit(e).at;
-            let them = self.unit(t).at;
-            let contact = self.unit(e).radius() + self.unit(t).radius() + NEXT_TO / 2;
-            let gap = battlemat_geom::table::distance_floor(start, them) - contact;
-            let to = toward(start, them, gap.clamp(0, STICK));
-            let others = self.bases_except(&[e]);
-            let sweep = self
-                .fixed
-                .table
-                .sweep(self.unit(e).base(), to, &others, &[]);
-            if sweep.stop != start {
-                self.now.units[e as usize].at = sweep.stop;
-                self.now.trail.push(Trail::Move {
-                    from: start,
-                    to: sweep.stop,
-                });
-                ev.push(Event::Moved {
-                    unit: e,
-                    from: start,
-                    to: sweep.stop,
-                });
-            }
+        if may_move {
+            self.enemy_step(e, t, STICK, None, ev);
+        }
+        self.enemy_strike(e, t, bonus, false, ev)
+    }
+
+    /// An enemy moves straight toward `target`, at most `most` ticks, stopping next to it or
+    /// at the first contact on the way; its centre kept within `rows` (a band of the table's
+    /// depth, BATTLE ZONES' zone) if given.
+    pub fn enemy_step(
+        &mut self,
+        e: UnitId,
+        target: UnitId,
+        most: i64,
+        rows: Option<(i64, i64)>,
+        ev: &mut Vec<Event>,
+    ) {
+        if self.next_to(e, target) {
+            return;
+        }
+        let start = self.unit(e).at;
+        let them = self.unit(target).at;
+        let r = self.unit(e).radius();
+        let contact = r + self.unit(target).radius() + NEXT_TO / 2;
+        let gap = battlemat_geom::table::distance_floor(start, them) - contact;
+        let mut to = toward(start, them, gap.clamp(0, most));
+        if let Some((lo, hi)) = rows {
+            to.y = to.y.clamp(lo + r + 1, (hi - r - 1).max(lo + r + 1));
+        }
+        let others = self.bases_except(&[e]);
+        let sweep = self
+            .fixed
+            .table
+            .sweep(self.unit(e).base(), to, &others, &[]);
+        if sweep.stop != start {
+            self.now.units[e as usize].at = sweep.stop;
+            self.now.trail.push(Trail::Move {
+                from: start,
+                to: sweep.stop,
+            });
+            ev.push(Event::Moved {
+                unit: e,
+                from: start,
+                to: sweep.stop,
+            });
+        }
+    }
+
+    /// An enemy attacks `target` with `bonus` dice: melee if next to it, else a shot if it
+    /// has one; `shoot_first`: a shot whenever it has one, melee only if it has none but is
+    /// next to it. Whether a fight began.
+    pub fn enemy_strike(
+        &mut self,
+        e: UnitId,
+        target: UnitId,
+        bonus: u8,
+        shoot_first: bool,
+        ev: &mut Vec<Event>,
+    ) -> bool {
+        if !self.attackable(target) {
+            return false;
         }
         let at = self.unit(e).at;
-        let f = if self.next_to(e, t) {
-            let dice = self.attack_dice(e, true) + bonus;
-            self.unit_fight(e, t, true, dice, at)
+        let beside = self.next_to(e, target);
+        let total = self.attack_dice(e, false) + bonus;
+        let shot = if beside && !shoot_first {
+            None
         } else {
-            let total = self.attack_dice(e, false) + bonus;
-            match self.aim_dice(e, at, BASE_RADIUS, t, total) {
-                Ok(dice) => {
-                    self.now.trail.push(Trail::Shot {
-                        from: at,
-                        to: self.unit(t).at,
-                    });
-                    self.unit_fight(e, t, false, dice, at)
-                }
-                Err(_) => return false,
+            self.aim_dice(e, at, BASE_RADIUS, target, total).ok()
+        };
+        let f = match shot {
+            Some(dice) => {
+                self.now.trail.push(Trail::Shot {
+                    from: at,
+                    to: self.unit(target).at,
+                });
+                self.unit_fight(e, target, false, dice, at)
             }
+            None if beside => {
+                let dice = self.attack_dice(e, true) + bonus;
+                self.unit_fight(e, target, true, dice, at)
+            }
+            None => return false,
         };
         self.start_fight(f, ev);
         true

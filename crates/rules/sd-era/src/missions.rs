@@ -163,14 +163,7 @@ impl SdEra {
     /// would change nothing.)
     pub fn roll_bomb(&mut self, bomb: UnitId, left: u8, done: u8, face: u8, ev: &mut Vec<Event>) {
         if face == 6 {
-            let b = self.unit(bomb).base();
-            let hit: Vec<UnitId> = self
-                .ids()
-                .filter(|&u| {
-                    let x = self.unit(u);
-                    x.is_unit() && x.on_table() && x.base().within(&b, STICK)
-                })
-                .collect();
+            let hit = self.caught_by_blast(bomb, STICK, |x| x.is_unit());
             for &u in &hit {
                 self.stun(u, None, ev);
                 if let Some(s) = self.unit(u).owner {

@@ -759,6 +759,23 @@ impl SdEra {
             .filter(|i| !except.contains(i) && self.unit(*i).solid())
             .collect()
     }
+    /// What a blast at `centre` catches: the bodies on the table within `reach` of its base
+    /// (edge to edge) that `caught` says it hits, in id order.
+    pub fn caught_by_blast(
+        &self,
+        centre: UnitId,
+        reach: Ticks,
+        caught: impl Fn(&Unit) -> bool,
+    ) -> Vec<UnitId> {
+        let b = self.unit(centre).base();
+        self.ids()
+            .filter(|&u| {
+                let x = self.unit(u);
+                u != centre && x.solid() && caught(x) && x.base().within(&b, reach)
+            })
+            .collect()
+    }
+
     /// The piece the body stands on.
     pub fn standing_on(&self, u: UnitId) -> Option<usize> {
         self.fixed.table.piece_holding(&self.unit(u).base())

@@ -10,11 +10,11 @@
 //! same odds but hides a secret in the state that every observer would have to be denied.
 //! The zone deck and the blip mix are data (`data/scenarios/zones.toml`), marked as ours.
 
-use crate::data::{BASE_RADIUS, NEXT_TO, STICK};
+use crate::data::{BASE_RADIUS, STICK};
 use crate::events::Event;
 use crate::state::{BlipKind, Body, Pending, Phase, SdEra, Trail, UnitId, ZoneCard};
 use battlemat_core::{ChanceOutcome, Outcomes, Seat};
-use battlemat_geom::table::{Point, toward};
+use battlemat_geom::table::Point;
 
 impl SdEra {
     /// How many zones: the table's depth in zone lengths (a short last one counts).
@@ -271,14 +271,7 @@ impl SdEra {
 
     /// "they explode, doing a stun to any units, friendly or enemy, within 1 stick."
     fn blast(&mut self, mine: UnitId, ev: &mut Vec<Event>) {
-        let b = self.unit(mine).base();
-        let hit: Vec<UnitId> = self
-            .ids()
-            .filter(|&u| {
-                let x = self.unit(u);
-                x.is_unit() && x.on_table() && x.base().within(&b, STICK)
-            })
-            .collect();
+        let hit = self.caught_by_blast(mine, STICK, |x| x.is_unit());
         self.now.units[mine as usize].gone = true;
         ev.push(Event::BombExplodes {
             bomb: mine,
@@ -320,46 +313,9 @@ impl SdEra {
         let Some(t) = self.enemy_target(e, i64::MAX / 4) else {
             return false;
         };
-        if !self.next_to(e, t) {
-            let start = self.unit(e).at;
-            let them = self.unit(t).at;
-            let contact = self.unit(e).radius() + self.unit(t).radius() + NEXT_TO / 2;
-            let gap = battlemat_geom::table::distance_floor(start, them) - contact;
-            let mut to = toward(start, them, gap.clamp(0, STICK));
-            let (lo, hi) = self.zone_span(self.zone_of(self.unit(e).home));
-            let r = self.unit(e).radius();
-            to.y = to.y.clamp(lo + r + 1, hi - r - 1);
-            let others = self.bases_except(&[e]);
-            let sweep = self
-                .fixed
-                .table
-                .sweep(self.unit(e).base(), to, &others, &[]);
-            if sweep.stop != start {
-                self.now.units[e as usize].at = sweep.stop;
-                self.now.trail.push(Trail::Move {
-                    from: start,
-                    to: sweep.stop,
-                });
-            }
-        }
-        let at = self.unit(e).at;
-        let total = self.attack_dice(e, false);
-        let f = match self.aim_dice(e, at, BASE_RADIUS, t, total) {
-            Ok(dice) => {
-                self.now.trail.push(Trail::Shot {
-                    from: at,
-                    to: self.unit(t).at,
-                });
-                self.unit_fight(e, t, false, dice, at)
-            }
-            Err(_) if self.next_to(e, t) => {
-                let dice = self.attack_dice(e, true);
-                self.unit_fight(e, t, true, dice, at)
-            }
-            Err(_) => return false,
-        };
-        self.start_fight(f, ev);
-        true
+        let rows = self.zone_span(self.zone_of(self.unit(e).home));
+        self.enemy_step(e, t, STICK, Some(rows), ev);
+        self.enemy_strike(e, t, 0, true, ev)
     }
 
     /// A zone's stretch of the table, from its start-end line to its far line.
