@@ -490,6 +490,28 @@ impl SdEra {
                     self.stun(animal, self.unit(target).owner, ev);
                     return;
                 }
+                // An enemy defender (no player to choose) knocks the attacker back 1 stick
+                // directly away from itself (BATTLE ZONES: toward the start).
+                if let Striker::Unit(a) = f.striker
+                    && self.unit(target).is_enemy()
+                {
+                    let (at, me) = (self.unit(a).at, self.unit(target).at);
+                    let toward = if self.fixed.kind == MissionKind::BattleZones {
+                        self.toward_start(at)
+                    } else {
+                        Point::new(2 * at.x - me.x, 2 * at.y - me.y)
+                    };
+                    self.now.pending.push(Pending::Motion(crate::state::Motion {
+                        body: a,
+                        toward,
+                        dist: STICK,
+                        by: None,
+                        dice: f.def.dice,
+                        bounces: 0,
+                        past: None,
+                    }));
+                    return;
+                }
                 let Some(seat) = self.unit(target).owner else {
                     return; // a ball does not push back
                 };

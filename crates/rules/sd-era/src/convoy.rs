@@ -130,7 +130,24 @@ impl SdEra {
         if k < c.pool.len() && c.pool[k] > 0 {
             c.pool[k] -= 1;
             let spot = self.behind_asteroid();
-            let id = self.add_body(Body::Unit { kind: k as u16 }, None, spot);
+            // A unit given back to the pool is the same body drawn again (the unit list
+            // stays as long as the pool).
+            let back = self.ids().find(|&b| {
+                let x = self.unit(b);
+                x.gone && x.is_enemy() && x.kind() == Some(k as u16)
+            });
+            let id = match back {
+                Some(b) => {
+                    let x = &mut self.now.units[b as usize];
+                    *x = crate::setup::new_unit(Body::Unit { kind: k as u16 }, None, spot);
+                    let spot = self.clear_spot_near(b, spot);
+                    let x = &mut self.now.units[b as usize];
+                    x.at = spot;
+                    x.home = spot;
+                    b
+                }
+                None => self.add_body(Body::Unit { kind: k as u16 }, None, spot),
+            };
             self.now.units[id as usize].fresh = true;
             ev.push(Event::EnemyArrives {
                 unit: id,
@@ -233,9 +250,9 @@ impl SdEra {
         if self.enemy_strike(e, target, bonus, false, ev) {
             return true;
         }
+        // No attack, so no move away after it.
         if fast {
             self.now.pending.pop();
-            self.retreat(e);
         }
         false
     }
@@ -282,7 +299,7 @@ impl SdEra {
     /// "To CAPTURE an enemy unit, players must stun them": the player whose attack stunned
     /// it takes it off the table and scores its value.
     pub fn capture_enemy(&mut self, u: UnitId, seat: Seat, ev: &mut Vec<Event>) {
-        let points = self.value(u);
+        let points = self.points(u);
         let x = &mut self.now.units[u as usize];
         x.captured = Some(seat);
         x.stunned = false;
@@ -293,6 +310,12 @@ impl SdEra {
             unit: u,
             points,
         });
+    }
+
+    /// A captured unit's points: what it costs (SDE-T2: its value, CHEAP one less), as the
+    /// players' own four points are counted.
+    pub fn points(&self, u: UnitId) -> u8 {
+        self.unit_type(u).map_or(0, |t| t.cost())
     }
 
     /// How many enemy units `seat` holds.
@@ -362,7 +385,7 @@ impl SdEra {
 
     /// A captured unit goes back to the pool.
     pub fn give_up(&mut self, seat: Seat, u: UnitId, ev: &mut Vec<Event>) {
-        let points = self.value(u);
+        let points = self.points(u);
         let kind = self.unit(u).kind();
         let x = &mut self.now.units[u as usize];
         x.captured = None;

@@ -68,16 +68,19 @@ impl SdEra {
         self.now.pending.push(Pending::Open { egg, by });
     }
 
-    /// The cheap unit in `seat`'s egg: the cheapest kind in its army, a CHEAP one first
-    /// (SDE-EGG.1, our reading of "a cheap unit from that player's army"), the one listed
-    /// first in the army on a tie.
+    /// The cheap unit in `seat`'s egg: the kind in its army that costs least (transports
+    /// aside: it comes out attacking), a CHEAP one first among equals (SDE-EGG.1, our reading
+    /// of "a cheap unit from that player's army"), the one listed first on a tie.
     pub fn egg_unit_kind(&self, seat: Seat) -> Option<u16> {
         self.ids()
             .filter_map(|u| {
                 let x = self.unit(u);
                 let k = x.kind().filter(|_| x.owner == Some(seat))?;
                 let t = &self.fixed.chart[k as usize].1;
-                Some(((t.value, !t.is(Special::C), u), k))
+                if t.is(Special::T) {
+                    return None;
+                }
+                Some(((t.cost(), !t.is(Special::C), u), k))
             })
             .min()
             .map(|(_, k)| k)

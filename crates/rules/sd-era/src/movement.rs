@@ -75,12 +75,23 @@ impl SdEra {
             return Err(Why::new("SDE-MOVE", "a move is at most 1 stick"));
         }
         let t = &self.fixed.table;
-        // SDE-ZONES.2: "NO ONE MAY LEAVE a zone until it has been cleared".
-        if self.fixed.kind == MissionKind::BattleZones && self.zone_of(to) > self.open_zone() {
-            return Err(Why::new(
-                "SDE-ZONES.2",
-                "no one may leave a zone until it has been cleared",
-            ));
+        // SDE-ZONES.2: "NO ONE MAY LEAVE a zone until it has been cleared" (nor be dropped
+        // beyond it); "To reveal a blip, you must touch it as part of your move. This ends
+        // your move": a move may not pass through a blip.
+        if self.fixed.kind == MissionKind::BattleZones {
+            let open = self.open_zone();
+            if self.zone_of(to) > open || drop.iter().any(|d| self.zone_of(d.at) > open) {
+                return Err(Why::new(
+                    "SDE-ZONES.2",
+                    "no one may leave a zone until it has been cleared",
+                ));
+            }
+            if self.passes_blip(x.at, to) {
+                return Err(Why::new(
+                    "SDE-ZONES.2",
+                    "touching a blip ends the move: stop next to it",
+                ));
+            }
         }
         if self.fixed.kind == MissionKind::RingBattle && self.in_ring_zone(to) == x.outside {
             return Err(Why::new(
@@ -253,7 +264,10 @@ impl SdEra {
         }
         self.now.charge = self.can_charge(u).then_some(u);
         if self.fixed.kind == MissionKind::BattleZones {
-            self.after_zone_move(u, ev);
+            let moved: Vec<UnitId> = std::iter::once(u)
+                .chain(p.drop.iter().map(|d| d.unit))
+                .collect();
+            self.after_zone_move(&moved, ev);
         }
     }
 
@@ -413,7 +427,7 @@ impl SdEra {
                 // The winds' points (the first) are within a stick by construction.
                 && (k < WINDS || crate::combat::len2(to.x - x.at.x, to.y - x.at.y) <= stick2)
                 && (!ring || self.in_ring_zone(to) != x.outside)
-                && zone_limit.is_none_or(|z| self.zone_of(to) <= z)
+                && zone_limit.is_none_or(|z| self.zone_of(to) <= z && !self.passes_blip(x.at, to))
                 && matches!(
                     t.landing_among(
                         &Base::new(to, BASE_RADIUS),

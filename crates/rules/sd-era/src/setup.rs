@@ -245,10 +245,10 @@ pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
     // (SDE-CONVOY.1).
     if m.mission == MissionKind::Convoy {
         let mut pool = vec![0u8; game.fixed.chart.len()];
-        if m.enemies.is_empty() {
+        if m.enemies.is_empty() || m.enemies.len() > 100 {
             return Err(SetupError::new(
                 "mission.enemies",
-                "a convoy needs a pool of enemy units",
+                "a convoy needs a pool of 1 to 100 enemy units",
             ));
         }
         for (i, key) in m.enemies.iter().enumerate() {
@@ -288,10 +288,15 @@ pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
     // BATTLE ZONES: zones as wide as the table, each `zone_length` long; two blips a
     // player in each, face down, spread evenly (SDE-ZONES.1).
     if m.mission == MissionKind::BattleZones {
-        if m.zone_length <= 0 || m.zone_length > d {
+        // Whole zones of at least a stick (room for bases and blips), at most 16.
+        if m.zone_length < STICK
+            || m.zone_length > d
+            || d % m.zone_length != 0
+            || d / m.zone_length > 16
+        {
             return Err(SetupError::new(
                 "mission.zone_length",
-                "battle zones need zones no longer than the table",
+                "zones of at least 1 stick that divide the table's depth (at most 16 zones)",
             ));
         }
         for (what, key) in [
@@ -870,19 +875,36 @@ fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
             if now
                 .zones
                 .as_ref()
-                .is_none_or(|z| *zone as usize >= z.cards.len())
+                .is_none_or(|z| *zone as usize >= z.cards.len() || z.deck.iter().all(|&n| n == 0))
             {
-                return Err(SetupError::new(at, "a zone that does not exist"));
+                return Err(SetupError::new(
+                    at,
+                    "a zone that does not exist, or no card left",
+                ));
             }
         }
         Phase::BlipReveal { blip, unit: u } => {
             unit(*blip, at)?;
             unit(*u, at)?;
+            if !now.units[*blip as usize].is_blip()
+                || now
+                    .zones
+                    .as_ref()
+                    .is_none_or(|z| z.blips.iter().all(|&n| n == 0))
+            {
+                return Err(SetupError::new(
+                    at,
+                    "reveals a blip that is not one, or none is left",
+                ));
+            }
         }
         Phase::MineRoll { mine, unit: u } => {
             unit(*mine, at)?;
             if let Some(u) = u {
                 unit(*u, at)?;
+            }
+            if !now.units[*mine as usize].is_mine() {
+                return Err(SetupError::new(at, "rolls for a bomb that is not one"));
             }
         }
         Phase::OrderRoll { seat: s, .. }
@@ -891,6 +913,11 @@ fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
             seat(*s, at)?;
             if now.convoy.is_none() {
                 return Err(SetupError::new(at, "a convoy's roll outside a convoy"));
+            }
+            if matches!(now.phase, Phase::EnemyDraw { .. })
+                && now.convoy.as_ref().is_some_and(|c| c.pool_size() == 0)
+            {
+                return Err(SetupError::new(at, "a draw from an empty pool"));
             }
         }
         Phase::EggOpens { egg, by } => {

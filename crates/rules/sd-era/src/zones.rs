@@ -29,6 +29,20 @@ impl SdEra {
         (p.y.max(0) / l).min(i64::from(self.zone_count()) - 1) as u8
     }
 
+    /// Does a unit's move from `from` to `to` go through a blip (its base would overlap the
+    /// blip's somewhere on the way)?
+    pub fn passes_blip(&self, from: Point, to: Point) -> bool {
+        self.now.units.iter().any(|y| {
+            y.is_blip()
+                && y.on_table()
+                && battlemat_geom::table::Outline::Circle {
+                    centre: y.at,
+                    radius: y.radius() + crate::data::BASE_RADIUS,
+                }
+                .crossed_by(from, to)
+        })
+    }
+
     /// The first zone not yet cleared: units may be in it or any zone before it.
     pub fn open_zone(&self) -> u8 {
         self.now.zones.as_ref().map_or(0, |z| z.cleared)
@@ -116,29 +130,45 @@ impl SdEra {
         }
     }
 
-    /// After a move: a blip it touches is revealed (the lowest id), and a zone entered for
-    /// the first time draws its card (first). "This ends your move ... but you may still
+    /// After a move (of the unit and any units a transport dropped): a blip one of them
+    /// touches is revealed (the lowest id), and a zone entered for the first time draws its
+    /// card (cards first). "This ends your move ... but you may still
     /// make a free melee attack at the end of the move that revealed the blip."
-    pub fn after_zone_move(&mut self, unit: UnitId, ev: &mut Vec<Event>) {
+    pub fn after_zone_move(&mut self, moved: &[UnitId], ev: &mut Vec<Event>) {
         self.update_zones(ev);
-        let blip = self.ids().find(|&b| {
-            let y = self.unit(b);
-            y.is_blip() && y.on_table() && self.next_to(unit, b)
-        });
-        let zone = self.zone_of(self.unit(unit).at);
-        let unseen = self
-            .now
-            .zones
-            .as_ref()
-            .is_some_and(|z| z.cards.get(zone as usize).is_some_and(Option::is_none));
-        if blip.is_none() && !unseen {
+        let mut reveals = Vec::new();
+        let mut cards = Vec::new();
+        for &unit in moved {
+            let blip = self.ids().find(|&b| {
+                let y = self.unit(b);
+                y.is_blip() && y.on_table() && self.next_to(unit, b)
+            });
+            if let Some(b) = blip
+                && !reveals.iter().any(|&(x, _)| x == b)
+            {
+                reveals.push((b, unit));
+            }
+            let zone = self.zone_of(self.unit(unit).at);
+            let unseen = self
+                .now
+                .zones
+                .as_ref()
+                .is_some_and(|z| z.cards.get(zone as usize).is_some_and(Option::is_none));
+            if unseen && !cards.contains(&zone) {
+                cards.push(zone);
+            }
+        }
+        if reveals.is_empty() && cards.is_empty() {
             return;
         }
-        if let Some(b) = blip {
-            self.now.pending.push(Pending::Reveal { blip: b, unit });
+        // The moving unit's touch gives it the free melee; the reveals after the cards.
+        if let Some(&(_, unit)) = reveals.first() {
             self.now.charge = Some(unit);
         }
-        if unseen {
+        for &(blip, unit) in reveals.iter().rev() {
+            self.now.pending.push(Pending::Reveal { blip, unit });
+        }
+        for &zone in cards.iter().rev() {
             self.now.pending.push(Pending::ZoneCard { zone });
         }
         self.settle(ev);

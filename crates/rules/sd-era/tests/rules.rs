@@ -1652,13 +1652,18 @@ fn sde_egg_2_a_bomb_rolls_two_dice_at_once_then_one_more_each_turn_and_blows_egg
     let mut g = egg_before_wall(&[&["guncannon"], &["zaku"]]);
     break_egg_zero(&mut g);
     let ev = roll(&mut g, &[battlemat_sd_era::eggs::BOMB]);
-    let bomb = ev
-        .iter()
-        .find_map(|e| match e {
-            Event::EggOpens { .. } => None,
-            _ => None,
-        })
-        .unwrap_or((g.now.units.len() - 1) as u8);
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::EggOpens {
+            content: battlemat_sd_era::events::EggContent::Bomb,
+            ..
+        }
+    )));
+    let bomb = (g.now.units.len() - 1) as u8;
+    assert!(matches!(
+        g.now.units[bomb as usize].body,
+        battlemat_sd_era::state::Body::Bomb { dice: 2 }
+    ));
     assert_eq!(
         g.now.phase,
         Phase::EggBomb {
@@ -2031,12 +2036,12 @@ fn sde_convoy_2_capture_by_stunning_and_no_attacks_on_players_or_the_ship() {
     let ev = roll(&mut g, &[6, 1, 1, 1]);
     assert!(
         ev.iter()
-            .any(|x| matches!(x, Event::EnemyCaptured { seat: 0, unit, points: 2 } if *unit == e)),
+            .any(|x| matches!(x, Event::EnemyCaptured { seat: 0, unit, points: 1 } if *unit == e)),
         "knocked into terrain: stunned, so captured"
     );
     assert_eq!(g.now.units[e as usize].captured, Some(0));
     assert!(!g.now.units[e as usize].on_table());
-    assert_eq!(g.now.tokens, vec![2, 0]);
+    assert_eq!(g.now.tokens, vec![1, 0], "a Zaku 2C costs 1 point");
     // Knocked into the ship: a 1-die attack against it.
     let e2 = add_enemy(&mut g, "zaku", 3.0, 3.4);
     put(&mut g, 0, 3.0, 2.2);
@@ -2481,11 +2486,46 @@ fn sde_zones_2_zone_cards_change_the_zones_rules() {
         ev.iter()
             .any(|x| matches!(x, Event::Attacks { def_dice: 4, .. }))
     );
-    // ASTEROIDS: two more in the zone; knockback into one stuns like terrain.
-    let g = zones(&[&["qubeley"], &["gm"]], vec![], ASTEROIDS);
-    let rocks: Vec<_> = g.now.units.iter().filter(|u| u.is_rock()).collect();
+    // ASTEROIDS: two more in the zone; knockback into one is knockback into terrain.
+    let mut g = zones(&[&["guncannon"], &["gm"]], vec![], ASTEROIDS);
+    let rocks: Vec<u8> = (0..g.now.units.len() as u8)
+        .filter(|&u| g.now.units[u as usize].is_rock())
+        .collect();
     assert_eq!(rocks.len(), 2);
-    assert!(rocks.iter().all(|r| g.zone_of(r.at) == 0));
+    assert!(rocks.iter().all(|&r| g.zone_of(at(&g, r)) == 0));
+    clear_blips(&mut g, &[]);
+    let r = at(&g, rocks[0]);
+    put(&mut g, 17, 5.5, 0.2);
+    g.now.units[16].at = battlemat_geom::table::Point::new(r.x, r.y - ticks(1.2));
+    let e = add_enemy(&mut g, "zaku", 0.0, 0.0);
+    g.now.units[e as usize].at = battlemat_geom::table::Point::new(r.x, r.y - ticks(0.5));
+    g.now.units[e as usize].home = g.now.units[e as usize].at;
+    act(&mut g, &format!("shoot u16 u{e}"));
+    let ev = roll(&mut g, &[6, 1, 1, 1]);
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, Event::Defeated { unit, by: Some(0) } if *unit == e)),
+        "knocked into the card's asteroid: beaten"
+    );
+}
+
+#[test]
+fn sde_zones_2_a_move_may_not_pass_through_a_blip_and_an_enemy_defending_in_melee_pushes_back() {
+    let mut g = zones(&[&["qubeley"], &["gm"]], vec![], FORTIFIED);
+    clear_blips(&mut g, &[1]);
+    put(&mut g, 16, 2.375, 0.2);
+    // Straight through blip u1 at (2.375, 1): refused; stopping next to it reveals it.
+    refused(&mut g, "move u16 2.375,1.19", "SDE-ZONES.2");
+    // An enemy that wins in melee with overkill knocks the attacker back toward the start.
+    let mut g = zones(&[&["qubeley"], &["gm"]], vec![], FORTIFIED);
+    clear_blips(&mut g, &[]);
+    put(&mut g, 16, 3.0, 1.0);
+    put(&mut g, 17, 0.5, 0.2);
+    let e = add_enemy(&mut g, "gouf", 3.0, 1.3);
+    act(&mut g, &format!("melee u16 u{e}"));
+    // The Gouf (MELEE) defends with 3 + 1 dice: two sixes beat the Qubeley's ones.
+    roll(&mut g, &[1, 1, 1, 1, 6, 6, 1, 1]);
+    assert!(at(&g, 16).y < pt(0.0, 0.95).y, "{:?}", at(&g, 16));
 }
 
 #[test]
