@@ -63,9 +63,16 @@ pub fn opposed(contest: Contest, att: &Pool, def: &Pool, melee_special: bool) ->
     (w, overkill)
 }
 
-/// Squared length of a vector.
+/// Squared length of a vector (in 64-bit arithmetic when both offsets are under 2^30, as on
+/// and near any table; 128-bit otherwise).
+#[inline]
 pub(crate) fn len2(dx: Ticks, dy: Ticks) -> i128 {
-    (dx as i128) * (dx as i128) + (dy as i128) * (dy as i128)
+    const SMALL: i64 = 1 << 30;
+    if dx.abs() < SMALL && dy.abs() < SMALL {
+        (dx * dx + dy * dy) as i128
+    } else {
+        (dx as i128) * (dx as i128) + (dy as i128) * (dy as i128)
+    }
 }
 
 impl SdEra {

@@ -10,7 +10,7 @@
 use crate::data::{BASE_RADIUS, MissionKind, NEXT_TO, STICK, Special};
 use crate::events::{Drop, Event, Target, WIND_VECTORS};
 use crate::legal::Why;
-use crate::state::{Phase, SdEra, Trail, UnitId};
+use crate::state::{Body, Phase, SdEra, Trail, UnitId};
 use battlemat_geom::table::{Base, Landing, Point, toward};
 
 /// A move the judge accepted.
@@ -326,19 +326,17 @@ impl SdEra {
                 continue;
             }
             let y = self.unit(t);
-            let enemy = self.enemies(u, t);
             // Beside enemies, balls, animals, and the missions' things to touch or attack.
-            if !(enemy
-                || y.is_ball()
-                || y.is_animal()
-                || y.is_egg()
-                || y.is_marker()
-                || y.is_blip()
-                || y.is_target()
-                || y.is_mine())
-            {
-                continue;
-            }
+            let enemy = match y.body {
+                Body::Unit { .. } => {
+                    if !self.enemies(u, t) {
+                        continue;
+                    }
+                    true
+                }
+                Body::Ship | Body::Rock => continue,
+                _ => false,
+            };
             let d2 = crate::combat::len2(b.centre.x - x.at.x, b.centre.y - x.at.y);
             if enemy && nearest.is_none_or(|(n, _)| d2 < n) {
                 nearest = Some((d2, b.centre));
@@ -421,13 +419,32 @@ impl SdEra {
         let ring = self.fixed.kind == MissionKind::RingBattle;
         // BATTLE ZONES: not past the first zone still to clear (the judge's rule).
         let zone_limit = (self.fixed.kind == MissionKind::BattleZones).then(|| self.open_zone());
+        // ... nor through a blip: those a move of a stick from here could pass through.
+        let blips: Vec<battlemat_geom::table::Outline> = if zone_limit.is_some() {
+            bodies
+                .iter()
+                .filter(|(t, b)| {
+                    let r = (STICK + b.radius + BASE_RADIUS) as i128;
+                    self.unit(*t).is_blip()
+                        && crate::combat::len2(b.centre.x - x.at.x, b.centre.y - x.at.y) < r * r
+                })
+                .map(|(_, b)| battlemat_geom::table::Outline::Circle {
+                    centre: b.centre,
+                    radius: b.radius + BASE_RADIUS,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let stick2 = (STICK as i128) * (STICK as i128);
         let fits = |k: usize, to: Point| {
             to != x.at
                 // The winds' points (the first) are within a stick by construction.
                 && (k < WINDS || crate::combat::len2(to.x - x.at.x, to.y - x.at.y) <= stick2)
                 && (!ring || self.in_ring_zone(to) != x.outside)
-                && zone_limit.is_none_or(|z| self.zone_of(to) <= z && !self.passes_blip(x.at, to))
+                && zone_limit.is_none_or(|z| {
+                    self.zone_of(to) <= z && !blips.iter().any(|o| o.crossed_by(x.at, to))
+                })
                 && matches!(
                     t.landing_among(
                         &Base::new(to, BASE_RADIUS),

@@ -136,13 +136,18 @@ impl Unit {
     pub fn solid(&self) -> bool {
         self.on_table() && !self.is_marker()
     }
+    #[inline]
     pub fn radius(&self) -> Ticks {
-        if self.is_ship() {
-            SHIP_RADIUS
-        } else if self.is_ball() || self.is_egg() || self.is_marker() || self.is_mine() {
-            BALL_RADIUS
-        } else {
-            BASE_RADIUS
+        match self.body {
+            Body::Ship => SHIP_RADIUS,
+            Body::Ball
+            | Body::Bomb { .. }
+            | Body::Egg
+            | Body::Credit { .. }
+            | Body::Mine { .. } => BALL_RADIUS,
+            Body::Unit { .. } | Body::Animal { .. } | Body::Blip | Body::Target | Body::Rock => {
+                BASE_RADIUS
+            }
         }
     }
     pub fn base(&self) -> Base {
