@@ -164,6 +164,7 @@ impl SdEra {
             ),
             _ => None,
         };
+        let hill = self.hill().is_some();
         let credits = self.fixed.kind == MissionKind::EggHunt
             && self.now.units.iter().any(|c| c.is_marker() && c.on_table());
         if let Some(u) = self.now.charge {
@@ -194,22 +195,32 @@ impl SdEra {
             self.move_candidates_with(u, out, &mut scratch);
             self.shot_candidates(u, targets.as_deref(), out);
             if self.now.charge != Some(u) && !self.has(u, Special::T) {
-                for t in self.ids() {
+                // Melee: the targets (judged once, when shared) next to it.
+                let next_to_it = |t: UnitId| {
                     let y = self.unit(t);
-                    if t != u
-                        && y.owner != x.owner
-                        && y.on_table()
-                        && !y.stunned
-                        && self.next_to(u, t)
-                    {
-                        push(Action::Melee { unit: u, target: t }, out);
+                    t != u && y.owner != x.owner && y.on_table() && !y.stunned && self.next_to(u, t)
+                };
+                match targets.as_deref() {
+                    Some(ts) => {
+                        for &t in ts {
+                            if next_to_it(t) {
+                                push(Action::Melee { unit: u, target: t }, out);
+                            }
+                        }
+                    }
+                    None => {
+                        for t in self.ids() {
+                            if next_to_it(t) {
+                                push(Action::Melee { unit: u, target: t }, out);
+                            }
+                        }
                     }
                 }
             }
             if self.unit_type(u).is_some_and(|t| t.is(Special::H)) {
                 push(Action::Hide { unit: u }, out);
             }
-            if self.hill().is_some() || (credits && self.credit_next_to(u).is_some()) {
+            if hill || (credits && self.credit_next_to(u).is_some()) {
                 push(Action::Collect { unit: u }, out);
             }
             if pickups {
@@ -229,14 +240,16 @@ impl SdEra {
                 }
             }
         }
+        scratch.recycle();
         out.push(Action::End);
     }
 
     /// Shots: each target with all the dice; SPRAY also halves its dice over the two
     /// nearest; BITS also fires from 1 stick toward a target it cannot reach or see.
     fn shot_candidates(&self, u: UnitId, shared: Option<&[UnitId]>, out: &mut Vec<Action>) {
-        let targets: Vec<UnitId> = match shared {
-            Some(t) => t.iter().copied().filter(|&t| t != u).collect(),
+        // The shared list holds no friend of `u` (nor `u`): borrowed as it is.
+        let targets: std::borrow::Cow<[UnitId]> = match shared {
+            Some(t) => std::borrow::Cow::Borrowed(t),
             None => self
                 .ids()
                 .filter(|&t| t != u && self.target_ok(u, t).is_ok())
@@ -246,7 +259,7 @@ impl SdEra {
         // The judge's checks of the unit (`spend`) were made by the caller's loop; each
         // target is judged by the same per-target rules as `judge_shot`.
         let total = self.attack_dice(u, false);
-        for &t in &targets {
+        for &t in targets.iter() {
             if self.aim_dice(u, x.at, BASE_RADIUS, t, total).is_ok() {
                 out.push(Action::Shoot {
                     unit: u,
@@ -269,7 +282,7 @@ impl SdEra {
         }
         if self.has(u, Special::S) && targets.len() >= 2 {
             let total = self.attack_dice(u, false);
-            let mut near = targets.clone();
+            let mut near = targets.to_vec();
             near.sort_by_key(|&t| {
                 let y = self.unit(t);
                 crate::combat::len2(y.at.x - x.at.x, y.at.y - x.at.y)

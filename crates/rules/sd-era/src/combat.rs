@@ -92,11 +92,14 @@ impl SdEra {
     /// do not block it (rulings.md), wherever BITS trace the line from.
     pub fn sees(&self, shooter: UnitId, from: Point, target: UnitId) -> bool {
         let mut ignore: [usize; 2] = [usize::MAX; 2];
-        if let Some(p) = self.standing_on(shooter) {
-            ignore[0] = p;
-        }
-        if let Some(p) = self.standing_on(target) {
-            ignore[1] = p;
+        // Only a piece that holds units can be stood on.
+        if self.fixed.any_holds {
+            if let Some(p) = self.standing_on(shooter) {
+                ignore[0] = p;
+            }
+            if let Some(p) = self.standing_on(target) {
+                ignore[1] = p;
+            }
         }
         self.fixed.table.sight(from, self.unit(target).at, &ignore)
     }

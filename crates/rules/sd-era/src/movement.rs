@@ -296,6 +296,7 @@ impl SdEra {
     pub fn move_candidates(&self, u: UnitId, out: &mut Vec<crate::events::Action>) {
         let mut scratch = Scratch::of(self);
         self.move_candidates_with(u, out, &mut scratch);
+        scratch.recycle();
     }
 
     /// [`SdEra::move_candidates`] with the table's bodies and pieces read once for every
@@ -309,12 +310,11 @@ impl SdEra {
         let x = *self.unit(u);
         let Scratch {
             bodies,
-            bounds,
-            centres,
             points,
             others,
             near,
         } = scratch;
+        let (bounds, centres) = (&self.fixed.piece_bounds, &self.fixed.piece_centres);
         points.clear();
         for (dx, dy) in wind_offsets() {
             points.push(Point::new(x.at.x + dx, x.at.y + dy));
@@ -540,42 +540,37 @@ impl SdEra {
 }
 
 /// What candidate moves read of the table, once per turn's listing: the bodies on it with
-/// their bases, each piece's bounding box, and buffers reused from unit to unit.
+/// their bases, and buffers reused from unit to unit — and, through a spare kept per thread,
+/// from listing to listing (a listing is the commonest step of a random or searched game, and
+/// its allocations were a tenth of it). The pieces' boxes and centres are the setup's
+/// (`Fixed::piece_bounds`, `Fixed::piece_centres`).
+#[derive(Default)]
 pub struct Scratch {
     bodies: Vec<(UnitId, Base)>,
-    bounds: Vec<(i64, i64, i64, i64)>,
-    centres: Vec<Point>,
     points: Vec<Point>,
     others: Vec<Base>,
     near: Vec<(usize, (i64, i64, i64, i64))>,
 }
 
+thread_local! {
+    static SPARE: std::cell::Cell<Option<Scratch>> = const { std::cell::Cell::new(None) };
+}
+
 impl Scratch {
     pub fn of(g: &SdEra) -> Scratch {
-        Scratch {
-            bodies: g
-                .ids()
+        let mut s = SPARE.with(|c| c.take()).unwrap_or_default();
+        s.bodies.clear();
+        s.bodies.extend(
+            g.ids()
                 .filter(|&i| g.unit(i).on_table())
-                .map(|i| (i, g.unit(i).base()))
-                .collect(),
-            bounds: g
-                .fixed
-                .table
-                .pieces
-                .iter()
-                .map(|p| p.outline.bounds())
-                .collect(),
-            centres: g
-                .fixed
-                .table
-                .pieces
-                .iter()
-                .map(|p| piece_centre(&p.outline))
-                .collect(),
-            points: Vec::with_capacity(48),
-            others: Vec::with_capacity(16),
-            near: Vec::with_capacity(8),
-        }
+                .map(|i| (i, g.unit(i).base())),
+        );
+        s
+    }
+
+    /// Hand the buffers back for the next listing on this thread.
+    pub fn recycle(self) {
+        SPARE.with(|c| c.set(Some(self)));
     }
 }
 

@@ -169,6 +169,14 @@ pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
         posts,
         centre,
         options: s.options.clone(),
+        piece_bounds: m.table.pieces.iter().map(|p| p.outline.bounds()).collect(),
+        any_holds: m.table.pieces.iter().any(|p| p.holds > 0),
+        piece_centres: m
+            .table
+            .pieces
+            .iter()
+            .map(|p| crate::movement::piece_centre(&p.outline))
+            .collect(),
     };
     let mut now = Progress {
         units: Vec::new(),

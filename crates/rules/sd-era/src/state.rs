@@ -641,6 +641,11 @@ pub struct Fixed {
     /// The table's centre.
     pub centre: Point,
     pub options: Options,
+    /// Each terrain piece's bounding box and centre, as `table.pieces` orders them.
+    pub piece_bounds: Vec<(Ticks, Ticks, Ticks, Ticks)>,
+    pub piece_centres: Vec<Point>,
+    /// Some piece holds units on top.
+    pub any_holds: bool,
 }
 
 /// A game of SD ERA: the fixed part, shared, and the progress.
