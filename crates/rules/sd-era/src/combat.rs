@@ -81,11 +81,18 @@ impl SdEra {
     pub fn extra_range(&self, from: Point, from_radius: Ticks, target: UnitId) -> u8 {
         let t = self.unit(target);
         let d2 = len2(t.at.x - from.x, t.at.y - from.y);
-        let reach = |k: i64| {
-            let r = (k + 1) * STICK + from_radius + t.radius();
-            (r as i128) * (r as i128)
+        // The least k with d2 <= ((k + 1) sticks + both radii)^2: from the distance rounded
+        // up to a whole tick, c = ceil(sqrt(d2)), k = ceil((c - radii) / stick) - 1.
+        let Ok(d2) = u64::try_from(d2) else {
+            return 40;
         };
-        (0..40).find(|&k| d2 <= reach(k)).unwrap_or(40) as u8
+        let s = d2.isqrt();
+        let c = (if s * s == d2 { s } else { s + 1 }) as i64;
+        let beyond = c - from_radius - t.radius();
+        if beyond <= STICK {
+            return 0;
+        }
+        ((beyond + STICK - 1) / STICK - 1).min(40) as u8
     }
 
     /// Can a shot from `from` see `target` (SDE-SIGHT)? Pieces the shooter or target stand on

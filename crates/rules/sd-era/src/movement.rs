@@ -445,22 +445,31 @@ impl SdEra {
                 && zone_limit.is_none_or(|z| {
                     self.zone_of(to) <= z && !blips.iter().any(|o| o.crossed_by(x.at, to))
                 })
-                && matches!(
-                    t.landing_among(
-                        &Base::new(to, BASE_RADIUS),
-                        others,
-                        // Only the pieces whose box the base's box meets.
-                        near.iter()
-                            .filter(|(_, (x0, y0, x1, y1))| {
-                                to.x + BASE_RADIUS > *x0
-                                    && to.x - BASE_RADIUS < *x1
-                                    && to.y + BASE_RADIUS > *y0
-                                    && to.y - BASE_RADIUS < *y1
-                            })
-                            .map(|(i, _)| *i)
-                    ),
-                    Landing::Ground | Landing::OnTop(_)
-                )
+                && {
+                    let me = Base::new(to, BASE_RADIUS);
+                    // Only the pieces whose box the base's box meets.
+                    let touching = near
+                        .iter()
+                        .filter(|(_, (x0, y0, x1, y1))| {
+                            to.x + BASE_RADIUS > *x0
+                                && to.x - BASE_RADIUS < *x1
+                                && to.y + BASE_RADIUS > *y0
+                                && to.y - BASE_RADIUS < *y1
+                        })
+                        .map(|(i, _)| *i);
+                    if self.fixed.any_holds {
+                        matches!(
+                            t.landing_among(&me, others, touching),
+                            Landing::Ground | Landing::OnTop(_)
+                        )
+                    } else {
+                        // No piece to stand on: clear ground only (what `landing_among`
+                        // decides, without looking for a top).
+                        t.on_table(&me)
+                            && !others.iter().any(|o| o.overlaps(&me))
+                            && !touching.into_iter().any(|i| t.pieces[i].outline.overlaps(&me))
+                    }
+                }
         };
         let transport = self.has(u, Special::T);
         let load: Vec<UnitId> = if transport {
