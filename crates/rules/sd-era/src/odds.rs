@@ -329,7 +329,12 @@ impl SdEra {
     pub fn action_odds(&self, a: &Action) -> Option<Odds> {
         let (unit, target, dice, melee) = match self.plan(a).ok()? {
             Plan::Shoot { unit, shots, .. } => (unit, shots[0].0, shots[0].1, false),
-            Plan::Melee { unit, target, .. } => (unit, target, self.attack_dice(unit, true), true),
+            Plan::Melee {
+                unit,
+                target,
+                bonus,
+                ..
+            } => (unit, target, self.attack_dice(unit, true) + bonus, true),
             _ => return None,
         };
         let _ = Striker::Impact;
@@ -348,9 +353,12 @@ impl SdEra {
         };
         let mut odds = odds_of(&duel);
         // A win that does no knockback says what it does instead: an animal is stunned
-        // (SDE-SAFARI.2); a hidden unit is only found, unless the attacker is hidden (SDE-H).
+        // (SDE-SAFARI.2); a target is destroyed (SDE-ZONES.2); a hidden unit is only found,
+        // unless the attacker is hidden (SDE-H).
         let instead = if self.unit(target).is_animal() {
             Some("win: the animal is stunned (no knockback)")
+        } else if self.unit(target).is_target() {
+            Some("win: the target is destroyed")
         } else if self.unit(target).hidden && !self.unit(unit).hidden {
             Some("win: the hidden unit is found (no knockback)")
         } else {

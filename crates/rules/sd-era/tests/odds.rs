@@ -187,3 +187,48 @@ fn duel(a: &str, d: &str) -> SdEra {
     put(&mut g, 1, 3.0, 2.0);
     g
 }
+
+/// BATTLE ZONES: a won attack destroys a target (3 dice against the attacker's); EGG HUNT: a
+/// unit out of an egg's free melee counts its extra die in the odds.
+#[test]
+fn sde_zones_2_and_sde_egg_2_odds_of_targets_and_free_attacks() {
+    let mut g = game("zones", &[&["qubeley"], &["gm"]], vec![], &[]);
+    battlemat_core::testing::roll(&mut g, &[4]); // Fortified: targets defend with 4
+    begin(&mut g, 0);
+    for b in 0..16usize {
+        g.now.units[b].gone = true;
+    }
+    let mut t = g.now.units[16];
+    t.body = battlemat_sd_era::state::Body::Target;
+    t.owner = None;
+    t.at = pt(3.0, 1.0);
+    g.now.units.push(t);
+    put(&mut g, 16, 3.0, 0.6);
+    let o = g.odds(&"melee u16 u18".parse().unwrap()).unwrap();
+    assert!(
+        o.outcomes.contains_key("win: the target is destroyed"),
+        "{o:?}"
+    );
+    assert!(!o.outcomes.keys().any(|k| k.starts_with("win, knockback")));
+    assert!((o.outcomes.values().sum::<f64>() - 1.0).abs() < 1e-12);
+    // The free melee out of an egg: a Zaku's 2 dice + 1.
+    let mut g = game("egg_hunt", &[&["guncannon"], &["zaku"]], vec![], &[]);
+    begin(&mut g, 0);
+    let free = battlemat_sd_era::state::Choice::FreeAttack { seat: 1, unit: 14 };
+    g.now.phase = Phase::Choose(free);
+    put(&mut g, 13, 3.0, 1.0);
+    put(&mut g, 14, 3.0, 1.3);
+    let with = g.odds(&"melee u14 u13".parse().unwrap()).unwrap();
+    g.now.phase = Phase::Turn;
+    g.now.active = 1;
+    g.now.units[14].actions = 2;
+    let without = g.odds(&"melee u14 u13".parse().unwrap()).unwrap();
+    let win = |o: &battlemat_core::Odds| {
+        o.outcomes
+            .iter()
+            .filter(|(k, _)| k.starts_with("win"))
+            .map(|(_, p)| p)
+            .sum::<f64>()
+    };
+    assert!(win(&with) > win(&without) + 0.05, "{with:?} {without:?}");
+}
