@@ -319,6 +319,26 @@ impl SdEra {
         for (dx, dy) in wind_offsets() {
             points.push(Point::new(x.at.x + dx, x.at.y + dy));
         }
+        // Only what a base within a stick of here could touch (and whoever stands on a
+        // piece it could land on, who take its room).
+        let reach = STICK + 2 * BASE_RADIUS + 2;
+        near.clear();
+        near.extend(
+            bounds
+                .iter()
+                .enumerate()
+                .filter(|&(_, &(x0, y0, x1, y1))| {
+                    x.at.x + reach > x0
+                        && x.at.x - reach < x1
+                        && x.at.y + reach > y0
+                        && x.at.y - reach < y1
+                })
+                .map(|(i, b)| (i, *b)),
+        );
+        // One pass over the bodies: those a base within a stick of here could touch (and
+        // whoever stands on a piece it could land on, who take its room) are `others`; enemies,
+        // balls and the missions' things within reach give contact points.
+        others.clear();
         // The winds' points are distinct; the rest are kept only if new.
         let mut nearest: Option<(i128, Point)> = None;
         for &(t, b) in bodies.iter() {
@@ -326,6 +346,19 @@ impl SdEra {
                 continue;
             }
             let y = self.unit(t);
+            let d2 = crate::combat::len2(b.centre.x - x.at.x, b.centre.y - x.at.y);
+            if !y.is_marker() {
+                let r = (reach + b.radius) as i128;
+                if d2 < r * r
+                    || (self.fixed.any_holds
+                        && near.iter().any(|&(i, _)| {
+                            self.fixed.table.pieces[i].holds > 0
+                                && self.fixed.table.pieces[i].outline.holds(&b)
+                        }))
+                {
+                    others.push(b);
+                }
+            }
             // Beside enemies, balls, animals, and the missions' things to touch or attack.
             let enemy = match y.body {
                 Body::Unit { .. } => {
@@ -337,15 +370,14 @@ impl SdEra {
                 Body::Ship | Body::Rock => continue,
                 _ => false,
             };
-            let d2 = crate::combat::len2(b.centre.x - x.at.x, b.centre.y - x.at.y);
             if enemy && nearest.is_none_or(|(n, _)| d2 < n) {
                 nearest = Some((d2, b.centre));
             }
             let gap = x.radius() + b.radius + NEXT_TO / 2;
-            let reach = (STICK + 2 * gap) as i128;
+            let contact = (STICK + 2 * gap) as i128;
             // Contact with a stunned unit leads nowhere (it cannot be attacked); with a
             // stunned animal it does (to pick it up).
-            if d2 > reach * reach || (enemy && y.stunned) {
+            if d2 > contact * contact || (enemy && y.stunned) {
                 continue;
             }
             // Beside it; and behind a ball, to kick it the other way.
@@ -386,36 +418,6 @@ impl SdEra {
                 }
             }
         }
-        // Only what a base within a stick of here could touch (and whoever stands on a
-        // piece it could land on, who take its room).
-        let reach = STICK + 2 * BASE_RADIUS + 2;
-        near.clear();
-        near.extend(
-            bounds
-                .iter()
-                .enumerate()
-                .filter(|&(_, &(x0, y0, x1, y1))| {
-                    x.at.x + reach > x0
-                        && x.at.x - reach < x1
-                        && x.at.y + reach > y0
-                        && x.at.y - reach < y1
-                })
-                .map(|(i, b)| (i, *b)),
-        );
-        others.clear();
-        others.extend(
-            bodies
-                .iter()
-                .filter(|(t, _)| *t != u && !self.unit(*t).is_marker())
-                .map(|(_, o)| *o)
-                .filter(|o| {
-                    let r = (reach + o.radius) as i128;
-                    crate::combat::len2(o.centre.x - x.at.x, o.centre.y - x.at.y) < r * r
-                        || near
-                            .iter()
-                            .any(|&(i, _)| t.pieces[i].holds > 0 && t.pieces[i].outline.holds(o))
-                }),
-        );
         let ring = self.fixed.kind == MissionKind::RingBattle;
         // BATTLE ZONES: not past the first zone still to clear (the judge's rule).
         let zone_limit = (self.fixed.kind == MissionKind::BattleZones).then(|| self.open_zone());
