@@ -55,30 +55,37 @@ impl SdEra {
         self.next_drawer(0, ev);
     }
 
-    /// "Move the ship one stick forward", toward the far end; it stops at the first thing
-    /// in its way (our reading), and reaching the far edge takes it off the table.
+    /// "Move the ship one stick forward", toward the far end, every enemy turn.
     fn move_ship(&mut self, ship: UnitId, ev: &mut Vec<Event>) {
         let x = *self.unit(ship);
-        let end = Point::new(x.at.x, x.at.y + STICK);
-        let others = self.bases_except(&[ship]);
-        let sweep = self.fixed.table.sweep(x.base(), end, &others, &[]);
-        if sweep.stop != x.at {
-            self.now.units[ship as usize].at = sweep.stop;
-            self.now.trail.push(Trail::Move {
-                from: x.at,
-                to: sweep.stop,
-            });
-        }
-        ev.push(Event::ShipMoves {
-            ship,
-            to: sweep.stop,
-        });
-        let far = sweep.stop.y + x.radius() >= self.fixed.table.depth;
-        if far {
+        let to = Point::new(x.at.x, x.at.y + STICK);
+        ev.push(Event::ShipMoves { ship, to });
+        self.now.trail.push(Trail::Move { from: x.at, to });
+        // Its base reaching the far edge takes it off the table.
+        if to.y + x.radius() >= self.fixed.table.depth {
             if let Some(c) = self.now.convoy.as_mut() {
                 c.arrived = true;
             }
             self.now.units[ship as usize].gone = true;
+            return;
+        }
+        self.now.units[ship as usize].at = to;
+        // Bodies where it comes to rest are shoved aside to the nearest clear spot (no
+        // knockback, no stun): nothing stops the ship (ours).
+        let hull = self.unit(ship).base();
+        let shoved: Vec<UnitId> = self
+            .ids()
+            .filter(|&u| u != ship && self.unit(u).solid() && self.unit(u).base().overlaps(&hull))
+            .collect();
+        for u in shoved {
+            let from = self.unit(u).at;
+            let spot = self.clear_spot_near(u, from);
+            self.now.units[u as usize].at = spot;
+            ev.push(Event::Moved {
+                unit: u,
+                from,
+                to: spot,
+            });
         }
     }
 

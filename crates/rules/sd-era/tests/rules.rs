@@ -2152,6 +2152,19 @@ fn sde_convoy_2_enemy_tactics_a_f_h_m_v() {
 }
 
 #[test]
+fn sde_convoy_2_the_ship_moves_a_stick_each_enemy_turn_and_shoves_aside_what_is_in_its_way() {
+    let mut g = convoy(&[&["gm"], &["gm"]], vec![]);
+    put(&mut g, 1, 3.0, 3.0); // right where the ship will stop
+    put(&mut g, 2, 0.5, 0.2);
+    g.now.convoy.as_mut().unwrap().started = true;
+    let mut ev = Vec::new();
+    g.start_convoy_enemy_turn(&mut ev);
+    assert_eq!(at(&g, 0), pt(3.0, 3.0), "a stick forward, nothing stops it");
+    assert!(!g.now.units[1].base().overlaps(&g.now.units[0].base()));
+    assert!(!stunned(&g, 1), "shoved aside, not knocked back");
+}
+
+#[test]
 fn sde_convoy_3_over_when_the_ship_is_off_the_far_end_or_the_pool_runs_out() {
     let mut g = convoy(&[&["gm"], &["gm"]], vec![]);
     g.now.tokens = vec![2, 5];
