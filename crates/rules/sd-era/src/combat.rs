@@ -420,31 +420,9 @@ impl SdEra {
                                 dice: f.att.dice,
                                 optional: false,
                             }));
-                        } else if self.fixed.kind == MissionKind::BattleZones {
-                            // "Any knockback from enemy attacks will push the player unit
-                            // back towards the start."
-                            let t = self.unit(target).at;
-                            self.now.pending.push(Pending::Motion(crate::state::Motion {
-                                body: target,
-                                toward: self.toward_start(t),
-                                dist,
-                                by: None,
-                                dice: f.att.dice,
-                                bounces: 0,
-                                past: None,
-                            }));
                         } else {
                             // An enemy (no player to choose): directly away from it.
-                            let (at, t) = (self.unit(a).at, self.unit(target).at);
-                            self.now.pending.push(Pending::Motion(crate::state::Motion {
-                                body: target,
-                                toward: Point::new(2 * t.x - at.x, 2 * t.y - at.y),
-                                dist,
-                                by: None,
-                                dice: f.att.dice,
-                                bounces: 0,
-                                past: None,
-                            }));
+                            self.shove(target, a, dist, f.att.dice);
                         }
                     }
                     _ => {
@@ -488,45 +466,16 @@ impl SdEra {
                 // SDE-SAFARI.2: an animal defending in melee knocks back directly away from
                 // itself; a unit that beats a charging animal stuns it (a successful attack on
                 // an animal stuns instead of knocking back).
+                // An enemy defender (no player to choose) does the same, except in BATTLE
+                // ZONES, where enemy knockback goes toward the start.
                 if let Striker::Unit(a) = f.striker
-                    && self.unit(target).is_animal()
+                    && (self.unit(target).is_animal() || self.unit(target).is_enemy())
                 {
-                    let (at, me) = (self.unit(a).at, self.unit(target).at);
-                    self.now.pending.push(Pending::Motion(crate::state::Motion {
-                        body: a,
-                        toward: Point::new(2 * at.x - me.x, 2 * at.y - me.y),
-                        dist: STICK,
-                        by: None,
-                        dice: f.def.dice,
-                        bounces: 0,
-                        past: None,
-                    }));
+                    self.shove(a, target, STICK, f.def.dice);
                     return;
                 }
                 if let Striker::Animal(animal) = f.striker {
                     self.stun(animal, self.unit(target).owner, ev);
-                    return;
-                }
-                // An enemy defender (no player to choose) knocks the attacker back 1 stick
-                // directly away from itself (BATTLE ZONES: toward the start).
-                if let Striker::Unit(a) = f.striker
-                    && self.unit(target).is_enemy()
-                {
-                    let (at, me) = (self.unit(a).at, self.unit(target).at);
-                    let toward = if self.fixed.kind == MissionKind::BattleZones {
-                        self.toward_start(at)
-                    } else {
-                        Point::new(2 * at.x - me.x, 2 * at.y - me.y)
-                    };
-                    self.now.pending.push(Pending::Motion(crate::state::Motion {
-                        body: a,
-                        toward,
-                        dist: STICK,
-                        by: None,
-                        dice: f.def.dice,
-                        bounces: 0,
-                        past: None,
-                    }));
                     return;
                 }
                 let Some(seat) = self.unit(target).owner else {
@@ -567,6 +516,27 @@ impl SdEra {
             }
             Winner::Tie => {}
         }
+    }
+
+    /// Knockback no player chooses the direction of (an enemy's or an animal's): `body` goes
+    /// `dist` directly away from `from` — in BATTLE ZONES, from an enemy, toward the start
+    /// ("Any knockback from enemy attacks will push the player unit back towards the start").
+    fn shove(&mut self, body: UnitId, from: UnitId, dist: Ticks, dice: u8) {
+        let (at, me) = (self.unit(body).at, self.unit(from).at);
+        let toward = if self.fixed.kind == MissionKind::BattleZones && self.unit(from).is_enemy() {
+            self.toward_start(at)
+        } else {
+            Point::new(2 * at.x - me.x, 2 * at.y - me.y)
+        };
+        self.now.pending.push(Pending::Motion(crate::state::Motion {
+            body,
+            toward,
+            dist,
+            by: None,
+            dice,
+            bounces: 0,
+            past: None,
+        }));
     }
 
     /// A body becomes stunned (SDE-KB2, SDE-KB3): balls and bombs never are. In SHOOTING
