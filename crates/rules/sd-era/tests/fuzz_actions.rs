@@ -28,7 +28,7 @@ fn any_action(r: &mut Roller) -> Action {
             dist: i64::from(r.roll(6000)) - 1000,
         },
     };
-    match r.roll(20) {
+    match r.roll(21) {
         1..=3 => Action::Move {
             unit: a,
             to: target,
@@ -77,6 +77,12 @@ fn any_action(r: &mut Roller) -> Action {
         17 => Action::Place { target: a },
         18 => [Action::Take, Action::Stay, Action::Pass][(a % 3) as usize].clone(),
         19 => [Action::Done, Action::Keep][(a % 2) as usize].clone(),
+        20 => match c % 4 {
+            0 => Action::Draw { count: a % 5 },
+            1 => Action::GiveUp { unit: a },
+            2 => Action::PickUp { unit: a, animal: b },
+            _ => Action::Deploy { unit: a, at: p },
+        },
         _ => Action::End,
     }
 }
@@ -116,7 +122,7 @@ fn arbitrary_text_never_panics() {
         "u3@1,1", "1,1", "3.25,1.5", "1e308,1", "nan,1", "-1,-1", ",", "ne", "nnw", "x", "0.5",
         "-3", "u1:2", "u1:0", "u1:", ":3", "reroll", "add", "pick", "gundam", "end", "done",
         "keep", "take", "stay", "place", "cheer", "breakin", "hide", "recover", "collect",
-        "deploy", "", "é",
+        "deploy", "draw", "giveup", "pickup", "2", "9", "", "é",
     ];
     battlemat_core::testing::fuzz_text::<SdEra>(
         &words,
