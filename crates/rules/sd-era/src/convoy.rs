@@ -12,7 +12,7 @@
 use crate::data::{BASE_RADIUS, NEXT_TO, STICK, Special};
 use crate::events::Event;
 use crate::state::{Body, Choice, Pending, Phase, SdEra, Trail, UnitId};
-use battlemat_core::{ChanceOutcome, Outcomes, Seat};
+use battlemat_core::{ChanceOutcome, Outcomes, Seat, SetupError};
 use battlemat_geom::table::{Point, toward};
 
 /// "M= If the target is within 2 sticks, move and melee instead".
@@ -475,5 +475,48 @@ impl SdEra {
             Some(&next) => self.begin_turn(next, ev),
             None => self.start_convoy_enemy_turn(ev),
         }
+    }
+}
+
+impl SdEra {
+    /// CONVOY (SDE-CONVOY.1): the ship at the near end, pointing to the far end, and the
+    /// enemy pool (anything but transports).
+    pub(crate) fn set_up_convoy(&mut self) -> Result<(), SetupError> {
+        let m = &self.fixed.setup.mission;
+        if m.enemies.is_empty() || m.enemies.len() > 100 {
+            return Err(SetupError::new(
+                "mission.enemies",
+                "a convoy needs a pool of 1 to 100 enemy units",
+            ));
+        }
+        let mut pool = vec![0u8; self.fixed.chart.len()];
+        for (i, key) in m.enemies.iter().enumerate() {
+            let k = self
+                .fixed
+                .chart_kind(key, &format!("mission.enemies[{i}]"))?;
+            if self.fixed.chart[k as usize].1.is(Special::T) {
+                return Err(SetupError::new(
+                    format!("mission.enemies[{i}]"),
+                    "enemies are anything but transports",
+                ));
+            }
+            pool[k as usize] = pool[k as usize].saturating_add(1);
+        }
+        let at = Point::new(self.fixed.table.width / 2, STICK);
+        let ship = self.add_body(Body::Ship, None, at);
+        if self.unit(ship).at != at {
+            return Err(SetupError::new(
+                "mission",
+                "the ship's place (the middle of the near end, 1 stick in) must be clear",
+            ));
+        }
+        self.now.convoy = Some(crate::state::Convoy {
+            pool,
+            order: Vec::new(),
+            ship,
+            started: false,
+            arrived: false,
+        });
+        Ok(())
     }
 }

@@ -15,7 +15,7 @@
 use crate::data::{STICK, Special};
 use crate::events::{EggContent, Event};
 use crate::state::{Body, Choice, Pending, Phase, SdEra, UnitId};
-use battlemat_core::{ChanceOutcome, Outcomes, Seat};
+use battlemat_core::{ChanceOutcome, Outcomes, Seat, SetupError};
 
 /// The chance values of an egg's contents: a seat's unit is its seat number.
 pub const BOMB: u32 = 10;
@@ -158,10 +158,10 @@ impl SdEra {
             }
             EggContent::Boss => {
                 let key = &self.fixed.setup.mission.boss;
-                let Some(kind) = self.fixed.chart.iter().position(|(k, _)| k == key) else {
+                let Some(kind) = self.fixed.kind_of(key) else {
                     return self.settle(ev);
                 };
-                let b = self.add_body(Body::Unit { kind: kind as u16 }, None, at);
+                let b = self.add_body(Body::Unit { kind }, None, at);
                 // "The BOSS unit will ambush anyone nearby": out of its egg, it makes the
                 // free attack with +1 die any unit in an egg makes.
                 if self.enemy_attack(b, 1, false, ev) {
@@ -285,5 +285,29 @@ impl SdEra {
                 .units
                 .iter()
                 .any(|x| (x.is_egg() || x.is_marker() || x.is_enemy()) && x.on_table())
+    }
+}
+
+impl SdEra {
+    /// EGG HUNT (SDE-EGG.1): 6 eggs a player and the boss's, evenly over the table at least
+    /// 1 stick from every edge; what each holds is drawn when it breaks open.
+    pub(crate) fn set_up_eggs(&mut self) -> Result<(), SetupError> {
+        self.fixed
+            .chart_kind(&self.fixed.setup.mission.boss, "mission.boss")?;
+        let n = self.fixed.players as usize;
+        if !self.place_evenly(&vec![Body::Egg; 6 * n + 1], STICK, true) {
+            return Err(SetupError::new(
+                "mission",
+                "no room on the table for the eggs",
+            ));
+        }
+        self.now.eggs = Some(crate::state::EggContents {
+            units: ((1u16 << n) - 1) as u8,
+            bombs: n as u8,
+            candy: n as u8,
+            credits: 3 * n as u8,
+            boss: 1,
+        });
+        Ok(())
     }
 }

@@ -43,6 +43,7 @@
 //! dice reads faces, not a distribution; one die per chance point keeps the record faithful.
 
 pub mod ai;
+pub mod army;
 pub mod candidates;
 pub mod carry;
 pub mod combat;
@@ -58,6 +59,7 @@ pub mod movement;
 pub mod odds;
 pub mod options;
 pub mod picture;
+pub mod saved;
 pub mod setup;
 pub mod state;
 pub mod text;
@@ -334,7 +336,7 @@ impl<'de> serde::Deserialize<'de> for SdEra {
         }
         let s = Saved::deserialize(d)?;
         let (fixed, _) = setup::check_setup(&s.setup).map_err(serde::de::Error::custom)?;
-        setup::check_progress(&fixed, &s.now).map_err(serde::de::Error::custom)?;
+        saved::check_progress(&fixed, &s.now).map_err(serde::de::Error::custom)?;
         Ok(SdEra {
             fixed: Arc::new(fixed),
             now: s.now,

@@ -453,3 +453,27 @@ impl SdEra {
 
 /// "At a board edge": a base within 1/6 stick of it.
 const NEXT_TO_EDGE: Ticks = crate::data::NEXT_TO;
+
+impl SdEra {
+    /// SAFARI (SDE-SAFARI.1): the animals, evenly over the part of the table at least 2
+    /// sticks from every edge, each player adding one of each value in `animals`.
+    pub(crate) fn set_up_safari(&mut self) -> Result<(), battlemat_core::SetupError> {
+        let animals = &self.fixed.setup.mission.animals;
+        if animals.is_empty() || animals.iter().any(|v| !(1..=6).contains(v)) {
+            return Err(battlemat_core::SetupError::new(
+                "mission.animals",
+                "a safari needs animals, each worth 1 to 6 (the text: one to four)",
+            ));
+        }
+        let bodies: Vec<Body> = (0..self.fixed.players)
+            .flat_map(|_| animals.iter().map(|&value| Body::Animal { value }))
+            .collect();
+        if !self.place_evenly(&bodies, 2 * STICK, false) {
+            return Err(battlemat_core::SetupError::new(
+                "mission",
+                "no room on the table for the animals",
+            ));
+        }
+        Ok(())
+    }
+}

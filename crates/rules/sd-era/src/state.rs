@@ -655,6 +655,24 @@ pub struct SdEra {
     pub now: Progress,
 }
 
+impl Fixed {
+    /// The unit chart's kind for a key.
+    pub fn kind_of(&self, key: &str) -> Option<u16> {
+        self.chart
+            .iter()
+            .position(|(k, _)| k == key)
+            .map(|k| k as u16)
+    }
+
+    /// [`Fixed::kind_of`] for a setup, refusing a key not in the chart (`at`: where it was
+    /// written).
+    pub fn chart_kind(&self, key: &str, at: &str) -> Result<u16, battlemat_core::SetupError> {
+        self.kind_of(key).ok_or_else(|| {
+            battlemat_core::SetupError::new(at, format!("{key:?} is not in the unit chart"))
+        })
+    }
+}
+
 impl PartialEq for SdEra {
     fn eq(&self, o: &Self) -> bool {
         (Arc::ptr_eq(&self.fixed, &o.fixed) || self.fixed.setup == o.fixed.setup)

@@ -13,7 +13,7 @@
 use crate::data::{BASE_RADIUS, STICK};
 use crate::events::Event;
 use crate::state::{BlipKind, Body, Pending, Phase, SdEra, Trail, UnitId, ZoneCard};
-use battlemat_core::{ChanceOutcome, Outcomes, Seat};
+use battlemat_core::{ChanceOutcome, Outcomes, Seat, SetupError};
 use battlemat_geom::table::Point;
 
 impl SdEra {
@@ -114,9 +114,8 @@ impl SdEra {
             // The value-4 enemy, in the zone's middle.
             ZoneCard::Boss => {
                 let key = &self.fixed.setup.mission.boss;
-                if let Some(k) = self.fixed.chart.iter().position(|(c, _)| c == key) {
-                    let b =
-                        self.add_body(Body::Unit { kind: k as u16 }, None, Point::new(w / 2, mid));
+                if let Some(k) = self.fixed.kind_of(key) {
+                    let b = self.add_body(Body::Unit { kind: k }, None, Point::new(w / 2, mid));
                     ev.push(Event::EnemyArrives { unit: b, by: None });
                 }
             }
@@ -221,10 +220,10 @@ impl SdEra {
                 } else {
                     &m.ambush3
                 };
-                let Some(k) = self.fixed.chart.iter().position(|(c, _)| c == key) else {
+                let Some(k) = self.fixed.kind_of(key) else {
                     return false;
                 };
-                let e = self.add_body(Body::Unit { kind: k as u16 }, None, at);
+                let e = self.add_body(Body::Unit { kind: k }, None, at);
                 ev.push(Event::EnemyArrives { unit: e, by: None });
                 // "it immediately ambushes, making a free shooting attack on the revealing
                 // unit" (with no shot — out of sight — it cannot).
@@ -437,5 +436,82 @@ impl SdEra {
             }
             ev.push(Event::ZoneCleared { zone: open });
         }
+    }
+}
+
+impl SdEra {
+    /// BATTLE ZONES (SDE-ZONES.1): zones as wide as the table, each `zone_length` long; two
+    /// blips a player in each, face down, spread evenly; the zone deck and the blips' mix.
+    pub(crate) fn set_up_zones(&mut self) -> Result<(), SetupError> {
+        let m = &self.fixed.setup.mission;
+        let (w, d, l) = (
+            self.fixed.table.width,
+            self.fixed.table.depth,
+            m.zone_length,
+        );
+        // Whole zones of at least a stick (room for bases and blips), at most 16.
+        if l < STICK || l > d || d % l != 0 || d / l > 16 {
+            return Err(SetupError::new(
+                "mission.zone_length",
+                "zones of at least 1 stick that divide the table's depth (at most 16 zones)",
+            ));
+        }
+        for (what, key) in [
+            ("ambush2", &m.ambush2),
+            ("ambush3", &m.ambush3),
+            ("boss", &m.boss),
+        ] {
+            self.fixed.chart_kind(key, &format!("mission.{what}"))?;
+        }
+        if m.blip_mix.len() != 4 || m.blip_mix.iter().map(|&p| u32::from(p)).sum::<u32>() != 100 {
+            return Err(SetupError::new(
+                "mission.blip_mix",
+                "four percentages (Ambush 2, Ambush 3, Target, Bomb) adding up to 100",
+            ));
+        }
+        let zones = self.zone_count();
+        if m.zone_cards.len() < zones as usize {
+            return Err(SetupError::new(
+                "mission.zone_cards",
+                format!("a card for each of the {zones} zones"),
+            ));
+        }
+        let mut deck = [0u8; 6];
+        for c in &m.zone_cards {
+            let i = ZoneCard::ALL.iter().position(|x| x == c).unwrap_or(0);
+            deck[i] = deck[i].saturating_add(1);
+        }
+        let per = 2 * self.fixed.players as usize;
+        let total = per * zones as usize;
+        // The mix in whole blips: the largest remainders round up.
+        let exact: Vec<usize> = m.blip_mix.iter().map(|&p| total * p as usize).collect();
+        let mut blips = [0u8; 4];
+        for (b, e) in blips.iter_mut().zip(&exact) {
+            *b = (e / 100) as u8;
+        }
+        let mut order: Vec<usize> = (0..4).collect();
+        order.sort_by_key(|&i| (std::cmp::Reverse(exact[i] % 100), i));
+        let short = total - blips.iter().map(|&b| b as usize).sum::<usize>();
+        for &i in order.iter().take(short) {
+            blips[i] += 1;
+        }
+        for z in 0..zones {
+            let (lo, hi) = self.zone_span(z);
+            let inset = (hi - lo) / 4;
+            let zone = (STICK / 2, lo + inset, w - STICK / 2, hi - inset);
+            if !self.place_in(&vec![Body::Blip; per], zone, true) {
+                return Err(SetupError::new(
+                    "mission",
+                    "no room in a zone for its blips",
+                ));
+            }
+        }
+        self.now.zones = Some(crate::state::Zones {
+            cards: vec![None; zones as usize],
+            deck,
+            blips,
+            cleared: 0,
+        });
+        Ok(())
     }
 }

@@ -1,0 +1,269 @@
+//! A saved state checked as strictly as a setup (`Game` deserialisation): the bodies match
+//! the setup's, every unit is on the table or aboard a transport, and the phase and every
+//! pending step name units, seats and pieces that exist — so a hand-edited or corrupt file
+//! is refused with where it is wrong, never played into a panic.
+
+use crate::data::MissionKind;
+use crate::state::{Body, Fixed, Phase, Progress};
+use battlemat_core::SetupError;
+
+/// Check a saved state as strictly as a setup: the bodies match the setup's, every unit is
+/// on the table or aboard a transport, and the phase names units that exist.
+pub fn check_progress(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
+    let n = fixed.players as usize;
+    if now.tokens.len() != n || now.out_at.len() != n {
+        return Err(SetupError::new(
+            "now.tokens",
+            format!("one count per player ({n})"),
+        ));
+    }
+    if now.active >= fixed.players || now.first >= fixed.players {
+        return Err(SetupError::new("now.active", "no such player"));
+    }
+    let count = now.units.len();
+    if count > 250 {
+        return Err(SetupError::new("now.units", "too many units"));
+    }
+    for (i, u) in now.units.iter().enumerate() {
+        let at = format!("now.units[{i}]");
+        if let Body::Unit { kind } = u.body
+            && kind as usize >= fixed.chart.len()
+        {
+            return Err(SetupError::new(at, "a unit kind not in the chart"));
+        }
+        let m = battlemat_geom::table::MAX_COORD as u64;
+        if [u.at.x, u.at.y, u.home.x, u.home.y]
+            .iter()
+            .any(|c| c.unsigned_abs() > m)
+        {
+            return Err(SetupError::new(at, "a position far off the table"));
+        }
+        if u.owner.is_some_and(|s| s >= fixed.players) {
+            return Err(SetupError::new(at, "owned by no player"));
+        }
+        if !u.is_unit() && u.owner.is_some() {
+            return Err(SetupError::new(
+                at,
+                "only units have owners; balls, bombs, animals and eggs do not",
+            ));
+        }
+        if u.is_enemy()
+            && !matches!(
+                fixed.kind,
+                MissionKind::EggHunt | MissionKind::Convoy | MissionKind::BattleZones
+            )
+        {
+            return Err(SetupError::new(at, "a unit with no owner"));
+        }
+        if let Some(t) = u.aboard
+            && (t as usize >= count || now.units[t as usize].aboard.is_some())
+        {
+            return Err(SetupError::new(at, "aboard no transport"));
+        }
+        if u.on_table() {
+            let b = u.base();
+            if !fixed.table.on_table(&b) {
+                return Err(SetupError::new(at, "off the table"));
+            }
+        }
+        if u.actions > 2 {
+            return Err(SetupError::new(at, "a unit has two actions a turn"));
+        }
+    }
+    check_references(fixed, now)?;
+    Ok(())
+}
+
+/// Every unit, seat and piece a saved state's phase, pending steps and charge name exists.
+fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
+    use crate::state::{Choice, Fight, Pending, Striker};
+    let n = now.units.len();
+    let players = fixed.players;
+    let unit = |u: u8, at: &str| -> Result<(), SetupError> {
+        if (u as usize) < n {
+            Ok(())
+        } else {
+            Err(SetupError::new(
+                at,
+                format!("names unit u{u}, which does not exist"),
+            ))
+        }
+    };
+    let seat = |s: u8, at: &str| -> Result<(), SetupError> {
+        if s < players {
+            Ok(())
+        } else {
+            Err(SetupError::new(
+                at,
+                format!("names seat {s}, which does not exist"),
+            ))
+        }
+    };
+    let fight = |f: &Fight, at: &str| -> Result<(), SetupError> {
+        if let Striker::Unit(u) | Striker::Ball(u) | Striker::Animal(u) = f.striker {
+            unit(u, at)?;
+        }
+        unit(f.target, at)?;
+        if let Some(s) = f.by {
+            seat(s, at)?;
+        }
+        Ok(())
+    };
+    let choice = |c: &Choice, at: &str| -> Result<(), SetupError> {
+        seat(c.seat(), at)?;
+        match *c {
+            Choice::Push { mover, .. } => unit(mover, at),
+            Choice::TakeHill { unit: u, .. } => unit(u, at),
+            Choice::EarnedCheer { .. } => Ok(()),
+            Choice::FreeAttack { unit: u, .. } => unit(u, at),
+            Choice::Draws { .. } | Choice::GiveUp { .. } => Ok(()),
+        }
+    };
+    if let Some(u) = now.charge {
+        unit(u, "now.charge")?;
+    }
+    let at = "now.phase";
+    match &now.phase {
+        Phase::Draft { seat: s } | Phase::StartHidden { seat: s } | Phase::Deploy { seat: s } => {
+            seat(*s, at)?
+        }
+        Phase::TurnOrder {
+            seat: s, rolling, ..
+        } => {
+            seat(*s, at)?;
+            if u16::from(*rolling) >= 1 << players {
+                return Err(SetupError::new(at, "rolling seats that do not exist"));
+            }
+        }
+        Phase::Fight(f) => fight(f, at)?,
+        Phase::Choose(c) => choice(c, at)?,
+        Phase::BreakIn { unit: u, .. } => unit(*u, at)?,
+        Phase::AnimalRecover { animal, .. } | Phase::AnimalCharge { animal, .. } => {
+            unit(*animal, at)?;
+            if !now.units[*animal as usize].is_animal() {
+                return Err(SetupError::new(
+                    at,
+                    "an animal's roll for a body that is not one",
+                ));
+            }
+        }
+        Phase::ZoneCard { zone } => {
+            if now
+                .zones
+                .as_ref()
+                .is_none_or(|z| *zone as usize >= z.cards.len() || z.deck.iter().all(|&n| n == 0))
+            {
+                return Err(SetupError::new(
+                    at,
+                    "a zone that does not exist, or no card left",
+                ));
+            }
+        }
+        Phase::BlipReveal { blip, unit: u } => {
+            unit(*blip, at)?;
+            unit(*u, at)?;
+            if !now.units[*blip as usize].is_blip()
+                || now
+                    .zones
+                    .as_ref()
+                    .is_none_or(|z| z.blips.iter().all(|&n| n == 0))
+            {
+                return Err(SetupError::new(
+                    at,
+                    "reveals a blip that is not one, or none is left",
+                ));
+            }
+        }
+        Phase::MineRoll { mine, unit: u } => {
+            unit(*mine, at)?;
+            if let Some(u) = u {
+                unit(*u, at)?;
+            }
+            if !now.units[*mine as usize].is_mine() {
+                return Err(SetupError::new(at, "rolls for a bomb that is not one"));
+            }
+        }
+        Phase::OrderRoll { seat: s, .. }
+        | Phase::EnemyDraw { seat: s, .. }
+        | Phase::CaptureRoll { seat: s, .. } => {
+            seat(*s, at)?;
+            if now.convoy.is_none() {
+                return Err(SetupError::new(at, "a convoy's roll outside a convoy"));
+            }
+            if matches!(now.phase, Phase::EnemyDraw { .. })
+                && now.convoy.as_ref().is_some_and(|c| c.pool_size() == 0)
+            {
+                return Err(SetupError::new(at, "a draw from an empty pool"));
+            }
+        }
+        Phase::EggOpens { egg, by } => {
+            unit(*egg, at)?;
+            if let Some(s) = by {
+                seat(*s, at)?;
+            }
+            if !now.units[*egg as usize].is_egg() || now.eggs.is_none_or(|c| c.total() == 0) {
+                return Err(SetupError::new(
+                    at,
+                    "opens an egg that is not one, or none is left",
+                ));
+            }
+        }
+        Phase::EggBomb { bomb, .. } | Phase::BombRoll { bomb, .. } => {
+            unit(*bomb, at)?;
+            if !matches!(now.units[*bomb as usize].body, Body::Bomb { .. }) {
+                return Err(SetupError::new(at, "rolls for a bomb that is not one"));
+            }
+        }
+        Phase::Turn | Phase::FastMoves | Phase::Over => {}
+    }
+    for (i, p) in now.pending.iter().enumerate() {
+        let at = format!("now.pending[{i}]");
+        match p {
+            Pending::Motion(m) => {
+                unit(m.body, &at)?;
+                if let Some(u) = m.past {
+                    unit(u, &at)?;
+                }
+                if let Some(s) = m.by {
+                    seat(s, &at)?;
+                }
+            }
+            Pending::Fight(f) => fight(f, &at)?,
+            Pending::Choose(c) => choice(c, &at)?,
+            Pending::ShipDamaged | Pending::ZoneCard { .. } => {}
+            Pending::Reveal { blip, unit: u } => {
+                unit(*blip, &at)?;
+                unit(*u, &at)?;
+            }
+            Pending::Retreat { unit: u } => unit(*u, &at)?,
+            Pending::Open { egg, by } => {
+                unit(*egg, &at)?;
+                if let Some(s) = by {
+                    seat(*s, &at)?;
+                }
+            }
+            Pending::OffHill {
+                attacker,
+                target,
+                piece,
+                ..
+            } => {
+                unit(*attacker, &at)?;
+                unit(*target, &at)?;
+                if *piece as usize >= fixed.table.pieces.len() {
+                    return Err(SetupError::new(
+                        at,
+                        "names a terrain piece that does not exist",
+                    ));
+                }
+            }
+            Pending::Spray {
+                unit: u, target, ..
+            } => {
+                unit(*u, &at)?;
+                unit(*target, &at)?;
+            }
+        }
+    }
+    Ok(())
+}
