@@ -428,11 +428,7 @@ impl SdEra {
         face: u8,
         ev: &mut Vec<Event>,
     ) {
-        let s = &mut scores[seat as usize];
-        *s = match self.fixed.options.contest {
-            crate::data::Contest::Highest => (*s).max(face),
-            crate::data::Contest::Sum => s.saturating_add(face),
-        };
+        self.add_to_roll(&mut scores[seat as usize], face);
         if left > 1 {
             self.now.phase = Phase::OrderRoll {
                 seat,

@@ -90,32 +90,19 @@ impl SdEra {
     pub fn open_egg(&mut self, egg: UnitId, by: Option<Seat>, value: u32, ev: &mut Vec<Event>) {
         let at = self.unit(egg).at;
         self.now.units[egg as usize].gone = true;
-        let Some(mut left) = self.now.eggs else {
+        let Some(left) = self.now.eggs.as_mut() else {
             return self.settle(ev);
         };
         let content = match value {
-            BOMB => {
-                left.bombs = left.bombs.saturating_sub(1);
-                EggContent::Bomb
-            }
-            CANDY => {
-                left.candy = left.candy.saturating_sub(1);
-                EggContent::Candy
-            }
-            CREDITS => {
-                left.credits = left.credits.saturating_sub(1);
-                EggContent::Credits
-            }
-            BOSS => {
-                left.boss = left.boss.saturating_sub(1);
-                EggContent::Boss
-            }
-            s => {
-                left.units &= !(1u8 << (s as u8).min(7));
-                EggContent::Unit { seat: s as Seat }
-            }
+            BOMB => EggContent::Bomb,
+            CANDY => EggContent::Candy,
+            CREDITS => EggContent::Credits,
+            BOSS => EggContent::Boss,
+            s => EggContent::Unit {
+                seat: (s as Seat).min(7),
+            },
         };
-        self.now.eggs = Some(left);
+        left.take(content);
         ev.push(Event::EggOpens { egg, content, by });
         match content {
             EggContent::Unit { seat } => {

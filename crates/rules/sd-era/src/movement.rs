@@ -430,10 +430,7 @@ impl SdEra {
                     self.unit(*t).is_blip()
                         && crate::combat::len2(b.centre.x - x.at.x, b.centre.y - x.at.y) < r * r
                 })
-                .map(|(_, b)| battlemat_geom::table::Outline::Circle {
-                    centre: b.centre,
-                    radius: b.radius + BASE_RADIUS,
-                })
+                .map(|(_, b)| crate::zones::blip_reach(b))
                 .collect()
         } else {
             Vec::new()

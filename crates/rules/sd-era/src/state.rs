@@ -616,6 +616,22 @@ pub struct EggContents {
 }
 
 impl EggContents {
+    /// One egg of this content is opened.
+    pub fn take(&mut self, content: crate::events::EggContent) {
+        use crate::events::EggContent as E;
+        let n = match content {
+            E::Unit { seat } => {
+                self.units &= !(1u8 << seat.min(7));
+                return;
+            }
+            E::Bomb => &mut self.bombs,
+            E::Candy => &mut self.candy,
+            E::Credits => &mut self.credits,
+            E::Boss => &mut self.boss,
+        };
+        *n = n.saturating_sub(1);
+    }
+
     pub fn total(&self) -> u32 {
         self.units.count_ones()
             + u32::from(self.bombs)

@@ -85,6 +85,14 @@ impl SdEra {
         }
     }
 
+    /// A die added to a player's roll: their highest die, or their total with `contest = sum`.
+    pub fn add_to_roll(&self, roll: &mut u8, face: u8) {
+        *roll = match self.fixed.options.contest {
+            Contest::Highest => (*roll).max(face),
+            Contest::Sum => roll.saturating_add(face),
+        };
+    }
+
     /// One die of the turn-order roll.
     pub fn roll_turn_order(
         &mut self,
@@ -95,11 +103,7 @@ impl SdEra {
         face: u8,
         ev: &mut Vec<Event>,
     ) {
-        let s = &mut scores[seat as usize];
-        *s = match self.fixed.options.contest {
-            Contest::Highest => (*s).max(face),
-            Contest::Sum => s.saturating_add(face),
-        };
+        self.add_to_roll(&mut scores[seat as usize], face);
         if left > 1 {
             self.now.phase = Phase::TurnOrder {
                 seat,

@@ -32,15 +32,10 @@ impl SdEra {
     /// Does a unit's move from `from` to `to` go through a blip (its base would overlap the
     /// blip's somewhere on the way)?
     pub fn passes_blip(&self, from: Point, to: Point) -> bool {
-        self.now.units.iter().any(|y| {
-            y.is_blip()
-                && y.on_table()
-                && battlemat_geom::table::Outline::Circle {
-                    centre: y.at,
-                    radius: y.radius() + crate::data::BASE_RADIUS,
-                }
-                .crossed_by(from, to)
-        })
+        self.now
+            .units
+            .iter()
+            .any(|y| y.is_blip() && y.on_table() && blip_reach(&y.base()).crossed_by(from, to))
     }
 
     /// The first zone not yet cleared: units may be in it or any zone before it.
@@ -513,5 +508,13 @@ impl SdEra {
             cleared: 0,
         });
         Ok(())
+    }
+}
+
+/// Where a unit's centre may not pass a blip's base: within a unit's radius of it.
+pub(crate) fn blip_reach(blip: &battlemat_geom::table::Base) -> battlemat_geom::table::Outline {
+    battlemat_geom::table::Outline::Circle {
+        centre: blip.centre,
+        radius: blip.radius + BASE_RADIUS,
     }
 }

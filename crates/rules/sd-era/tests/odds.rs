@@ -180,14 +180,6 @@ fn sde_safari_2_odds_say_a_won_attack_stuns_the_animal() {
     );
 }
 
-fn duel(a: &str, d: &str) -> SdEra {
-    let mut g = open(&[&[a], &[d]]);
-    begin(&mut g, 0);
-    put(&mut g, 0, 3.0, 1.0);
-    put(&mut g, 1, 3.0, 2.0);
-    g
-}
-
 /// BATTLE ZONES: a won attack destroys a target (3 dice against the attacker's); EGG HUNT: a
 /// unit out of an egg's free melee counts its extra die in the odds.
 #[test]

@@ -25,16 +25,6 @@ fn stunned(g: &SdEra, u: u8) -> bool {
     g.now.units[u as usize].stunned
 }
 
-/// Two units facing each other across an open table: u0 (seat 0) at (3, 1), u1 (seat 1)
-/// at (3, 2).
-fn duel(a: &str, d: &str) -> SdEra {
-    let mut g = open(&[&[a], &[d]]);
-    begin(&mut g, 0);
-    put(&mut g, 0, 3.0, 1.0);
-    put(&mut g, 1, 3.0, 2.0);
-    g
-}
-
 // ----- SDE-T2: value, cost, armies ---------------------------------------------------------
 
 #[test]

@@ -116,3 +116,13 @@ pub fn put(g: &mut SdEra, u: u8, x: f64, y: f64) {
 pub fn at(g: &SdEra, u: u8) -> Point {
     g.now.units[u as usize].at
 }
+
+/// Two units facing each other across an open table: u0 (seat 0) at (3, 1), u1 (seat 1)
+/// at (3, 2).
+pub fn duel(a: &str, d: &str) -> SdEra {
+    let mut g = open(&[&[a], &[d]]);
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.0, 1.0);
+    put(&mut g, 1, 3.0, 2.0);
+    g
+}
