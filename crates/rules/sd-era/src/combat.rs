@@ -81,18 +81,18 @@ impl SdEra {
     pub fn extra_range(&self, from: Point, from_radius: Ticks, target: UnitId) -> u8 {
         let t = self.unit(target);
         let d2 = len2(t.at.x - from.x, t.at.y - from.y);
-        // The least k with d2 <= ((k + 1) sticks + both radii)^2: from the distance rounded
-        // up to a whole tick, c = ceil(sqrt(d2)), k = ceil((c - radii) / stick) - 1.
-        let Ok(d2) = u64::try_from(d2) else {
-            return 40;
-        };
-        let s = d2.isqrt();
-        let c = (if s * s == d2 { s } else { s + 1 }) as i64;
-        let beyond = c - from_radius - t.radius();
-        if beyond <= STICK {
-            return 0;
+        // The least k with d2 <= ((k + 1) sticks + both radii)^2 (the distance rounded up to
+        // a whole tick is within (k + 1) sticks of the bases' edges), found by stepping out a
+        // stick at a time: a shot is rarely more than a few sticks long, and this is cheaper
+        // than a square root (it is asked for every shooter and target in every listing).
+        let radii = (from_radius + t.radius()) as i128;
+        for k in 0..40u8 {
+            let edge = (k as i128 + 1) * STICK as i128 + radii;
+            if d2 <= edge * edge {
+                return k;
+            }
         }
-        ((beyond + STICK - 1) / STICK - 1).min(40) as u8
+        40
     }
 
     /// Can a shot from `from` see `target` (SDE-SIGHT)? Pieces the shooter or target stand on
