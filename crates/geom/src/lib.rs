@@ -16,6 +16,7 @@
 //! sight is blocked only when both are (the usual hex-wargame convention). The floats are
 //! plain IEEE arithmetic, no trigonometry, and so the same on every platform.
 
+pub mod hexmap;
 pub mod table;
 mod topology;
 

@@ -87,6 +87,7 @@ pub fn all() -> Vec<Entry> {
     vec![
         entry::<battlemat_swtb::Swtb>(),
         entry::<battlemat_sd_era::SdEra>(),
+        entry::<battlemat_abaoaqu::AbaoAqu>(),
     ]
 }
 
@@ -114,13 +115,15 @@ mod tests {
         for e in all() {
             let info = e.ruleset.info();
             for s in &info.scenarios {
-                // A game with a round limit among its options plays its shortest (the test
+                // A game with a round or turn limit among its options plays its shortest (the test
                 // is of finishing, not of long games).
                 let mut options = std::collections::BTreeMap::new();
-                if let Some(o) = info.options.iter().find(|o| o.key == "rounds") {
-                    let shortest = o.values.iter().filter_map(|v| v.parse::<u32>().ok()).min();
-                    if let Some(n) = shortest {
-                        options.insert("rounds".to_string(), n.to_string());
+                for key in ["rounds", "turns"] {
+                    if let Some(o) = info.options.iter().find(|o| o.key == key) {
+                        let shortest = o.values.iter().filter_map(|v| v.parse::<u32>().ok()).min();
+                        if let Some(n) = shortest {
+                            options.insert(key.to_string(), n.to_string());
+                        }
                     }
                 }
                 let setup = e.ruleset.setup(&s.id, &options).unwrap();

@@ -1,0 +1,431 @@
+//! ABQ-6-1 … ABQ-9-7: combat — shooting at range and close combat in the same hex, by one
+//! unit or a stack, at one unit or a whole group; the ratio, its rounding in favour of the
+//! defence, the column and the results table.
+//!
+//! An attack is declared step by step (`from HEX`, `with uN` …, `target HEX`, then the unit
+//! or group and the kind of attack, then `fire` or `cancel`), so each list stays short even
+//! with hundreds of counters, and a player sees the ratio before committing. The lead-off
+//! side's attacks are fixed when declared and rolled in the damage check; the follow-up
+//! side's are rolled at once (ABQ-3-3: "Both attacks will be deemed to have taken place in a
+//! single battle"), so a unit the lead-off hit still returns fire.
+//!
+//! Rejected: listing every (attackers, target) combination as one action. It is what a
+//! search would like, but a stack of four facing a stack of twelve makes thousands, and
+//! the list grows with the square of the counters.
+
+use crate::data::{Class, Flag, Weapon};
+use crate::events::{Event, Group};
+use crate::state::{AbaoAqu, Attack, Declaring, Phase, Place, Stage, UnitId};
+use battlemat_core::Seat;
+use battlemat_geom::hexmap::HexId;
+
+/// A seat may cancel this many declarations in one combat phase; then it attacks or is done
+/// (ours: a player at a table changes their mind a few times, and a program that cancels
+/// and re-declares the same attack for ever would never end the phase).
+pub const MAX_CANCELS: u8 = 8;
+
+/// The ratio columns of the tables (ABQ-7-4), weakest first.
+pub const COLUMNS: [&str; 9] = [
+    "1:3", "1:2", "1:1", "2:1", "3:1", "4:1", "5:1", "6:1", "7:1",
+];
+
+/// ABQ-7-5: the column of attack `a` against defence `d`, rounded in favour of the defence
+/// (A ≥ D: ⌊A/D⌋:1; A < D: 1:⌈D/A⌉), as an index from 1:3 = 0 — below 0 for worse than
+/// 1:3, above 8 for better than 7:1.
+pub fn ratio_column(a: u32, d: u32) -> i32 {
+    if d == 0 {
+        return 8;
+    }
+    if a >= d {
+        (a / d) as i32 + 1
+    } else {
+        3 - d.div_ceil(a.max(1)) as i32
+    }
+}
+
+/// The column after `shift` ranks toward the attacker (ABQ-11 … 14): worse than 1:3 has no
+/// effect (None); better than 7:1 is 7:1 (rulings.md).
+pub fn final_column(a: u32, d: u32, shift: i32) -> Option<u8> {
+    if a == 0 {
+        return None;
+    }
+    let c = ratio_column(a, d) + shift;
+    (c >= 0).then(|| c.min(8) as u8)
+}
+
+pub fn column_name(c: Option<u8>) -> String {
+    match c {
+        Some(c) => COLUMNS[c as usize].to_string(),
+        None => "worse than 1:3".to_string(),
+    }
+}
+
+impl AbaoAqu {
+    /// May `u` shoot in this combat phase? (Steady, on the map, not yet fired, with a
+    /// weapon that shoots at units.)
+    pub fn can_shoot(&self, u: UnitId) -> bool {
+        let x = self.unit(u);
+        matches!(x.at, Place::Hex(_))
+            && !x.fired
+            && self.steady(u)
+            && !self.has(u, Flag::Satellite)
+            && self.weapon(u) != Weapon::Bd
+            && (self.anti_ms(u) > 0 || self.anti_ship(u) > 0)
+    }
+
+    /// ABQ-9-3: close combat "is only possible by mobile suits", and ABQ-17-3 not by the
+    /// Bigzam; once a combat phase (ABQ-8-3, 9-2).
+    pub fn can_close(&self, u: UnitId) -> bool {
+        let x = self.unit(u);
+        matches!(x.at, Place::Hex(_))
+            && !x.closed
+            && self.steady(u)
+            && self.class(u) == Class::Ms
+            && !self.has(u, Flag::NoCloseAttack)
+            && !self.has(u, Flag::Satellite)
+    }
+
+    /// May `u` take part in an attack from its hex now: shoot, or close with an enemy in
+    /// its hex?
+    pub fn can_attack(&self, u: UnitId) -> bool {
+        self.can_shoot(u)
+            || (self.can_close(u)
+                && self.unit(u).hex().is_some_and(|h| {
+                    let side = self.unit(u).side;
+                    self.in_hex(h).any(|v| self.unit(v).side != side)
+                }))
+    }
+
+    /// ABQ-18-5: is the hex under a beam-disruption screen (the target hex or one of its six
+    /// neighbours, ABQ-18-4)?
+    pub fn screened(&self, h: HexId) -> bool {
+        self.now
+            .screens
+            .iter()
+            .any(|s| self.fixed.layout.map.distance(s.hex, h) <= 1)
+    }
+
+    /// ABQ-7-1 … 7-3: one attacker's shooting value from `from` at a target in `to`: anti-MS
+    /// or anti-ship by the target, less one a hex of distance, doubled in the same hex; 0
+    /// for a beam weapon under a screen (ABQ-18-5) or at a beam-immune target (ABQ-17-4).
+    pub fn shot_value(
+        &self,
+        a: UnitId,
+        at_ship: bool,
+        from: HexId,
+        to: HexId,
+        immune: bool,
+    ) -> u32 {
+        if self.weapon(a) == Weapon::Beam && (immune || self.screened(from) || self.screened(to)) {
+            return 0;
+        }
+        let base = if at_ship {
+            self.anti_ship(a)
+        } else {
+            self.anti_ms(a)
+        } as u32;
+        let d = self.fixed.layout.map.distance(from, to);
+        if d == 0 {
+            base * 2
+        } else {
+            base.saturating_sub(d)
+        }
+    }
+
+    /// A shooting attack by the shooters among `with` (in `from`) at `targets` (all in
+    /// `to`, all ships or all MS units), or None if nobody can hurt them.
+    pub fn shoot_attack(
+        &self,
+        with: &[UnitId],
+        from: HexId,
+        to: HexId,
+        targets: &[UnitId],
+    ) -> Option<Attack> {
+        let first = *targets.first()?;
+        let at_ship = self.target_is_ship(first);
+        let beams = with
+            .iter()
+            .any(|&a| self.can_shoot(a) && self.weapon(a) == Weapon::Beam);
+        // ABQ-17-4: a group is shot without its beam-immune members when beams fire at it;
+        // one beam-immune target is simply out of the beams' reach.
+        let targets: Vec<UnitId> = if targets.len() > 1 && beams {
+            targets
+                .iter()
+                .copied()
+                .filter(|&t| !self.has(t, Flag::BeamImmune))
+                .collect()
+        } else {
+            targets.to_vec()
+        };
+        let immune = targets.len() == 1 && self.has(targets[0], Flag::BeamImmune);
+        let mut attackers = Vec::new();
+        let mut a = 0;
+        for &u in with {
+            if !self.can_shoot(u) {
+                continue;
+            }
+            let v = self.shot_value(u, at_ship, from, to, immune);
+            if v > 0 {
+                attackers.push(u);
+                a += v;
+            }
+        }
+        if attackers.is_empty() || targets.is_empty() {
+            return None;
+        }
+        let d: u32 = targets.iter().map(|&t| self.defence(t) as u32).sum();
+        let shift = self.rank_of(&attackers, true) - self.rank_of(&targets, false);
+        Some(Attack {
+            attackers,
+            targets,
+            close: false,
+            column: final_column(a, d, shift),
+        })
+    }
+
+    /// ABQ-9-5: one attacker's close-combat value against `t`, and `t`'s close defence.
+    pub fn close_values(&self, a: UnitId, t: UnitId) -> (u32, u32) {
+        if self.target_is_ship(t) {
+            // (c) MS vs ship: 2 × anti-ship : anti-MS; the Doros defends with its defence.
+            let d = if self.has(t, Flag::CloseDefendsWithDefence) {
+                self.defence(t)
+            } else {
+                self.anti_ms(t)
+            };
+            (2 * self.anti_ship(a) as u32, d as u32)
+        } else if self.class(t) == Class::Ms {
+            // (a) MS vs MS: anti-MS : anti-MS; the Ball's is halved (rounded down) against
+            // a mobile suit at close range — attacking (9-5) and, as 14-2's second close
+            // combat example counts it ("Ball ... [Anti-MS AP=2 special condition
+            // applies]"), defending.
+            let half = |u: UnitId, v: u8| {
+                if self.has(u, Flag::CloseHalfVsMs) {
+                    v as u32 / 2
+                } else {
+                    v as u32
+                }
+            };
+            (half(a, self.anti_ms(a)), half(t, self.anti_ms(t)))
+        } else {
+            // (b) MS vs fighters and cannon turrets: 2 × anti-MS : anti-MS.
+            (2 * self.anti_ms(a) as u32, self.anti_ms(t) as u32)
+        }
+    }
+
+    /// ABQ-9-4: "An enemy ship stacked with enemy mobile suits, cannot be attacked by close
+    /// combat."
+    pub fn shielded_ship(&self, t: UnitId) -> bool {
+        let x = self.unit(t);
+        self.target_is_ship(t)
+            && x.hex().is_some_and(|h| {
+                self.in_hex(h).any(|v| {
+                    v != t
+                        && self.unit(v).side == x.side
+                        && self.class(v) == Class::Ms
+                        && !self.target_is_ship(v)
+                })
+            })
+    }
+
+    /// A close attack by the close fighters among `with` on `t` (ABQ-9-1: in their hex).
+    pub fn close_attack(&self, with: &[UnitId], t: UnitId) -> Option<Attack> {
+        let th = self.unit(t).hex()?;
+        if self.shielded_ship(t) {
+            return None;
+        }
+        let mut attackers = Vec::new();
+        let (mut a, mut d) = (0, 0);
+        for &u in with {
+            if self.can_close(u) && self.unit(u).hex() == Some(th) {
+                let (v, def) = self.close_values(u, t);
+                attackers.push(u);
+                a += v;
+                d = def;
+            }
+        }
+        if attackers.is_empty() || a == 0 {
+            return None;
+        }
+        let shift = self.rank_of(&attackers, true) - self.rank_of(&[t], false);
+        Some(Attack {
+            attackers,
+            targets: vec![t],
+            close: true,
+            column: final_column(a, d, shift),
+        })
+    }
+
+    /// The units of a group in a hex (ABQ-8-2, 8-4: friends in it included).
+    pub fn group_in(&self, h: HexId, g: Group) -> Vec<UnitId> {
+        self.in_hex(h)
+            .filter(|&t| self.target_is_ship(t) == (g == Group::Ships))
+            .collect()
+    }
+
+    /// A group target: two or more units with at least one enemy of the firing side.
+    pub fn group_attack(
+        &self,
+        with: &[UnitId],
+        from: HexId,
+        to: HexId,
+        g: Group,
+    ) -> Option<Attack> {
+        let side = self.firing_side();
+        let units = self.group_in(to, g);
+        if units.len() < 2 || !units.iter().any(|&t| self.unit(t).side != side) {
+            return None;
+        }
+        self.shoot_attack(with, from, to, &units)
+    }
+
+    /// Every way `with` (from `from`) can attack hex `to`, as actions, in a fixed order:
+    /// each enemy unit shot at, the groups, each enemy unit in close combat.
+    pub fn aims(
+        &self,
+        with: &[UnitId],
+        from: HexId,
+        to: HexId,
+        out: &mut Vec<crate::events::Action>,
+    ) {
+        use crate::events::Action;
+        let side = self.firing_side();
+        let enemies: Vec<UnitId> = self
+            .in_hex(to)
+            .filter(|&t| self.unit(t).side != side)
+            .collect();
+        for &t in &enemies {
+            if self.shoot_attack(with, from, to, &[t]).is_some() {
+                out.push(Action::Shoot { unit: t });
+            }
+        }
+        for g in [Group::Ms, Group::Ships] {
+            if self.group_attack(with, from, to, g).is_some() {
+                out.push(Action::ShootGroup { group: g });
+            }
+        }
+        if from == to {
+            for &t in &enemies {
+                if self.close_attack(with, t).is_some() {
+                    out.push(Action::Close { unit: t });
+                }
+            }
+        }
+    }
+
+    /// The hexes `with` (in `from`) can attack, in map order.
+    pub fn target_hexes(&self, with: &[UnitId], from: HexId, out: &mut Vec<HexId>) {
+        let side = self.firing_side();
+        let reach = with
+            .iter()
+            .map(|&u| self.anti_ms(u).max(self.anti_ship(u)) as u32)
+            .max()
+            .unwrap_or(0);
+        let map = &self.fixed.layout.map;
+        let mut hexes: Vec<HexId> = self
+            .now
+            .units
+            .iter()
+            .filter_map(|x| match x.at {
+                Place::Hex(h) if x.side != side && (h == from || map.distance(from, h) < reach) => {
+                    Some(h)
+                }
+                _ => None,
+            })
+            .collect();
+        hexes.sort_unstable();
+        hexes.dedup();
+        let mut buf = Vec::new();
+        for h in hexes {
+            buf.clear();
+            self.aims(with, from, h, &mut buf);
+            if !buf.is_empty() {
+                out.push(h);
+            }
+        }
+    }
+
+    /// Fire a declared attack: the attackers have used their shot (or close attack) this
+    /// phase; double-sided counters flip (ABQ-15-3); leading off, the attack waits for the
+    /// damage check, following up it is rolled now.
+    pub fn fire(&mut self, seat: Seat, attack: Attack, ev: &mut Vec<Event>) {
+        for &a in &attack.attackers {
+            if attack.close {
+                self.unit_mut(a).closed = true;
+            } else {
+                self.unit_mut(a).fired = true;
+            }
+            self.flip_if_front(a, ev);
+        }
+        ev.push(Event::Declared {
+            attackers: attack.attackers.clone(),
+            targets: attack.targets.clone(),
+            close: attack.close,
+            column: attack.column.map(|c| COLUMNS[c as usize].to_string()),
+        });
+        self.now.phase = Phase::Combat {
+            seat,
+            declaring: Declaring::Idle,
+        };
+        if attack.column.is_none() {
+            return;
+        }
+        if self.now.stage == Stage::LeadCombat {
+            self.now.pending.push(attack);
+        } else {
+            self.now.phase = Phase::Resolve {
+                attacks: vec![attack],
+                seat,
+            };
+        }
+    }
+
+    /// One die for an attack (ABQ-7-4): each target still there takes the table's result
+    /// for the die, raised for its own morale (ABQ-7-6, 9-6; one die for a group, 8-4).
+    pub fn resolve(&mut self, attack: &Attack, face: u8, ev: &mut Vec<Event>) {
+        let Some(col) = attack.column else {
+            return;
+        };
+        for &t in &attack.targets {
+            if !self.unit(t).alive() {
+                continue;
+            }
+            let row = face + crate::morale::die_modifier(self.unit(t).morale);
+            let hit = self.fixed.setup.tables.hit(row, col, attack.close);
+            self.apply_hit(t, hit, ev);
+        }
+        self.check_destroyed(ev);
+    }
+
+    /// The follow-up side's die.
+    pub fn roll_resolve(
+        &mut self,
+        mut attacks: Vec<Attack>,
+        seat: Seat,
+        face: u8,
+        ev: &mut Vec<Event>,
+    ) {
+        let a = attacks.remove(0);
+        self.resolve(&a, face, ev);
+        if self.now.outcome.is_some() {
+            return;
+        }
+        attacks.retain(|a| a.targets.iter().any(|&t| self.unit(t).alive()));
+        self.now.phase = if attacks.is_empty() {
+            Phase::Combat {
+                seat,
+                declaring: Declaring::Idle,
+            }
+        } else {
+            Phase::Resolve { attacks, seat }
+        };
+    }
+
+    /// The damage check's die for the first lead-off attack.
+    pub fn roll_damage(&mut self, face: u8, ev: &mut Vec<Event>) {
+        let a = self.now.pending.remove(0);
+        self.resolve(&a, face, ev);
+        if self.now.outcome.is_none() {
+            self.settle_damage(ev);
+        }
+    }
+}
