@@ -48,6 +48,7 @@ pub fn outcomes(
         let m = state.unwrap_or(Morale::Normal);
         let hit = tables.hit(face + die_modifier(m), col, close);
         let name = match state {
+            Some(s) if after_hit(s, hit) == Some(s) => "no effect",
             Some(s) => state_name(after_hit(s, hit)),
             None => hit_name(hit),
         };
@@ -77,6 +78,7 @@ pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
             k.as_str(),
             "attack"
                 | "defence"
+                | "defense"
                 | "range"
                 | "same-hex"
                 | "same_hex"
@@ -95,7 +97,10 @@ pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
         }
     }
     let a = num("attack")?.ok_or("--attack A is required (the attack value)")?;
-    let d = num("defence")?.ok_or("--defence D is required (the defence value)")?;
+    let d = match num("defence")? {
+        Some(d) => d,
+        None => num("defense")?.ok_or("--defence D is required (the defence value)")?,
+    };
     let pilot = |k: &str| -> Result<Pilot, String> {
         match params.get(k).or_else(|| params.get(&k.replace('-', "_"))) {
             None => Ok(Pilot::Regular),
@@ -133,12 +138,7 @@ pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
         a.saturating_sub(range)
     };
     let shift = pilot_rank(ap) - pilot_rank(dp);
-    let ap_rank = if ap == Pilot::S || dp == Pilot::S {
-        shift
-    } else {
-        shift
-    };
-    let column = final_column(effective, d, ap_rank);
+    let column = final_column(effective, d, shift);
     let tables = &Catalog::builtin().tables;
     let mut details = BTreeMap::new();
     details.insert("column".into(), crate::combat::column_name(column).into());
@@ -147,7 +147,12 @@ pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
     details.insert("shift".into(), shift.into());
     details.insert(
         "table".into(),
-        (if close { "close combat" } else { "shooting" }).into(),
+        (if close {
+            "close combat (the shooting table read one column to the attacker)"
+        } else {
+            "shooting"
+        })
+        .into(),
     );
     Ok(Odds {
         outcomes: outcomes(tables, column, close, Some(state)),

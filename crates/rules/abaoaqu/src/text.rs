@@ -222,7 +222,9 @@ impl AbaoAqu {
                     _ => a.to_string(),
                 }
             }
-            Action::With { unit } => format!("with {}", self.name(*unit)),
+            Action::With { unit } if (*unit as usize) < self.now.units.len() => {
+                format!("with {}", self.name(*unit))
+            }
             _ => a.to_string(),
         }
     }

@@ -23,15 +23,29 @@ fn conformance_every_scenario_and_option_set() {
                 .unwrap_or_else(|e| panic!("{}: {e}", s.id)),
         );
     }
+    // A scenario where both sides start within reach of each other, so that random games
+    // fight from the first turn (the built-in ones start far apart).
+    let melee = battlemat_core::DataFile {
+        name: "melee.toml".into(),
+        text: include_str!("data/melee.toml").into(),
+    };
+    for o in [
+        opts(&[("turns", "10")]),
+        opts(&[("seats", "4"), ("turns", "10")]),
+    ] {
+        setups.push(AbaoAqu::setup_from_data(None, std::slice::from_ref(&melee), &o).unwrap());
+    }
     let s = conformance::run::<AbaoAqu>(
         &setups,
         Conformance {
-            games: 2,
+            games: 4,
             max_steps: 200_000,
             deep_every: 97,
             ..Default::default()
         },
     );
-    assert_eq!(s.games, 2 * 14 * conformance::scale());
+    assert_eq!(s.games, 4 * 16 * conformance::scale());
+    // The melee games fight: dice are rolled.
+    assert!(s.chance_points > 200, "{s:?}");
     eprintln!("{s:?}");
 }
