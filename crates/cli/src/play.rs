@@ -71,8 +71,12 @@ fn print_menu(state: &dyn DynState, legal: &[DynAction]) {
             continue;
         }
         let words: Vec<&str> = a.text.split_whitespace().collect();
+        // Many actions of one verb and one argument (`move 0712`, `place 1017`) group by
+        // the verb.
         let (head, rest) = if words.len() > 2 {
             (words[..2].join(" "), words[2..].join(" "))
+        } else if words.len() == 2 {
+            (words[0].to_string(), words[1].to_string())
         } else {
             (a.text.clone(), String::new())
         };
@@ -91,6 +95,17 @@ fn print_menu(state: &dyn DynState, legal: &[DynAction]) {
             .iter()
             .map(|(i, r)| format!("{}) {r}", i + 1))
             .collect();
+        // A long group (a counter's hundred hexes) is summed up: type the action itself.
+        if list.len() > 30 {
+            println!(
+                "  {head}: {} choices, {} … {} (type it, e.g. `{head} {}`)",
+                list.len(),
+                list[0],
+                list[list.len() - 1],
+                items[0].1
+            );
+            continue;
+        }
         println!("  {head}: {}", list.join("  "));
     }
 }

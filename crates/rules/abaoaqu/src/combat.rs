@@ -213,24 +213,23 @@ impl AbaoAqu {
     }
 
     /// ABQ-9-4: "An enemy ship stacked with enemy mobile suits, cannot be attacked by close
-    /// combat."
-    pub fn shielded_ship(&self, t: UnitId) -> bool {
-        let x = self.unit(t);
+    /// combat." `here`: every unit in the ship's hex.
+    pub fn shielded_ship(&self, t: UnitId, here: &[UnitId]) -> bool {
+        let side = self.unit(t).side;
         self.target_is_ship(t)
-            && x.hex().is_some_and(|h| {
-                self.in_hex(h).any(|v| {
-                    v != t
-                        && self.unit(v).side == x.side
-                        && self.class(v) == Class::Ms
-                        && !self.target_is_ship(v)
-                })
+            && here.iter().any(|&v| {
+                v != t
+                    && self.unit(v).side == side
+                    && self.class(v) == Class::Ms
+                    && !self.target_is_ship(v)
             })
     }
 
-    /// A close attack by the close fighters among `with` on `t` (ABQ-9-1: in their hex).
-    pub fn close_attack(&self, with: &[UnitId], t: UnitId) -> Option<Attack> {
+    /// A close attack by the close fighters among `with` on `t` (ABQ-9-1: in their hex);
+    /// `here`: every unit in that hex.
+    pub fn close_attack(&self, with: &[UnitId], t: UnitId, here: &[UnitId]) -> Option<Attack> {
         let th = self.unit(t).hex()?;
-        if self.shielded_ship(t) {
+        if self.shielded_ship(t, here) {
             return None;
         }
         let mut attackers = Vec::new();
@@ -255,23 +254,23 @@ impl AbaoAqu {
         })
     }
 
-    /// The units of a group in a hex (ABQ-8-2, 8-4: friends in it included).
-    pub fn group_in(&self, h: HexId, g: Group) -> Vec<UnitId> {
-        self.in_hex(h)
-            .filter(|&t| self.target_is_ship(t) == (g == Group::Ships))
-            .collect()
-    }
-
-    /// A group target: two or more units with at least one enemy of the firing side.
+    /// A group target among `here` (every unit in hex `to`): the MS units or the ships,
+    /// friends included (ABQ-8-2, 8-4) — two or more, at least one an enemy of the firing
+    /// side.
     pub fn group_attack(
         &self,
         with: &[UnitId],
         from: HexId,
         to: HexId,
         g: Group,
+        here: &[UnitId],
     ) -> Option<Attack> {
         let side = self.firing_side();
-        let units = self.group_in(to, g);
+        let units: Vec<UnitId> = here
+            .iter()
+            .copied()
+            .filter(|&t| self.target_is_ship(t) == (g == Group::Ships))
+            .collect();
         if units.len() < 2 || !units.iter().any(|&t| self.unit(t).side != side) {
             return None;
         }
@@ -287,33 +286,82 @@ impl AbaoAqu {
         to: HexId,
         out: &mut Vec<crate::events::Action>,
     ) {
+        let here: Vec<UnitId> = self.in_hex(to).collect();
+        self.aims_among(with, from, to, &here, out);
+    }
+
+    /// [`AbaoAqu::aims`] with the units in `to` already found (`here`, roster order).
+    pub fn aims_among(
+        &self,
+        with: &[UnitId],
+        from: HexId,
+        to: HexId,
+        here: &[UnitId],
+        out: &mut Vec<crate::events::Action>,
+    ) {
         use crate::events::Action;
         let side = self.firing_side();
-        let enemies: Vec<UnitId> = self
-            .in_hex(to)
-            .filter(|&t| self.unit(t).side != side)
-            .collect();
-        for &t in &enemies {
+        let enemy = |t: &&UnitId| self.unit(**t).side != side;
+        for &t in here.iter().filter(enemy) {
             if self.shoot_attack(with, from, to, &[t]).is_some() {
                 out.push(Action::Shoot { unit: t });
             }
         }
         for g in [Group::Ms, Group::Ships] {
-            if self.group_attack(with, from, to, g).is_some() {
+            if self.group_attack(with, from, to, g, here).is_some() {
                 out.push(Action::ShootGroup { group: g });
             }
         }
         if from == to {
-            for &t in &enemies {
-                if self.close_attack(with, t).is_some() {
+            for &t in here.iter().filter(enemy) {
+                if self.close_attack(with, t, here).is_some() {
                     out.push(Action::Close { unit: t });
                 }
             }
         }
     }
 
+    /// May `seat` start an attack from `h`: some of its units there can attack, and an
+    /// enemy is within their reach (their best value in hexes: nothing farther can be hit;
+    /// the target hexes offered next are judged in full)?
+    pub fn can_attack_from(&self, seat: Seat, h: HexId) -> bool {
+        let side = self.fixed.seating.side_of(seat);
+        let here: Vec<UnitId> = self.in_hex(h).collect();
+        let enemy_here = here.iter().any(|&v| self.unit(v).side != side);
+        let reach = here
+            .iter()
+            .filter(|&&u| {
+                self.unit(u).seat == seat
+                    && (self.can_shoot(u) || (enemy_here && self.can_close(u)))
+            })
+            .map(|&u| self.anti_ms(u).max(self.anti_ship(u)) as u32)
+            .max();
+        let Some(reach) = reach else {
+            return false;
+        };
+        let map = &self.fixed.layout.map;
+        enemy_here
+            || self
+                .now
+                .units
+                .iter()
+                .any(|x| x.side != side && x.hex().is_some_and(|e| within_reach(map, h, e, reach)))
+    }
+
     /// The hexes `with` (in `from`) can attack, in map order.
     pub fn target_hexes(&self, with: &[UnitId], from: HexId, out: &mut Vec<HexId>) {
+        self.target_hexes_in(&Stacks::of(self), with, from, out)
+    }
+
+    /// [`AbaoAqu::target_hexes`] with the stacks found once: the hexes holding an enemy
+    /// within the attackers' best value (nothing farther can be hit), each judged in full.
+    pub fn target_hexes_in(
+        &self,
+        stacks: &Stacks,
+        with: &[UnitId],
+        from: HexId,
+        out: &mut Vec<HexId>,
+    ) {
         let side = self.firing_side();
         let reach = with
             .iter()
@@ -321,23 +369,23 @@ impl AbaoAqu {
             .max()
             .unwrap_or(0);
         let map = &self.fixed.layout.map;
-        let mut hexes: Vec<HexId> = self
-            .now
-            .units
-            .iter()
-            .filter_map(|x| match x.at {
-                Place::Hex(h) if x.side != side && (h == from || map.distance(from, h) < reach) => {
-                    Some(h)
-                }
-                _ => None,
-            })
-            .collect();
-        hexes.sort_unstable();
-        hexes.dedup();
+        let (fc, fr) = map.col_row(from);
+        let near = |h: HexId| {
+            if h == from {
+                return true;
+            }
+            let (c, r) = map.col_row(h);
+            (c as i32 - fc as i32).unsigned_abs() < reach
+                && (r as i32 - fr as i32).unsigned_abs() < reach
+                && map.distance(from, h) < reach
+        };
         let mut buf = Vec::new();
-        for h in hexes {
+        for (h, here) in stacks.all() {
+            if !near(h) || !here.iter().any(|&t| self.unit(t).side != side) {
+                continue;
+            }
             buf.clear();
-            self.aims(with, from, h, &mut buf);
+            self.aims_among(with, from, h, here, &mut buf);
             if !buf.is_empty() {
                 out.push(h);
             }
@@ -427,5 +475,66 @@ impl AbaoAqu {
         if self.now.outcome.is_none() {
             self.settle_damage(ev);
         }
+    }
+}
+
+/// Is `e` fewer than `reach` hexes from `h` (rows and columns first: no distance is
+/// worked out for a hex plainly too far)?
+pub fn within_reach(map: &battlemat_geom::hexmap::HexMap, h: HexId, e: HexId, reach: u32) -> bool {
+    let (hc, hr) = map.col_row(h);
+    let (ec, er) = map.col_row(e);
+    (hc as i32 - ec as i32).unsigned_abs() < reach
+        && (hr as i32 - er as i32).unsigned_abs() < reach
+        && map.distance(h, e) < reach
+}
+
+/// Every stack on the map, found once: the units on the map sorted by hex (map order),
+/// then roster order — so that a listing that asks about many hexes reads each stack as a
+/// slice instead of scanning every counter.
+pub struct Stacks {
+    units: Vec<UnitId>,
+    /// Each stack: its hex and its units' range in `units`, in map order.
+    stacks: Vec<(HexId, u32, u32)>,
+}
+
+impl Stacks {
+    pub fn of(g: &AbaoAqu) -> Stacks {
+        let mut pairs: Vec<(HexId, UnitId)> = g
+            .now
+            .units
+            .iter()
+            .enumerate()
+            .filter_map(|(u, x)| x.hex().map(|h| (h, u as UnitId)))
+            .collect();
+        pairs.sort_unstable();
+        let mut stacks: Vec<(HexId, u32, u32)> = Vec::new();
+        for (i, &(h, _)) in pairs.iter().enumerate() {
+            match stacks.last_mut() {
+                Some(last) if last.0 == h => last.2 = i as u32 + 1,
+                _ => stacks.push((h, i as u32, i as u32 + 1)),
+            }
+        }
+        Stacks {
+            units: pairs.into_iter().map(|p| p.1).collect(),
+            stacks,
+        }
+    }
+
+    /// The units in `h`, in roster order.
+    pub fn here(&self, h: HexId) -> &[UnitId] {
+        match self.stacks.binary_search_by_key(&h, |s| s.0) {
+            Ok(i) => {
+                let (_, a, b) = self.stacks[i];
+                &self.units[a as usize..b as usize]
+            }
+            Err(_) => &[],
+        }
+    }
+
+    /// Each stack, with its hex, in map order.
+    pub fn all(&self) -> impl Iterator<Item = (HexId, &[UnitId])> {
+        self.stacks
+            .iter()
+            .map(|&(h, a, b)| (h, &self.units[a as usize..b as usize]))
     }
 }

@@ -115,13 +115,10 @@ impl AbaoAqu {
                         "you have cancelled eight attacks this phase: launch, detonate or be done",
                     ));
                 }
-                if !self
-                    .in_hex(h)
-                    .any(|u| self.unit(u).seat == seat && self.can_attack(u))
-                {
+                if !self.can_attack_from(seat, h) {
                     return Err(Why::new(
                         "ABQ-6-2",
-                        "none of your units there can attack now (each shoots and closes once a phase; confused and panicked units cannot)",
+                        "none of your units there can attack anything now (each shoots and closes once a phase; confused and panicked units cannot; range)",
                     ));
                 }
                 Ok(Plan::From(h))
@@ -184,6 +181,7 @@ impl AbaoAqu {
                 Ok(Plan::Target(h))
             }
             (Declaring::Aiming { from, with, target }, a) => {
+                let here: Vec<UnitId> = self.in_hex(*target).collect();
                 let attack = match a {
                     Action::Shoot { unit } => {
                         let t = self.known(*unit)?;
@@ -197,7 +195,9 @@ impl AbaoAqu {
                         }
                         self.shoot_attack(with, *from, *target, &[t])
                     }
-                    Action::ShootGroup { group } => self.group_attack(with, *from, *target, *group),
+                    Action::ShootGroup { group } => {
+                        self.group_attack(with, *from, *target, *group, &here)
+                    }
                     Action::Close { unit } => {
                         let t = self.known(*unit)?;
                         if *from != *target
@@ -209,13 +209,13 @@ impl AbaoAqu {
                                 "close combat only with an enemy in the attackers' own hex",
                             ));
                         }
-                        if self.shielded_ship(t) {
+                        if self.shielded_ship(t, &here) {
                             return Err(Why::new(
                                 "ABQ-9-4",
                                 "an enemy ship stacked with enemy mobile suits cannot be attacked in close combat",
                             ));
                         }
-                        self.close_attack(with, t)
+                        self.close_attack(with, t, &here)
                     }
                     Action::Cancel => return Ok(Plan::Cancel),
                     _ => return Err(NOT_NOW),
@@ -334,17 +334,24 @@ impl AbaoAqu {
             }
             Phase::Combat { seat, declaring } => match declaring {
                 Declaring::Idle => {
-                    // `can_attack`, with the hexes holding an enemy found once.
+                    // `can_attack_from` for every hex of the seat's: first the hexes that
+                    // hold an enemy found once, and each hex's reach (its units' best value:
+                    // nothing farther can be hit), so that only a hex with an enemy in reach
+                    // is judged in full.
                     let side = self.fixed.seating.side_of(*seat);
-                    let mut enemy = vec![false; self.fixed.layout.map.len()];
+                    let map = &self.fixed.layout.map;
+                    let mut enemy = vec![false; map.len()];
+                    let mut enemies: Vec<HexId> = Vec::new();
                     for x in &self.now.units {
                         if let Place::Hex(h) = x.at
                             && x.side != side
+                            && !enemy[h as usize]
                         {
                             enemy[h as usize] = true;
+                            enemies.push(h);
                         }
                     }
-                    let mut from: Vec<HexId> = self
+                    let mut from: Vec<(HexId, u32)> = self
                         .now
                         .units
                         .iter()
@@ -355,16 +362,25 @@ impl AbaoAqu {
                                     && (self.can_shoot(u as UnitId)
                                         || (enemy[h as usize] && self.can_close(u as UnitId))) =>
                             {
-                                Some(h)
+                                let u = u as UnitId;
+                                Some((h, self.anti_ms(u).max(self.anti_ship(u)) as u32))
                             }
                             _ => None,
                         })
                         .collect();
-                    from.sort_unstable();
-                    from.dedup();
+                    from.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+                    from.dedup_by_key(|a| a.0);
                     if self.now.cancels >= crate::combat::MAX_CANCELS {
                         from.clear();
                     }
+                    // `can_attack_from`, with the enemies' hexes found once.
+                    from.retain(|&(h, reach)| {
+                        enemy[h as usize]
+                            || enemies
+                                .iter()
+                                .any(|&e| crate::combat::within_reach(map, h, e, reach))
+                    });
+                    let from: Vec<HexId> = from.into_iter().map(|(h, _)| h).collect();
                     out.extend(from.into_iter().map(|h| Action::From {
                         hex: self.hex_no(h),
                     }));

@@ -488,6 +488,11 @@ fn abq_7_2_one_point_off_per_hex_of_range() {
     act(&mut g, "from 1010");
     act(&mut g, "with u0");
     refused(&mut g, "target 1510", "ABQ-7-2");
+    act(&mut g, "cancel");
+    // Nothing in reach at all: no attack from there.
+    let mut far = game(&["GM@1010"], &["RD@1610"]);
+    skip_moves(&mut far);
+    refused(&mut far, "from 1010", "ABQ-6-2");
 }
 
 #[test]
@@ -1085,6 +1090,8 @@ fn abq_17_1_to_17_4_the_bigzam() {
     act(&mut g, "with u0");
     refused(&mut g, "target 1210", "ABQ-7-2");
     act(&mut g, "cancel");
+    let t = g.fixed.layout.map.parse("1210").unwrap();
+    assert_eq!(g.shot_value(0, true, g.unit(0).hex().unwrap(), t, true), 0);
     // The Guntank's shells can: anti-ship 6 - 1 = 5 : 12 → 1:3.
     assert_eq!(
         column(&declare(&mut g, "1110", &[1], "1210", "shoot u3")),
