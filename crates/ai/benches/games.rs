@@ -151,6 +151,101 @@ fn sd_era(c: &mut Criterion) {
     }
 }
 
+/// Battle for A-Bao-A-Qu: a complete game between two random players on each scenario,
+/// default options (target for scenario 3, a few hundred counters: at least 100 a second on
+/// one core), the peer `abaoaqu/replay/SCENARIO` (the same games from their records); and
+/// `abaoaqu/legal_actions/N`: one listing at the decisions of random games with N counters
+/// (10 to 1,000, half a side each, set up anywhere on a "1234" map), which grows linearly
+/// with N.
+fn abaoaqu(c: &mut Criterion) {
+    use battlemat_abaoaqu::AbaoAqu;
+    use battlemat_abaoaqu::data::{Catalog, Force, LeadOff, Scenario, Setup, SideSpec};
+    for s in AbaoAqu::info().scenarios {
+        let setup = AbaoAqu::setup(&s.id, &BTreeMap::new()).unwrap();
+        let mut seed = 0u64;
+        c.bench_function(&format!("abaoaqu/random_game/{}", s.id), |b| {
+            b.iter(|| {
+                seed += 1;
+                let mut r = Roller::new(seed, 0);
+                black_box(
+                    play::<AbaoAqu>(&setup, &[PlayerKind::Random], &mut r, 10_000_000).unwrap(),
+                )
+            })
+        });
+        if s.id == "a_bao_a_qu" {
+            let records: Vec<Record<AbaoAqu>> = (0..8)
+                .map(|k| record_of_any::<AbaoAqu>(&setup, k))
+                .collect();
+            let mut k = 0;
+            c.bench_function(&format!("abaoaqu/replay/{}", s.id), |b| {
+                b.iter(|| {
+                    k = (k + 1) % records.len();
+                    black_box(records[k].replay().unwrap())
+                })
+            });
+        }
+    }
+    let cat = Catalog::builtin();
+    for n in [10usize, 100, 1000] {
+        let side = |name: &str, kinds: &[&str]| SideSpec {
+            name: name.into(),
+            hold: None,
+            wins_at_limit: name == "Zeon",
+            forces: vec![Force {
+                name: "all".into(),
+                units: kinds
+                    .iter()
+                    .map(|k| format!("{k} x{}", n / 2 / kinds.len()))
+                    .collect(),
+                enter: None,
+                turn: None,
+                turn_by_die: false,
+                deploy: None,
+                deploy_rows: Some((1, 21)),
+            }],
+        };
+        let setup = Setup {
+            units: cat.units.clone(),
+            tables: cat.tables.clone(),
+            scenario: Scenario {
+                id: format!("n{n}"),
+                number: 0,
+                name: format!("{n} counters"),
+                seats: (2, 2),
+                layout: "1234".into(),
+                lead_off: LeadOff::Federation,
+                ours: true,
+                summary: String::new(),
+                sides: vec![
+                    side("Federation", &["GM", "BL", "SA", "GD", "PA"]),
+                    side("Zeon", &["ZK", "RD", "MU", "GE", "JI"]),
+                ],
+            },
+            options: Default::default(),
+            seating: battlemat_core::Seating::one_per_side(2),
+        };
+        // The decisions of two random games, from the first turn on (set-up excluded).
+        let mut decisions: Vec<AbaoAqu> = Vec::new();
+        for seed in 0..2 {
+            let rec = record_of_any::<AbaoAqu>(&setup, seed);
+            let mut g = AbaoAqu::new_game(&setup).unwrap();
+            for step in rec.steps.iter().take(3000) {
+                if g.now.turn >= 1 && matches!(g.to_act(), ToAct::Decide { .. }) {
+                    decisions.push(g.clone());
+                }
+                g.apply(step).unwrap();
+            }
+        }
+        let mut d = 0;
+        c.bench_function(&format!("abaoaqu/legal_actions/{n}"), |b| {
+            b.iter(|| {
+                d = (d + 1) % decisions.len();
+                black_box(decisions[d].legal_actions())
+            })
+        });
+    }
+}
+
 fn record_of_any<G: Game>(setup: &G::Setup, seed: u64) -> Record<G> {
     let mut g = G::new_game(setup).unwrap();
     let mut r = Roller::new(seed, 0);
@@ -175,5 +270,5 @@ fn record_of_any<G: Game>(setup: &G::Setup, seed: u64) -> Record<G> {
     }
 }
 
-criterion_group!(benches, games, sd_era);
+criterion_group!(benches, games, sd_era, abaoaqu);
 criterion_main!(benches);

@@ -1853,3 +1853,141 @@ fn sd_era_odds_from_the_command_line() {
     let err = fails(["odds", "sd-era", "--attacker", "9Q", "--defender", "2"]);
     assert!(err.contains("9Q"), "{err}");
 }
+
+// ----- Battle for A-Bao-A-Qu through the command line ----------------------------------------
+
+/// Scenario 4: set up with the first hex offered, move a counter onto the map, attack step by
+/// step; the map as text and as a well-formed SVG naming every counter on it; the file
+/// replays and verifies. Then every scenario starts and draws.
+#[test]
+fn abaoaqu_a_game_from_the_command_line() {
+    let dir = TempDir::new().unwrap();
+    let g = dir.path().join("abq.json");
+    ok([
+        "new",
+        "abaoaqu",
+        "--scenario",
+        "s_field_reduced",
+        "--seed",
+        "4",
+        "-o",
+        p(&g),
+    ]);
+    // Zeon sets up first: the first hex offered, counter by counter.
+    for _ in 0..40 {
+        let legal = ok(["legal", p(&g)]);
+        let Some(place) = legal
+            .lines()
+            .map(str::trim)
+            .find(|l| l.starts_with("place "))
+        else {
+            break;
+        };
+        let place: String = place.split("  ").next().unwrap().to_string();
+        ok(["act", p(&g), &place]);
+    }
+    let legal = ok(["legal", p(&g)]);
+    assert!(legal.contains("move 0101"), "{legal}");
+    // The Gundam (6) enters: row 6 is in reach, row 7 is not.
+    let err = fails(["act", p(&g), "move 1007"]);
+    assert!(err.contains("ABQ-4-2"), "{err}");
+    ok(["act", p(&g), "move 1006"]);
+    ok(["act", p(&g), "done"]);
+    let text = ok(["view", p(&g)]);
+    assert!(text.contains("1006: F:GD(N3) u0 6-6-6-8"), "{text}");
+    assert!(text.contains("##"), "the fortress: {text}");
+    let view = json(&ok(["view", p(&g), "--json"]));
+    let units = view
+        .pointer("/observation/units")
+        .and_then(Value::as_array)
+        .unwrap()
+        .clone();
+    let out = dir.path().join("abq.svg");
+    ok(["view", p(&g), "--svg", p(&out)]);
+    let (svg, titles) = svg_titles(&out);
+    assert!(svg.contains(">4</text>"), "board numbers");
+    for u in units {
+        let at = u["at"].as_str().unwrap();
+        if at.len() == 4 {
+            let id = u["id"].as_u64().unwrap();
+            assert!(
+                titles
+                    .iter()
+                    .any(|t| t.starts_with(at) && t.contains(&format!("u{id}"))),
+                "u{id} in {at} is not drawn: {titles:?}"
+            );
+        }
+    }
+    ok(["replay", p(&g), "--verify"]);
+    for s in [
+        "s_field",
+        "n_field",
+        "a_bao_a_qu",
+        "solomon",
+        "moor",
+        "luna_two",
+    ] {
+        let f = dir.path().join(format!("{s}.json"));
+        ok([
+            "new",
+            "abaoaqu",
+            "--scenario",
+            s,
+            "--seed",
+            "1",
+            "-o",
+            p(&f),
+        ]);
+        let v = ok(["view", p(&f)]);
+        assert!(v.contains("setting up") || v.contains("turn"), "{s}: {v}");
+    }
+}
+
+/// `battlemat odds abaoaqu`: the column and exact results; refusals say what is wrong.
+#[test]
+fn abaoaqu_odds_from_the_command_line() {
+    let out = json(&ok([
+        "odds",
+        "abaoaqu",
+        "--attack",
+        "6",
+        "--defence",
+        "2",
+        "--range",
+        "3",
+        "--json",
+    ]));
+    assert_eq!(out["details"]["column"], "1:1");
+    let sum: f64 = out["outcomes"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_f64().unwrap())
+        .sum();
+    assert!((sum - 1.0).abs() < 1e-12);
+    let text = ok([
+        "odds",
+        "abaoaqu",
+        "--attack",
+        "6",
+        "--defence",
+        "2",
+        "--same-hex",
+        "--attacker-pilot",
+        "N3",
+    ]);
+    assert!(text.contains("column: 7:1"), "{text}");
+    let err = fails(["odds", "abaoaqu", "--attack", "6"]);
+    assert!(err.contains("--defence"), "{err}");
+    let err = fails([
+        "odds",
+        "abaoaqu",
+        "--attack",
+        "6",
+        "--defence",
+        "2",
+        "--attacker-pilot",
+        "N9",
+    ]);
+    assert!(err.contains("N1 N2 N3 E S"), "{err}");
+}

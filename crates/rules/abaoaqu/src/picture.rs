@@ -129,6 +129,26 @@ impl AbaoAqu {
                 map.name(h)
             );
             let st = &stacks[h as usize];
+            if !st.is_empty() {
+                // A hover title naming every counter in the stack.
+                let names: Vec<String> = st
+                    .iter()
+                    .map(|&u| {
+                        let m = match self.unit(u).morale {
+                            Morale::Normal => "",
+                            Morale::Confused => " C",
+                            Morale::Panic => " D",
+                        };
+                        format!("{}{m}", self.name(u))
+                    })
+                    .collect();
+                let _ = write!(
+                    svg,
+                    r##"<title>{}: {}</title>"##,
+                    map.name(h),
+                    esc(&names.join(", "))
+                );
+            }
             let fed: Vec<UnitId> = st
                 .iter()
                 .copied()

@@ -47,17 +47,21 @@ pub struct Observation {
 
 impl fmt::Display for Observation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
-            f,
-            "{} — turn {}{} — {} leads off — {:?}",
-            self.scenario,
-            self.turn,
-            self.turn_limit
-                .map(|l| format!(" of {l}"))
-                .unwrap_or_default(),
-            self.sides[self.lead as usize],
-            self.stage
-        )?;
+        if self.turn == 0 {
+            writeln!(f, "{} — setting up", self.scenario)?;
+        } else {
+            writeln!(
+                f,
+                "{} — turn {}{} — {} leads off — {:?}",
+                self.scenario,
+                self.turn,
+                self.turn_limit
+                    .map(|l| format!(" of {l}"))
+                    .unwrap_or_default(),
+                self.sides[self.lead as usize],
+                self.stage
+            )?;
+        }
         for line in &self.map {
             writeln!(f, "{line}")?;
         }
@@ -94,7 +98,11 @@ impl fmt::Display for Observation {
         for (h, t) in &self.screens {
             writeln!(f, "BD screen at {h} (placed in turn {t})")?;
         }
-        write!(f, "{}", self.status)
+        // The prompt is the front end's to show; the end is the board's.
+        if self.status.starts_with("Game over") {
+            writeln!(f, "{}", self.status)?;
+        }
+        Ok(())
     }
 }
 
@@ -276,11 +284,16 @@ impl AbaoAqu {
             }
         }
         let mut lines = Vec::new();
+        // Column numbers every fifth column (each hex is two characters wide).
         let mut head = String::from("    ");
         for c in 1..=map.cols {
-            head.push_str(&format!("{:02}", c));
+            head.push_str(&if c % 5 == 0 || c == 1 {
+                format!("{c:<2}")
+            } else {
+                "  ".to_string()
+            });
         }
-        lines.push(head);
+        lines.push(head.trim_end().to_string());
         for r in 1..=map.rows {
             let mut line = format!("{r:02}  ");
             for c in 1..=map.cols {

@@ -30,7 +30,7 @@ fn any_action(r: &mut Roller) -> Action {
         9 => Action::Target { hex },
         10 => Action::Shoot { unit },
         11 => Action::ShootGroup {
-            group: if unit % 2 == 0 {
+            group: if unit.is_multiple_of(2) {
                 Group::Ms
             } else {
                 Group::Ships
