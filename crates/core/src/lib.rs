@@ -285,6 +285,58 @@ impl Illegal {
     }
 }
 
+/// A game state saved as its setup and its progress (`{"setup": …, "now": …}`). Read back,
+/// `$rebuild(&setup, &now)` checks the setup into the fixed part again and checks the
+/// progress against it, so a saved state is held to what a new game is. The state type has
+/// the fields `fixed: Arc<Fixed>` (with a `setup` field) and `now`.
+#[macro_export]
+macro_rules! saved_state {
+    ($game:ident, $setup:ty, $progress:ty, $rebuild:expr) => {
+        impl ::serde::Serialize for $game {
+            fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                use ::serde::ser::SerializeStruct;
+                let mut st = s.serialize_struct(stringify!($game), 2)?;
+                st.serialize_field("setup", &self.fixed.setup)?;
+                st.serialize_field("now", &self.now)?;
+                st.end()
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for $game {
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                #[derive(::serde::Deserialize)]
+                struct Saved {
+                    setup: $setup,
+                    now: $progress,
+                }
+                let s = Saved::deserialize(d)?;
+                let fixed = $rebuild(&s.setup, &s.now).map_err(::serde::de::Error::custom)?;
+                Ok($game {
+                    fixed: ::std::sync::Arc::new(fixed),
+                    now: s.now,
+                })
+            }
+        }
+    };
+}
+
+/// Why a rules crate's judge refuses an action: the rule id and a fixed sentence, put into
+/// an [`Illegal`] only when someone reads it (so listing actions formats nothing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Why {
+    pub rule: &'static str,
+    pub reason: &'static str,
+}
+
+impl Why {
+    pub const fn new(rule: &'static str, reason: &'static str) -> Why {
+        Why { rule, reason }
+    }
+    pub fn explain(self) -> Illegal {
+        Illegal::by(self.rule, self.reason)
+    }
+}
+
 impl Display for Illegal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.rule {

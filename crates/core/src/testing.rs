@@ -187,6 +187,27 @@ pub fn fuzz_text<G: Game>(words: &[&str], texts: u64, roller: &mut battlemat_dic
     }
 }
 
+/// Every test a rules page cites as `` `tests/FILE.rs::NAME` `` exists: `read(FILE)` gives
+/// the text of the game's `tests/FILE.rs`. Capitalised placeholders (`NAME`) are skipped.
+pub fn cited_tests_exist(doc: &str, read: impl Fn(&str) -> String) {
+    for cite in doc.split("tests/").skip(1) {
+        let Some((file, rest)) = cite.split_once(".rs::") else {
+            continue;
+        };
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if name.chars().all(|c| c.is_ascii_uppercase()) {
+            continue;
+        }
+        assert!(
+            read(file).contains(&format!("fn {name}(")),
+            "docs cite tests/{file}.rs::{name}, which does not exist"
+        );
+    }
+}
+
 /// Check a game's action table in `docs/json.md` (`doc`, its text): in the section headed
 /// `## {heading}`, every row `` | `short text` | `JSON` | `` parses both ways to the same
 /// action, which prints back as that text and that JSON. Returns the number of rows.

@@ -77,14 +77,8 @@ impl HexMap {
 
     /// A hex from its printed number (`0712`), checked to be on the map.
     pub fn parse(&self, s: &str) -> Result<HexId, String> {
+        let (col, row) = parse_number(s)?;
         let s = s.trim();
-        if s.len() != 4 || !s.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!(
-                "{s:?} is not a hex number: four digits, column then row (0712)"
-            ));
-        }
-        let col: u8 = s[..2].parse().map_err(|_| format!("{s:?}: bad column"))?;
-        let row: u8 = s[2..].parse().map_err(|_| format!("{s:?}: bad row"))?;
         self.at(col, row).ok_or_else(|| {
             format!(
                 "hex {s} is off the map (columns 01 to {:02}, rows 01 to {:02})",
@@ -144,6 +138,23 @@ impl HexMap {
         let y = ht / 2.0 + (r as f64 - 1.0) * ht + shove;
         (x, y)
     }
+}
+
+/// A printed hex number, `CCRR` (four digits, column then row, each from 01), as (column,
+/// row); on no map in particular.
+pub fn parse_number(s: &str) -> Result<(u8, u8), String> {
+    let s = s.trim();
+    if s.len() != 4 || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "{s:?} is not a hex number: four digits, column then row (0712)"
+        ));
+    }
+    let col: u8 = s[..2].parse().map_err(|_| format!("{s:?}: bad column"))?;
+    let row: u8 = s[2..].parse().map_err(|_| format!("{s:?}: bad row"))?;
+    if col == 0 || row == 0 {
+        return Err(format!("{s:?}: columns and rows count from 01"));
+    }
+    Ok((col, row))
 }
 
 #[cfg(test)]

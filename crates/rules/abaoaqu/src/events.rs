@@ -39,17 +39,7 @@ impl TryFrom<String> for HexNo {
 impl FromStr for HexNo {
     type Err = String;
     fn from_str(s: &str) -> Result<HexNo, String> {
-        let s = s.trim();
-        if s.len() != 4 || !s.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!(
-                "{s:?} is not a hex number: four digits, column then row (0712)"
-            ));
-        }
-        let col: u8 = s[..2].parse().map_err(|_| format!("{s:?}: bad column"))?;
-        let row: u8 = s[2..].parse().map_err(|_| format!("{s:?}: bad row"))?;
-        if col == 0 || row == 0 {
-            return Err(format!("{s:?}: columns and rows count from 01"));
-        }
+        let (col, row) = battlemat_geom::hexmap::parse_number(s)?;
         Ok(HexNo { col, row })
     }
 }

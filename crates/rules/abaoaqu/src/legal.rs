@@ -4,24 +4,9 @@
 
 use crate::events::{Action, Event, HexNo};
 use crate::state::{AbaoAqu, Attack, Declaring, Phase, Place, UnitId};
+pub use battlemat_core::Why;
 use battlemat_core::{Illegal, Seat};
 use battlemat_geom::hexmap::HexId;
-
-/// Why an action is refused: the rule and the words, put together only when read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Why {
-    pub rule: &'static str,
-    pub reason: &'static str,
-}
-
-impl Why {
-    pub const fn new(rule: &'static str, reason: &'static str) -> Why {
-        Why { rule, reason }
-    }
-    pub fn explain(self) -> Illegal {
-        Illegal::by(self.rule, self.reason)
-    }
-}
 
 /// What an accepted action does.
 #[derive(Clone, Debug, PartialEq, Eq)]

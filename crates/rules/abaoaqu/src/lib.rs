@@ -263,31 +263,14 @@ impl Game for AbaoAqu {
     }
 }
 
-/// A saved state is its setup and its progress; reading one checks both as strictly as a
-/// new game (`setup::check_progress`).
-impl serde::Serialize for AbaoAqu {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let mut st = s.serialize_struct("AbaoAqu", 2)?;
-        st.serialize_field("setup", &self.fixed.setup)?;
-        st.serialize_field("now", &self.now)?;
-        st.end()
+// A saved state is its setup and its progress; reading one checks both as strictly as a
+// new game (`setup::check_progress`).
+battlemat_core::saved_state!(
+    AbaoAqu,
+    Setup,
+    state::Progress,
+    |setup: &Setup, now: &state::Progress| {
+        let (fixed, units) = setup::check_setup(setup)?;
+        setup::check_progress(&fixed, &units, now).map(|_| fixed)
     }
-}
-
-impl<'de> serde::Deserialize<'de> for AbaoAqu {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(serde::Deserialize)]
-        struct Saved {
-            setup: Setup,
-            now: state::Progress,
-        }
-        let s = Saved::deserialize(d)?;
-        let (fixed, units) = setup::check_setup(&s.setup).map_err(serde::de::Error::custom)?;
-        setup::check_progress(&fixed, &units, &s.now).map_err(serde::de::Error::custom)?;
-        Ok(AbaoAqu {
-            fixed: std::sync::Arc::new(fixed),
-            now: s.now,
-        })
-    }
-}
+);

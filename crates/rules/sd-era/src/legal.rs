@@ -8,23 +8,8 @@ use crate::events::{Action, Aim, Event, Target};
 use crate::movement::MovePlan;
 use crate::state::{Choice, Phase, SdEra, UnitId};
 use battlemat_core::Illegal;
+pub use battlemat_core::Why;
 use battlemat_geom::table::{Point, Ticks};
-
-/// Why an action is refused: the rule and a sentence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Why {
-    pub rule: &'static str,
-    pub reason: &'static str,
-}
-
-impl Why {
-    pub const fn new(rule: &'static str, reason: &'static str) -> Why {
-        Why { rule, reason }
-    }
-    pub fn explain(self) -> Illegal {
-        Illegal::by(self.rule, self.reason)
-    }
-}
 
 /// What an accepted action will do.
 #[derive(Clone, Debug, PartialEq, Eq)]

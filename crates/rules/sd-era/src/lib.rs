@@ -317,29 +317,13 @@ impl Game for SdEra {
     }
 }
 
-impl serde::Serialize for SdEra {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let mut st = s.serialize_struct("SdEra", 2)?;
-        st.serialize_field("setup", &self.fixed.setup)?;
-        st.serialize_field("now", &self.now)?;
-        st.end()
+// A saved state is checked as strictly as a setup (`saved::check_progress`).
+battlemat_core::saved_state!(
+    SdEra,
+    Setup,
+    state::Progress,
+    |setup: &Setup, now: &state::Progress| {
+        let (fixed, _) = setup::check_setup(setup)?;
+        saved::check_progress(&fixed, now).map(|_| fixed)
     }
-}
-
-impl<'de> serde::Deserialize<'de> for SdEra {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(serde::Deserialize)]
-        struct Saved {
-            setup: Setup,
-            now: state::Progress,
-        }
-        let s = Saved::deserialize(d)?;
-        let (fixed, _) = setup::check_setup(&s.setup).map_err(serde::de::Error::custom)?;
-        saved::check_progress(&fixed, &s.now).map_err(serde::de::Error::custom)?;
-        Ok(SdEra {
-            fixed: Arc::new(fixed),
-            now: s.now,
-        })
-    }
-}
+);

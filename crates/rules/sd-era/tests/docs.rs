@@ -103,21 +103,7 @@ fn every_rule_id_is_documented_and_tested() {
             || tests.contains(&format!("({id})"));
         assert!(found, "no test for {id}");
     }
-    for cite in doc.split("tests/").skip(1) {
-        let Some((file, rest)) = cite.split_once(".rs::") else {
-            continue;
-        };
-        let name: String = rest
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect();
-        if name.chars().all(|c| c.is_ascii_uppercase()) {
-            continue; // a placeholder (`NAME`)
-        }
-        let src = read(&format!("crates/rules/sd-era/tests/{file}.rs"));
-        assert!(
-            src.contains(&format!("fn {name}(")),
-            "docs cite tests/{file}.rs::{name}, which does not exist"
-        );
-    }
+    battlemat_core::testing::cited_tests_exist(&doc, |file| {
+        read(&format!("crates/rules/sd-era/tests/{file}.rs"))
+    });
 }
