@@ -494,9 +494,19 @@ impl SdEra {
         } else {
             Vec::new()
         };
+        // The winds at a full stick that fit: a main wind's half stick is listed only where
+        // its full stick is blocked (a unit hemmed in still edges forward; in the open, the
+        // short step adds little a player cannot type).
+        let mut full = 0u32;
         for (k, &to) in points.iter().enumerate() {
+            if (16..WINDS).contains(&k) && full & (1 << (2 * (k - 16))) != 0 {
+                continue;
+            }
             if !fits(k, to) {
                 continue;
+            }
+            if k < 16 {
+                full |= 1 << k;
             }
             out.push(crate::events::Action::Move {
                 unit: u,
