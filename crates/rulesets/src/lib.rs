@@ -88,6 +88,7 @@ pub fn all() -> Vec<Entry> {
         entry::<battlemat_swtb::Swtb>(),
         entry::<battlemat_sd_era::SdEra>(),
         entry::<battlemat_abaoaqu::AbaoAqu>(),
+        entry::<battlemat_ms_d20::MsD20>(),
     ]
 }
 

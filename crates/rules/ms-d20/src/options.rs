@@ -1,0 +1,39 @@
+//! Our house rules for Mobile-suit d20 combat, declared once. The text has no optional
+//! rules; each option fills a gap (rulings.md), its first value our default.
+
+use serde::{Deserialize, Serialize};
+
+/// When a game nobody has won ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+pub enum Melees {
+    #[default]
+    #[serde(rename = "10")]
+    M10,
+    #[serde(rename = "5")]
+    M5,
+    #[serde(rename = "20")]
+    M20,
+    #[serde(rename = "none")]
+    Unlimited,
+}
+
+impl Melees {
+    pub fn limit(self) -> Option<u16> {
+        match self {
+            Melees::M10 => Some(10),
+            Melees::M5 => Some(5),
+            Melees::M20 => Some(20),
+            Melees::Unlimited => None,
+        }
+    }
+}
+
+battlemat_core::game_options! {
+    /// Our house rules (the text has no optional rules).
+    pub struct Options {
+        melees: Melees = Melees::M10, house "D20-2", values ["10", "5", "20", "none"],
+            help "melee rounds after which a game nobody has won ends, the side with more durability left ahead";
+        newtype_save: u8 = 15, house "D20-1", values ["15", "12", "10"],
+            help "what a save against Newtype Initiative must reach (d20 + Newtype level + save bonus)";
+    }
+}
