@@ -246,6 +246,33 @@ fn abaoaqu(c: &mut Criterion) {
     }
 }
 
+/// Mobile-suit d20 combat: a complete game between two random players on each scenario;
+/// the peer in the same run, `ms-d20/replay/SCENARIO`, replays the same kind of game from
+/// its record.
+fn ms_d20(c: &mut Criterion) {
+    use battlemat_ms_d20::MsD20;
+    for s in MsD20::info().scenarios {
+        let setup = MsD20::setup(&s.id, &BTreeMap::new()).unwrap();
+        let mut seed = 0u64;
+        c.bench_function(&format!("ms-d20/random_game/{}", s.id), |b| {
+            b.iter(|| {
+                seed += 1;
+                let mut r = Roller::new(seed, 0);
+                black_box(play::<MsD20>(&setup, &[PlayerKind::Random], &mut r, 1_000_000).unwrap())
+            })
+        });
+        let records: Vec<Record<MsD20>> =
+            (0..32).map(|k| record_of_any::<MsD20>(&setup, k)).collect();
+        let mut k = 0;
+        c.bench_function(&format!("ms-d20/replay/{}", s.id), |b| {
+            b.iter(|| {
+                k = (k + 1) % records.len();
+                black_box(records[k].replay().unwrap())
+            })
+        });
+    }
+}
+
 fn record_of_any<G: Game>(setup: &G::Setup, seed: u64) -> Record<G> {
     let mut g = G::new_game(setup).unwrap();
     let mut r = Roller::new(seed, 0);
@@ -270,5 +297,5 @@ fn record_of_any<G: Game>(setup: &G::Setup, seed: u64) -> Record<G> {
     }
 }
 
-criterion_group!(benches, games, sd_era, abaoaqu);
+criterion_group!(benches, games, sd_era, abaoaqu, ms_d20);
 criterion_main!(benches);

@@ -114,9 +114,27 @@ pub fn action_values<G: Game>(state: &G, budget: usize) -> Vec<(G::Action, f64)>
 
 /// The expected value for `seat` of `state`, weighing every chance outcome until a decision.
 pub fn expect<G: Game>(state: &G, seat: Seat, memo: &mut HashMap<G, f64>, left: &mut usize) -> f64 {
+    expect_to(state, seat, memo, left, MAX_CHANCE_DEPTH)
+}
+
+/// Chance points in a row weighed before the position is scored as it stands: a chain of
+/// dice that never repeats a state (a tie rolled again and again, each roll remembered)
+/// would otherwise recurse until the stack runs out.
+pub const MAX_CHANCE_DEPTH: usize = 64;
+
+fn expect_to<G: Game>(
+    state: &G,
+    seat: Seat,
+    memo: &mut HashMap<G, f64>,
+    left: &mut usize,
+    depth: usize,
+) -> f64 {
     let Next::Chance(c) = state.next() else {
         return state.evaluate(seat);
     };
+    if depth == 0 {
+        return state.evaluate(seat);
+    }
     if let Some(v) = memo.get(state) {
         return *v;
     }
@@ -137,7 +155,7 @@ pub fn expect<G: Game>(state: &G, seat: Seat, memo: &mut HashMap<G, f64>, left: 
             .apply_trusted(&Step::Roll { value: o.value }, &mut events)
             .is_ok()
         {
-            v += o.weight as f64 / total * expect(&next, seat, memo, left);
+            v += o.weight as f64 / total * expect_to(&next, seat, memo, left, depth - 1);
         }
     }
     memo.insert(state.clone(), v);

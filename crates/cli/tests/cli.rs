@@ -1991,3 +1991,57 @@ fn abaoaqu_odds_from_the_command_line() {
     ]);
     assert!(err.contains("N1 N2 N3 E S"), "{err}");
 }
+
+// ----- Mobile-suit d20 combat through the command line --------------------------------------
+
+/// A duel from the command line: fight, an attack typed as text, the strike rolled by the
+/// seed, the defender's choice; the grid as text and SVG; the file replays and verifies.
+#[test]
+fn ms_d20_a_duel_from_the_command_line() {
+    let dir = TempDir::new().unwrap();
+    let g = dir.path().join("duel.json");
+    ok([
+        "new",
+        "ms-d20",
+        "--scenario",
+        "duel",
+        "--seed",
+        "3",
+        "-o",
+        p(&g),
+    ]);
+    // Initiative (and the Newtype save) are rolled; each side says it fights.
+    for _ in 0..2 {
+        let legal = ok(["legal", p(&g)]);
+        assert!(legal.contains("fight"), "{legal}");
+        ok(["act", p(&g), "fight"]);
+    }
+    let legal = ok(["legal", p(&g)]);
+    assert!(legal.contains("attack u"), "{legal}");
+    let err = fails(["act", p(&g), "attack u0 w7"]);
+    assert!(err.contains("D20-"), "{err}");
+    let view = ok(["view", p(&g)]);
+    assert!(
+        view.contains("Gundam") && view.contains("   a  b  c"),
+        "{view}"
+    );
+    let out = dir.path().join("duel.svg");
+    ok(["view", p(&g), "--svg", p(&out)]);
+    let (_, titles) = svg_titles(&out);
+    assert!(titles.iter().any(|t| t.contains("u0")) && titles.iter().any(|t| t.contains("u1")));
+    // Whoever acts first attacks; the other decides its defence.
+    let legal = ok(["legal", p(&g)]);
+    let attack = legal
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("attack "))
+        .unwrap()
+        .split("  ")
+        .next()
+        .unwrap()
+        .to_string();
+    ok(["act", p(&g), &attack]);
+    ok(["replay", p(&g), "--verify"]);
+    let o = json(&ok(["odds", "ms-d20", "--strike-bonus", "0", "--json"]));
+    assert_eq!(o["outcomes"]["miss"], 0.2);
+}

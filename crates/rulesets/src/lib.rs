@@ -119,7 +119,7 @@ mod tests {
                 // A game with a round or turn limit among its options plays its shortest (the test
                 // is of finishing, not of long games).
                 let mut options = std::collections::BTreeMap::new();
-                for key in ["rounds", "turns"] {
+                for key in ["rounds", "turns", "melees"] {
                     if let Some(o) = info.options.iter().find(|o| o.key == key) {
                         let shortest = o.values.iter().filter_map(|v| v.parse::<u32>().ok()).min();
                         if let Some(n) = shortest {

@@ -11,6 +11,16 @@ use crate::events::Event;
 use crate::modifiers::{Range, target_type, terrain};
 use crate::state::{Attack, Defence, MsD20, Phase, UnitId};
 
+/// What an attack is aimed with and at (D20-3 a–c).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Aim {
+    pub target: UnitId,
+    pub weapon: u8,
+    /// A called shot's section.
+    pub at: Option<u8>,
+    pub insight: bool,
+}
+
 /// Palladium: a strike of 4 or less misses (rulings.md), and a natural 1 always does.
 pub const MISS_AT_OR_BELOW: i16 = 4;
 
@@ -47,16 +57,13 @@ impl MsD20 {
     }
 
     /// D20-3 a)–c): declare the attack; it costs an APM; d) the strike die follows.
-    pub fn declare(
-        &mut self,
-        attacker: UnitId,
-        target: UnitId,
-        weapon: u8,
-        at: Option<u8>,
-        insight: bool,
-        moved: bool,
-        ev: &mut Vec<Event>,
-    ) {
+    pub fn declare(&mut self, attacker: UnitId, aim: Aim, moved: bool, ev: &mut Vec<Event>) {
+        let Aim {
+            target,
+            weapon,
+            at,
+            insight,
+        } = aim;
         let x = self.unit_mut(attacker);
         x.apm = x.apm.saturating_sub(1);
         let aimed = at.unwrap_or_else(|| self.main_section(target));
@@ -108,7 +115,7 @@ impl MsD20 {
             return;
         }
         a.critical = face == 20;
-        self.to_defend(a, ev);
+        self.ask_defender(a, ev);
     }
 
     /// A miss: the stun of a stunning weapon that misses wears off (D20-6S); back to the
@@ -118,7 +125,7 @@ impl MsD20 {
     }
 
     /// The defender decides, unless it is stunned ("cannot ... defend") or out.
-    fn to_defend(&mut self, a: Attack, ev: &mut Vec<Event>) {
+    fn ask_defender(&mut self, a: Attack, ev: &mut Vec<Event>) {
         if self.unit(a.target).stunned.is_some() || self.defences(&a).len() <= 1 {
             self.hit(a, ev);
         } else {
@@ -187,7 +194,12 @@ impl MsD20 {
         let t = a.target;
         let cost = match d {
             Defence::Take => {
-                self.hit(a, ev);
+                // "let it hit you": no defence, and no roll with it either.
+                ev.push(Event::Hit {
+                    unit: a.target,
+                    critical: a.critical,
+                });
+                self.after_hit(a, ev);
                 return;
             }
             Defence::Dodge => self.dodge_cost(t),
@@ -251,7 +263,8 @@ impl MsD20 {
         }
     }
 
-    /// D20-3H a): hit — the defender may still roll with it, if it may and has not tried.
+    /// D20-3H a): hit (a defence failed, or none was open) — the defender may still roll
+    /// with it, if it may and has not tried.
     pub fn hit(&mut self, a: Attack, ev: &mut Vec<Event>) {
         ev.push(Event::Hit {
             unit: a.target,

@@ -191,7 +191,17 @@ impl MsD20 {
                     insight,
                 },
                 Phase::Turn { moved, .. },
-            ) => self.declare(unit, target, weapon, at, insight, moved, ev),
+            ) => self.declare(
+                unit,
+                crate::combat::Aim {
+                    target,
+                    weapon,
+                    at,
+                    insight,
+                },
+                moved,
+                ev,
+            ),
             (Plan::Pass(u), _) => {
                 self.spend_turn(u, true, ev);
                 self.start_turn(ev);

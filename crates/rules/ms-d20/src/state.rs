@@ -29,7 +29,8 @@ pub struct Unit {
     pub turns: u8,
     /// Turns taken in the whole game (a stun lasts to the end of its attacker's next turn).
     pub turns_total: u16,
-    /// D20-1: initiative rolls this melee (ties are rolled again: compared in order).
+    /// D20-1: this melee's initiative roll, then (after a tie) the latest re-roll; compared
+    /// in order.
     pub initiative: Vec<i16>,
     /// D20-1: failed the save against Newtype Initiative this melee.
     pub ni_failed: bool,

@@ -163,8 +163,7 @@ impl MsD20 {
                 .strike_bonus(*unit, *weapon, *target, *at, *insight)
                 .unwrap_or(0);
             return format!(
-                "{} with the {} at {}'s {}{} (strike {:+})",
-                a,
+                "the {} at {}'s {}{} (strike {:+})",
                 d.weapons[*weapon as usize].name,
                 t.name,
                 at.map_or("main body", |s| t.sections[s as usize].name.as_str()),

@@ -76,12 +76,16 @@ impl MsD20 {
         } else {
             self.data(u).pilot.initiative as i16
         };
+        // The first roll with the bonus; a tie's re-roll replaces the last re-roll (so a tie
+        // rolled again returns to a state seen before: a searcher's memo cuts the cycle).
         let total = if self.unit(u).initiative.is_empty() {
             face as i16 + bonus
         } else {
             face as i16
         };
-        self.unit_mut(u).initiative.push(total);
+        let rolls = &mut self.unit_mut(u).initiative;
+        rolls.truncate(1);
+        rolls.push(total);
         ev.push(Event::Initiative { unit: u, total });
         if !left.is_empty() {
             self.now.phase = Phase::Initiative { left };
@@ -205,7 +209,7 @@ impl MsD20 {
         let x = self.unit_mut(u);
         x.turns += 1;
         x.turns_total += 1;
-        let pay = costs && (!x.flee || x.turns % 2 == 0);
+        let pay = costs && (!x.flee || x.turns.is_multiple_of(2));
         if pay {
             x.apm = x.apm.saturating_sub(1);
         }
