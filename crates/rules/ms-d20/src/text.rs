@@ -208,7 +208,10 @@ impl MsD20 {
                     side: x.side,
                     seat: x.seat,
                     at: x.at.to_string(),
-                    terrain: format!("{:?}", x.terrain).to_lowercase(),
+                    terrain: serde_json::to_value(x.terrain)
+                        .ok()
+                        .and_then(|v| v.as_str().map(|s| s.replace('_', " ")))
+                        .unwrap_or_default(),
                     apm: x.apm,
                     out: x.out,
                     fleeing: x.flee,
