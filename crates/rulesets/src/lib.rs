@@ -89,6 +89,7 @@ pub fn all() -> Vec<Entry> {
         entry::<battlemat_sd_era::SdEra>(),
         entry::<battlemat_abaoaqu::AbaoAqu>(),
         entry::<battlemat_ms_d20::MsD20>(),
+        entry::<battlemat_serm::Serm>(),
     ]
 }
 

@@ -1,0 +1,245 @@
+//! SERM, "Simplistic Wargame with four stats" (rule text `004`, the Dvorak wiki, 2011): a
+//! handful of soldiers a side, each with Shoot, Endure, React and Move as pools of exploding
+//! d6, on an open table (`geom::table`, inches).
+//!
+//! # Design
+//!
+//! A [`battlemat_core::Game`] on the rules-crate template. Every die of a pool is a chance
+//! point, and a six gives the same die another one (no depth limit: the roller keeps rolling
+//! while it rolls sixes), so a record shows every face thrown. A Move is declared, rolled and
+//! swept along its line to the first contact *before* it is carried out, so the other side
+//! decides whether to React knowing the roll and the path, and a successful React stops it
+//! wherever the reactor's side chooses on that path. The cards are data: stats and a few
+//! special-rule primitives.
+//!
+//! | module | rules |
+//! |---|---|
+//! | [`data`], [`options`] | the five cards, scenarios (36 × 36 in, terrain), points line-ups; the `activations` option |
+//! | [`setup`] | checking a setup and a saved state |
+//! | [`state`] | the fixed part and the progress |
+//! | [`turn`] | the initiative, activations, the end |
+//! | [`pools`] | SERM-POOL: rolling, and exact distributions |
+//! | [`shoot`] | SERM-SHOOT, SERM-ENDURE, the Demolitions Expert's blast, sight and arcs |
+//! | [`movement`] | SERM-MOVE, SERM-REACT, SERM-REACT-H |
+//! | [`legal`] | the one judge and the candidate list |
+//! | [`events`], [`text`], [`picture`], [`odds`], [`ai`] | actions and events; words; the SVG; exact odds; evaluation |
+//!
+//! # Rejected alternative
+//!
+//! Rolling a whole pool as one chance point over its totals would make games shorter, but
+//! an exploding pool has no largest total, so its outcomes could not be listed without a
+//! cut-off; die by die, every outcome is one of six faces.
+
+pub mod ai;
+pub mod data;
+pub mod events;
+pub mod legal;
+pub mod movement;
+pub mod odds;
+pub mod options;
+pub mod picture;
+pub mod pools;
+pub mod setup;
+pub mod shoot;
+pub mod state;
+pub mod text;
+pub mod turn;
+
+pub use data::{Catalog, Options, Setup};
+pub use events::{Action, Event};
+pub use state::Serm;
+pub use text::Observation;
+
+use battlemat_core::{
+    ActionList, DataFile, Game, GameOptions, GameResult, Illegal, Next, Odds, Outcomes,
+    RulesetInfo, ScenarioInfo, Seat, SetupError, Viewer,
+};
+use state::Phase;
+use std::collections::BTreeMap;
+
+pub const RULESET_ID: &str = "serm";
+pub const RULESET_VERSION: &str = "1";
+
+impl Game for Serm {
+    type Setup = Setup;
+    type Action = Action;
+    type Event = Event;
+    type Observation = Observation;
+    const LEGAL_ACTIONS: ActionList = ActionList::Candidates;
+
+    fn info() -> RulesetInfo {
+        let cat = Catalog::builtin();
+        RulesetInfo {
+            id: RULESET_ID.into(),
+            name: "SERM".into(),
+            version: RULESET_VERSION.into(),
+            min_seats: 2,
+            max_seats: 2,
+            legal_actions: Self::LEGAL_ACTIONS,
+            options: Options::infos(),
+            scenarios: cat
+                .scenarios
+                .iter()
+                .map(|s| ScenarioInfo {
+                    id: s.id.clone(),
+                    name: s.name.clone(),
+                    min_seats: 2,
+                    max_seats: 2,
+                    summary: s.summary.clone(),
+                    ours: s.ours,
+                })
+                .collect(),
+        }
+    }
+
+    fn setup(scenario: &str, options: &BTreeMap<String, String>) -> Result<Setup, SetupError> {
+        let o = Options::from_pairs(options)?;
+        let s = Catalog::builtin().setup(scenario, o)?;
+        if let Some(v) = options.get(battlemat_core::SEATS_OPTION)
+            && v.trim() != "2"
+        {
+            return Err(SetupError::new("option seats", "SERM is for 2 players"));
+        }
+        setup::check_setup(&s)?;
+        Ok(s)
+    }
+
+    fn setup_from_data(
+        scenario: Option<&str>,
+        files: &[DataFile],
+        options: &BTreeMap<String, String>,
+    ) -> Result<Setup, SetupError> {
+        let o = Options::from_pairs(options)?;
+        let is_c = |f: &&DataFile| {
+            std::path::Path::new(&f.name)
+                .file_name()
+                .is_some_and(|n| n == "cards.toml")
+        };
+        let c = files
+            .iter()
+            .find(is_c)
+            .map(|f| (f.name.as_str(), f.text.as_str()))
+            .unwrap_or(("cards.toml (built in)", data::CARDS_TOML));
+        let scen: Vec<(&str, &str)> = files
+            .iter()
+            .filter(|f| !is_c(f))
+            .map(|f| (f.name.as_str(), f.text.as_str()))
+            .collect();
+        let mut cat = Catalog::from_sources(c, &scen)?;
+        if cat.scenarios.is_empty() {
+            cat.scenarios = Catalog::builtin().scenarios.clone();
+        }
+        let id = match scenario {
+            Some(id) => id.to_string(),
+            None if cat.scenarios.len() == 1 => cat.scenarios[0].id.clone(),
+            None => {
+                return Err(SetupError::new(
+                    "scenario",
+                    "the data holds several scenarios: name one with --scenario",
+                ));
+            }
+        };
+        let s = cat.setup(&id, o)?;
+        setup::check_setup(&s)?;
+        Ok(s)
+    }
+
+    fn new_game(setup: &Setup) -> Result<Serm, SetupError> {
+        Serm::new(setup)
+    }
+
+    fn seats(&self) -> u8 {
+        self.fixed.seating.seats()
+    }
+
+    fn next(&self) -> Next {
+        match &self.now.phase {
+            Phase::Over => Next::Over,
+            Phase::Activate { .. }
+            | Phase::Aim { .. }
+            | Phase::ReactChoice { .. }
+            | Phase::StopWhere { .. } => Next::Decide(self.deciding_seat().unwrap_or(0)),
+            _ => Next::Chance(Outcomes::Die(6)),
+        }
+    }
+
+    fn prompt(&self) -> String {
+        self.prompt_text()
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        self.outcome()
+    }
+
+    fn legal_actions(&self) -> Vec<Action> {
+        self.legal()
+    }
+
+    fn check(&self, action: &Action) -> Result<(), Illegal> {
+        self.check_action(action)
+    }
+
+    fn apply_action(&mut self, action: &Action, events: &mut Vec<Event>) -> Result<(), Illegal> {
+        self.act(action, events)
+    }
+
+    fn apply_chance(&mut self, value: u32, ev: &mut Vec<Event>) {
+        let f = value as u8;
+        match std::mem::replace(&mut self.now.phase, Phase::Over) {
+            Phase::FirstDie => self.roll_first(f, ev),
+            Phase::Shooting {
+                shooter,
+                target,
+                pool,
+                shot,
+            } => self.roll_shooting(shooter, target, pool, shot, f, ev),
+            Phase::Blast { soldier, wind } => self.roll_blast(soldier, wind, f, ev),
+            Phase::MoveRoll {
+                mover,
+                heading,
+                pool,
+            } => self.roll_move(mover, heading, pool, f, ev),
+            Phase::Reacting {
+                moving,
+                reactor,
+                pool,
+            } => self.roll_react(moving, reactor, pool, f, ev),
+            other => self.now.phase = other,
+        }
+    }
+
+    fn resign(&mut self, seat: Seat, events: &mut Vec<Event>) {
+        self.resign_seat(seat, events)
+    }
+
+    fn observe(&self, viewer: Viewer) -> Observation {
+        self.observation(viewer)
+    }
+
+    fn picture(&self, _viewer: Viewer) -> Option<String> {
+        Some(self.svg())
+    }
+
+    fn evaluate(&self, seat: Seat) -> f64 {
+        self.evaluation(seat)
+    }
+
+    fn odds(&self, action: &Action) -> Option<Odds> {
+        self.action_odds(action)
+    }
+
+    fn matchup_odds(params: &BTreeMap<String, String>) -> Result<Odds, String> {
+        odds::matchup(params)
+    }
+}
+
+// A saved state is its setup and its progress, checked as strictly as a new game.
+battlemat_core::saved_state!(
+    Serm,
+    Setup,
+    state::Progress,
+    |setup: &Setup, now: &state::Progress| {
+        let (fixed, soldiers) = setup::check_setup(setup)?;
+        setup::check_progress(&fixed, &soldiers, now).map(|_| fixed)
+    }
+);

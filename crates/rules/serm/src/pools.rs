@@ -1,0 +1,80 @@
+//! SERM-POOL: "Roll a D6 per number allocated ... and re-roll any sixes, adding towards a
+//! single total number." Rolled die by die (each a chance point: a six gives the same die
+//! another roll), and exact distributions for the odds, cut only below 1e-12.
+
+use crate::state::Pool;
+
+impl Pool {
+    pub fn of(dice: u8) -> Pool {
+        Pool {
+            left: dice,
+            total: 0,
+        }
+    }
+
+    /// One die: a six is added and rolled again; anything else is added and the die is done.
+    /// Returns the total once the last die is done.
+    pub fn add(&mut self, face: u8) -> Option<u32> {
+        self.total += face as u32;
+        if face != 6 {
+            self.left = self.left.saturating_sub(1);
+        }
+        (self.left == 0).then_some(self.total)
+    }
+}
+
+/// The exact distribution of an `n`-dice exploding pool: `p[t]` the chance of a total `t`,
+/// cut where a tail is rarer than 1e-12 (that mass is dropped, so the sum is within 1e-12 of
+/// one).
+pub fn distribution(n: u8) -> Vec<f64> {
+    // One die: 6k + r (r in 1..=5) with chance (1/6)^(k+1).
+    let mut one = vec![0.0f64; 1];
+    let mut k = 0;
+    loop {
+        let p = (1.0f64 / 6.0).powi(k + 1);
+        if p < 1e-14 {
+            break;
+        }
+        for r in 1..=5usize {
+            let t = 6 * k as usize + r;
+            if one.len() <= t {
+                one.resize(t + 1, 0.0);
+            }
+            one[t] += p;
+        }
+        k += 1;
+    }
+    let mut dist = vec![1.0f64];
+    for _ in 0..n {
+        let mut next = vec![0.0f64; dist.len() + one.len()];
+        for (a, &pa) in dist.iter().enumerate() {
+            if pa == 0.0 {
+                continue;
+            }
+            for (b, &pb) in one.iter().enumerate() {
+                next[a + b] += pa * pb;
+            }
+        }
+        while next.last().is_some_and(|&p| p < 1e-16) {
+            next.pop();
+        }
+        dist = next;
+    }
+    dist
+}
+
+/// P(a pool of `a` dice totals more than one of `b` dice) — "higher"/"greater": a tie fails.
+pub fn p_greater(a: u8, b: u8) -> f64 {
+    let da = distribution(a);
+    let db = distribution(b);
+    let mut cum = 0.0; // P(B < t)
+    let mut p = 0.0;
+    for (t, &pa) in da.iter().enumerate() {
+        p += pa * cum;
+        if t < db.len() {
+            cum += db[t];
+        }
+        let _ = t;
+    }
+    p
+}

@@ -1,0 +1,166 @@
+//! The state: the fixed part and the progress.
+
+use crate::data::{Card, Setup};
+use battlemat_core::Seating;
+use battlemat_geom::table::{Base, Point};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+pub type SoldierId = u8;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Soldier {
+    pub card: u16,
+    pub side: u8,
+    pub at: Point,
+    /// The way it faces: a direction (dx, dy), its 180° front arc around it.
+    pub facing: (i64, i64),
+    pub alive: bool,
+}
+
+/// Where a Move goes: one of the sixteen winds, or toward a soldier (the Move "targets" it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Heading {
+    Wind(u8),
+    Soldier(SoldierId),
+}
+
+/// An exploding pool being rolled (SERM-POOL): dice left, total so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Pool {
+    pub left: u8,
+    pub total: u32,
+}
+
+/// A Move rolled: where it would end (the first contact on its way), its total.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Moving {
+    pub mover: SoldierId,
+    pub heading: Heading,
+    /// The move roll, in inches.
+    pub total: u32,
+    /// The end of the path (the first contact, or the full distance).
+    pub end: Point,
+    /// The soldier contacted at the end, if any.
+    pub contact: Option<SoldierId>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Who has the initiative first: a die, odd the first side (ours).
+    FirstDie,
+    /// `side` activates one of its soldiers (`only`: the reactor, or a Ranger's friends).
+    Activate {
+        side: u8,
+        only: Option<Vec<SoldierId>>,
+    },
+    /// SERM-SHOOT: the shooter's pool, then (`shot` known) the target's endure pool.
+    Shooting {
+        shooter: SoldierId,
+        target: SoldierId,
+        pool: Pool,
+        shot: Option<u32>,
+    },
+    /// The Demolitions Expert's blast die.
+    Blast {
+        soldier: SoldierId,
+        wind: u8,
+    },
+    /// SERM-MOVE: the move pool.
+    MoveRoll {
+        mover: SoldierId,
+        heading: Option<Heading>,
+        pool: Pool,
+    },
+    /// The Assault Commando chooses its direction after the roll.
+    Aim {
+        mover: SoldierId,
+        total: u32,
+    },
+    /// SERM-REACT: the other side chooses a reactor, or none.
+    ReactChoice {
+        moving: Moving,
+    },
+    /// The react pool.
+    Reacting {
+        moving: Moving,
+        reactor: SoldierId,
+        pool: Pool,
+    },
+    /// The reactor's side chooses where along the path the mover stops.
+    StopWhere {
+        moving: Moving,
+        reactor: SoldierId,
+    },
+    Over,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Outcome {
+    pub winner: Option<u8>,
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Progress {
+    pub soldiers: Vec<Soldier>,
+    pub phase: Phase,
+    pub activations: u16,
+    /// The last Move's path and the last blast, for the picture.
+    pub last_path: Option<(Point, Point)>,
+    pub last_blast: Option<Point>,
+    pub outcome: Option<Outcome>,
+}
+
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct Fixed {
+    pub setup: Setup,
+    pub seating: Seating,
+    pub cards: Vec<(String, Card)>,
+    pub side_names: [String; 2],
+    pub limit: Option<u16>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Serm {
+    pub fixed: Arc<Fixed>,
+    pub now: Progress,
+}
+
+impl PartialEq for Serm {
+    fn eq(&self, o: &Self) -> bool {
+        self.now == o.now && (Arc::ptr_eq(&self.fixed, &o.fixed) || self.fixed == o.fixed)
+    }
+}
+impl Eq for Serm {}
+impl std::hash::Hash for Serm {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.now.hash(h)
+    }
+}
+
+impl Serm {
+    pub fn soldier(&self, s: SoldierId) -> &Soldier {
+        &self.now.soldiers[s as usize]
+    }
+    pub fn soldier_mut(&mut self, s: SoldierId) -> &mut Soldier {
+        &mut self.now.soldiers[s as usize]
+    }
+    pub fn ids(&self) -> impl Iterator<Item = SoldierId> + use<> {
+        0..self.now.soldiers.len() as SoldierId
+    }
+    pub fn card(&self, s: SoldierId) -> &Card {
+        &self.fixed.cards[self.soldier(s).card as usize].1
+    }
+    pub fn name(&self, s: SoldierId) -> String {
+        format!("{} u{s}", self.card(s).name)
+    }
+    pub fn base(&self, s: SoldierId) -> Base {
+        Base::new(self.soldier(s).at, crate::data::BASE_RADIUS)
+    }
+    pub fn table(&self) -> &battlemat_geom::table::Table {
+        &self.fixed.setup.scenario.table
+    }
+}
