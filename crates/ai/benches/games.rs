@@ -273,6 +273,32 @@ fn ms_d20(c: &mut Criterion) {
     }
 }
 
+/// SERM: a complete game between two random players on each scenario (target: at least
+/// 1,000 a second on one core); the peer, `serm/replay/SCENARIO`, replays such games.
+fn serm(c: &mut Criterion) {
+    use battlemat_serm::Serm;
+    for s in Serm::info().scenarios {
+        let setup = Serm::setup(&s.id, &BTreeMap::new()).unwrap();
+        let mut seed = 0u64;
+        c.bench_function(&format!("serm/random_game/{}", s.id), |b| {
+            b.iter(|| {
+                seed += 1;
+                let mut r = Roller::new(seed, 0);
+                black_box(play::<Serm>(&setup, &[PlayerKind::Random], &mut r, 1_000_000).unwrap())
+            })
+        });
+        let records: Vec<Record<Serm>> =
+            (0..32).map(|k| record_of_any::<Serm>(&setup, k)).collect();
+        let mut k = 0;
+        c.bench_function(&format!("serm/replay/{}", s.id), |b| {
+            b.iter(|| {
+                k = (k + 1) % records.len();
+                black_box(records[k].replay().unwrap())
+            })
+        });
+    }
+}
+
 fn record_of_any<G: Game>(setup: &G::Setup, seed: u64) -> Record<G> {
     let mut g = G::new_game(setup).unwrap();
     let mut r = Roller::new(seed, 0);
@@ -297,5 +323,5 @@ fn record_of_any<G: Game>(setup: &G::Setup, seed: u64) -> Record<G> {
     }
 }
 
-criterion_group!(benches, games, sd_era, abaoaqu, ms_d20);
+criterion_group!(benches, games, sd_era, abaoaqu, ms_d20, serm);
 criterion_main!(benches);

@@ -2045,3 +2045,54 @@ fn ms_d20_a_duel_from_the_command_line() {
     let o = json(&ok(["odds", "ms-d20", "--strike-bonus", "0", "--json"]));
     assert_eq!(o["outcomes"]["miss"], 0.2);
 }
+
+// ----- SERM through the command line ---------------------------------------------------------
+
+/// A skirmish from the command line: a shot typed as text, its pools rolled by the seed; the
+/// table as text and SVG; the file replays and verifies; exact odds.
+#[test]
+fn serm_a_skirmish_from_the_command_line() {
+    let dir = TempDir::new().unwrap();
+    let g = dir.path().join("serm.json");
+    ok([
+        "new",
+        "serm",
+        "--scenario",
+        "skirmish",
+        "--seed",
+        "2",
+        "-o",
+        p(&g),
+    ]);
+    let legal = ok(["legal", p(&g)]);
+    let mv = legal
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("move u") && l.split_whitespace().count() >= 3)
+        .unwrap()
+        .split("  ")
+        .next()
+        .unwrap()
+        .to_string();
+    let err = fails(["act", p(&g), "blast u0 n"]);
+    assert!(err.contains("SERM-"), "{err}");
+    ok(["act", p(&g), &mv]);
+    let view = ok(["view", p(&g)]);
+    assert!(
+        view.contains("Machine Gunner") && view.contains('#'),
+        "{view}"
+    );
+    let out = dir.path().join("serm.svg");
+    ok(["view", p(&g), "--svg", p(&out)]);
+    let (_, titles) = svg_titles(&out);
+    assert!(
+        titles.iter().filter(|t| t.contains(" u")).count() >= 10,
+        "{titles:?}"
+    );
+    ok(["replay", p(&g), "--verify"]);
+    let o = json(&ok([
+        "odds", "serm", "--shoot", "1", "--endure", "1", "--json",
+    ]));
+    let p1 = o["outcomes"]["eliminated"].as_f64().unwrap();
+    assert!((p1 - 3.0 / 7.0).abs() < 1e-9, "{p1}");
+}

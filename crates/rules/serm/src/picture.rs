@@ -24,7 +24,7 @@ impl Serm {
         let mut s = String::new();
         let _ = write!(
             s,
-            r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{:.0}" viewBox="0 0 {w:.0} {:.0}"><rect width="{w:.0}" height="{h:.0}" fill="#2d3b22"/>"##,
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{:.0}" viewBox="0 0 {w:.0} {:.0}"><rect width="100%" height="100%" fill="#15190f"/><rect width="{w:.0}" height="{h:.0}" fill="#2d3b22"/>"##,
             h + 30.0,
             h + 30.0
         );
@@ -49,6 +49,18 @@ impl Serm {
             let _ = write!(
                 s,
                 r##"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="#fff" stroke-dasharray="4 3" stroke-width="1.5"/>"##
+            );
+        }
+        // A declared Move waiting on a React: its path, to the first contact.
+        if let crate::state::Phase::ReactChoice { moving }
+        | crate::state::Phase::Reacting { moving, .. }
+        | crate::state::Phase::StopWhere { moving, .. } = &self.now.phase
+        {
+            let ((x1, y1), (x2, y2)) = (xy(self.soldier(moving.mover).at), xy(moving.end));
+            let _ = write!(
+                s,
+                r##"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="#ffd54a" stroke-width="3" stroke-opacity="0.8"><title>declared move: {} inches</title></line>"##,
+                moving.total
             );
         }
         if let Some(c) = self.now.last_blast {
