@@ -117,6 +117,21 @@ impl Seating {
             cooperative: None,
         }
     }
+
+    /// The result of a two-sided game: the winning side scores 1 and is first, the other 0
+    /// and second; no winner is a draw (both first).
+    pub fn two_sided_result(&self, winner: Option<u8>, reason: String) -> GameResult {
+        match winner {
+            Some(w) => {
+                let mut scores = [0i64; 2];
+                let mut ranks = [2u8; 2];
+                scores[w.min(1) as usize] = 1;
+                ranks[w.min(1) as usize] = 1;
+                self.result(&scores, &ranks, reason)
+            }
+            None => self.result(&[0, 0], &[1, 1], reason),
+        }
+    }
 }
 
 #[cfg(test)]

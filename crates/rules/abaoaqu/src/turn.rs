@@ -290,17 +290,11 @@ impl AbaoAqu {
 
     pub fn outcome(&self) -> Option<GameResult> {
         let o = self.now.outcome.as_ref()?;
-        let (scores, ranks) = match o.winner {
-            Some(w) => {
-                let mut s = [0i64; 2];
-                s[w as usize] = 1;
-                let mut r = [2u8; 2];
-                r[w as usize] = 1;
-                (s, r)
-            }
-            None => ([0, 0], [1, 1]),
-        };
-        Some(self.fixed.seating.result(&scores, &ranks, o.reason.clone()))
+        Some(
+            self.fixed
+                .seating
+                .two_sided_result(o.winner, o.reason.clone()),
+        )
     }
 
     /// Who decides now.
