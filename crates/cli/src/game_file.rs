@@ -84,8 +84,7 @@ impl ScenarioSource {
                 Ok((setup, id))
             }
             ScenarioSource::File(path) => {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("reading {}", path.display()))?;
+                let text = read_capped(path, MAX_DATA_FILE)?;
                 let name = path.display().to_string();
                 let setup = from_data(
                     None,
@@ -134,8 +133,7 @@ fn read_toml_files(dir: &Path, out: &mut Vec<DataFile>) -> Result<()> {
     for p in entries {
         let is_file = std::fs::metadata(&p).is_ok_and(|m| m.is_file());
         if is_file && p.extension().is_some_and(|e| e == "toml") {
-            let text =
-                std::fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
+            let text = read_capped(&p, MAX_DATA_FILE)?;
             out.push(DataFile {
                 name: p.display().to_string(),
                 text,
@@ -195,9 +193,12 @@ impl GameFile {
     }
 
     pub fn load(path: &Path) -> Result<GameFile> {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let gf: GameFile = serde_json::from_str(&text)
+        let text = read_capped(path, MAX_GAME_FILE)?;
+        GameFile::parse(path, &text)
+    }
+
+    fn parse(path: &Path, text: &str) -> Result<GameFile> {
+        let gf: GameFile = serde_json::from_str(text)
             .with_context(|| format!("{}: not a Battlemat game file", path.display()))?;
         if gf.battlemat != FORMAT {
             bail!(
@@ -209,17 +210,77 @@ impl GameFile {
         Ok(gf)
     }
 
-    /// Write the whole file to a temporary name, then rename it over the old one.
+    /// Open a game file to change it: an exclusive lock on the file as it is now (a writer
+    /// that replaced it while this one waited is noticed, and the new file locked and read
+    /// instead), so concurrent `act`s apply one after another, each to the file the last left.
+    /// Hold the lock until the change is saved.
+    pub fn load_locked(path: &Path) -> Result<(GameFile, Lock)> {
+        for _ in 0..1000 {
+            let file =
+                std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+            file.lock()
+                .with_context(|| format!("locking {}", path.display()))?;
+            // Still the file at that path (not one a writer has since replaced)?
+            let held = file.metadata()?;
+            let now =
+                std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
+            if !same_file(&held, &now) {
+                continue;
+            }
+            let text = read_capped(path, MAX_GAME_FILE)?;
+            let gf = GameFile::parse(path, &text)?;
+            return Ok((gf, Lock { _file: file }));
+        }
+        bail!(
+            "{}: the file kept changing while waiting for it",
+            path.display()
+        )
+    }
+
+    /// Write the whole file safely: to a temporary file of its own in the same folder (the
+    /// old file's permissions kept), flushed to disk, renamed over the old one, the folder
+    /// flushed too. A symbolic link is written through to its target.
     pub fn save(&self, path: &Path) -> Result<()> {
-        let text = serde_json::to_string_pretty(self)?;
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp-battlemat");
-        let tmp = std::path::PathBuf::from(tmp);
-        let written = std::fs::write(&tmp, text + "\n")
-            .with_context(|| format!("writing {}", tmp.display()))
-            .and_then(|_| {
-                std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
-            });
+        let text = serde_json::to_string_pretty(self)? + "\n";
+        let target = match std::fs::canonicalize(path) {
+            Ok(t) => t,
+            Err(_) => path.to_path_buf(),
+        };
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => std::path::PathBuf::from("."),
+        };
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_else(|| "game".into());
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let tmp = dir.join(format!(
+            ".{name}.{}-{stamp}.tmp-battlemat",
+            std::process::id()
+        ));
+        let written = (|| -> Result<()> {
+            use std::io::Write;
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)
+                .with_context(|| format!("writing {}", path.display()))?;
+            f.write_all(text.as_bytes())
+                .with_context(|| format!("writing {}", path.display()))?;
+            if let Ok(old) = std::fs::metadata(&target) {
+                f.set_permissions(old.permissions())?;
+            }
+            f.sync_all()?;
+            std::fs::rename(&tmp, &target)
+                .with_context(|| format!("writing {}", path.display()))?;
+            if let Ok(d) = std::fs::File::open(&dir) {
+                let _ = d.sync_all();
+            }
+            Ok(())
+        })();
         if written.is_err() {
             let _ = std::fs::remove_file(&tmp);
         }
@@ -310,4 +371,54 @@ impl GameFile {
         }
         Ok(n)
     }
+}
+
+/// The most a game file may weigh (a long game is a few megabytes).
+pub const MAX_GAME_FILE: u64 = 64 << 20;
+/// The most a data file (a scenario, a unit table) may weigh.
+pub const MAX_DATA_FILE: u64 = 8 << 20;
+
+/// An exclusive lock on a game file, held while it is changed (released when dropped).
+pub struct Lock {
+    _file: std::fs::File,
+}
+
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        a.dev() == b.dev() && a.ino() == b.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        a.len() == b.len() && a.modified().ok() == b.modified().ok()
+    }
+}
+
+/// Read a regular file of at most `max` bytes: a device, a pipe or a folder is refused, and
+/// so is a file larger than that, with a message that says which.
+pub fn read_capped(path: &Path, max: u64) -> Result<String> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
+    if !meta.is_file() {
+        bail!("{}: not a regular file", path.display());
+    }
+    if meta.len() > max {
+        bail!(
+            "{}: {} bytes, more than the {} MB a file may have here",
+            path.display(),
+            meta.len(),
+            max >> 20
+        );
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .with_context(|| format!("reading {}", path.display()))?
+        .take(max + 1)
+        .read_to_string(&mut text)
+        .with_context(|| format!("reading {}: not UTF-8 text", path.display()))?;
+    if text.len() as u64 > max {
+        bail!("{}: larger than {} MB", path.display(), max >> 20);
+    }
+    Ok(text)
 }

@@ -51,8 +51,12 @@ enum Command {
         /// Wait at each die for the result rolled at the table.
         #[arg(long)]
         table_dice: bool,
+        /// The game file to write.
         #[arg(short = 'o', long = "output")]
         output: PathBuf,
+        /// Replace a file that is already there (by default `new` will not overwrite one).
+        #[arg(long)]
+        force: bool,
         #[arg(long)]
         json: bool,
     },
@@ -99,7 +103,8 @@ enum Command {
     },
     /// Play in the terminal: humans and AIs.
     Play {
-        game: String,
+        /// The game (`battlemat rulesets`); left out with --load.
+        game: Option<String>,
         #[command(flatten)]
         setup: SetupArgs,
         /// Who sits in each seat, in seat order: human, random or greedy.
@@ -110,9 +115,13 @@ enum Command {
         /// Ask for each die instead of rolling it.
         #[arg(long)]
         table_dice: bool,
-        /// Save the game file here when the game ends or you quit.
+        /// Save the game file here, from the start and after every step (an interrupted game
+        /// is continued with --load).
         #[arg(long)]
         save: Option<PathBuf>,
+        /// Continue the game in this file (saved by --save, or made by `new`), saving back to it.
+        #[arg(long, conflicts_with_all = ["save", "seed", "table_dice"])]
+        load: Option<PathBuf>,
     },
     /// Exact odds of one attack: `battlemat odds swtb --attacker hero --defender trooper`.
     #[command(allow_hyphen_values = true)]
@@ -263,8 +272,15 @@ fn run(cli: Cli) -> Result<()> {
             seed,
             table_dice,
             output,
+            force,
             json,
         } => {
+            if !force && std::fs::symlink_metadata(&output).is_ok() {
+                bail!(
+                    "{} already exists: a game in progress is not overwritten (--force replaces it)",
+                    output.display()
+                );
+            }
             let dice = if table_dice {
                 DiceMode::Table
             } else {
@@ -365,7 +381,8 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Act { file, action, json } => {
-            let mut gf = GameFile::load(&file)?;
+            // Locked from reading to saving: concurrent `act`s apply one after another.
+            let (mut gf, _lock) = GameFile::load_locked(&file)?;
             let mut state = gf.state()?;
             let step = match state.to_act() {
                 ToAct::Over(r) => bail!("the game is over: {}", r.reason),
@@ -394,7 +411,7 @@ fn run(cli: Cli) -> Result<()> {
             report_step(&events, state.as_ref(), json)
         }
         Command::Resign { file, seat, json } => {
-            let mut gf = GameFile::load(&file)?;
+            let (mut gf, _lock) = GameFile::load_locked(&file)?;
             let mut state = gf.state()?;
             let step = Step::Resign { seat };
             let events = state
@@ -416,7 +433,7 @@ fn run(cli: Cli) -> Result<()> {
             if json {
                 return print_json(&serde_json::json!({
                     "steps": gf.steps.len(), "events": events, "to_act": state.to_act(),
-                    "verified_dice": checked,
+                    "verified_dice": checked, "dice_checkable": matches!(gf.dice, DiceMode::Seeded(_)),
                 }));
             }
             play::print_events(&events);
@@ -427,9 +444,9 @@ fn run(cli: Cli) -> Result<()> {
                         "Verified: all {checked} dice are the ones seed {} gives.",
                         p.seed
                     ),
-                    DiceMode::Table => {
-                        println!("Verified: the record replays (dice were rolled at the table).")
-                    }
+                    DiceMode::Table => println!(
+                        "Not verified: the dice were rolled at the table, so there is no seed to check them against; the record replays."
+                    ),
                 }
             }
             println!("{}", play::prompt_line(state.as_ref()));
@@ -442,14 +459,25 @@ fn run(cli: Cli) -> Result<()> {
             seed,
             table_dice,
             save,
-        } => play::run(play::PlayArgs {
-            game,
-            setup: setup.source()?,
-            seats,
-            seed,
-            table_dice,
-            save,
-        }),
+            load,
+        } => {
+            let game = match (&game, &load) {
+                (Some(g), _) => g.clone(),
+                (None, Some(f)) => GameFile::load(f)?.ruleset,
+                (None, None) => {
+                    bail!("name the game (battlemat rulesets lists them), or --load a game file")
+                }
+            };
+            play::run(play::PlayArgs {
+                game,
+                setup: setup.source()?,
+                seats,
+                seed,
+                table_dice,
+                save,
+                load,
+            })
+        }
         Command::Odds { game, params, json } => odds(&game, &params, json),
         Command::Sim {
             game,

@@ -18,6 +18,7 @@ pub struct PlayArgs {
     pub seed: Option<u64>,
     pub table_dice: bool,
     pub save: Option<PathBuf>,
+    pub load: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -117,9 +118,40 @@ pub fn run(a: PlayArgs) -> Result<()> {
     } else {
         DiceMode::Seeded(Roller::new(seed, 0).position())
     };
-    let mut setup = a.setup;
-    setup.seat(&a.game, a.seats.len())?;
-    let (mut gf, entry) = GameFile::create(&a.game, &setup, dice)?;
+    let (mut gf, entry, save) = match &a.load {
+        Some(path) => {
+            let gf = GameFile::load(path)?;
+            if gf.ruleset != a.game {
+                bail!(
+                    "{} is a game of {}, not {}",
+                    path.display(),
+                    gf.ruleset,
+                    a.game
+                );
+            }
+            let entry = battlemat_rulesets::get(&gf.ruleset).map_err(anyhow::Error::msg)?;
+            (gf, entry, Some(path.clone()))
+        }
+        None => {
+            let mut setup = a.setup;
+            setup.seat(&a.game, a.seats.len())?;
+            let (gf, entry) = GameFile::create(&a.game, &setup, dice)?;
+            if let Some(path) = &a.save
+                && std::fs::symlink_metadata(path).is_ok()
+            {
+                bail!(
+                    "{} already exists: continue it with --load {0}, or save elsewhere",
+                    path.display()
+                );
+            }
+            (gf, entry, a.save.clone())
+        }
+    };
+    // Saved before the first move (a bad path is found now, not at the end) and after every
+    // step, so nothing played is lost if the game is interrupted.
+    if let Some(path) = &save {
+        gf.save(path)?;
+    }
     let mut state = gf.state()?;
     let seats = state.seats() as usize;
     let mut sitters = Vec::new();
@@ -178,6 +210,9 @@ pub fn run(a: PlayArgs) -> Result<()> {
                     }
                 } else {
                     print_events(&gf.roll_pending(state.as_mut())?);
+                    if let Some(path) = &save {
+                        gf.save(path)?;
+                    }
                     continue;
                 }
             }
@@ -216,7 +251,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
                                 .map(|events| print_events(&events))
                                 .map_err(|e| anyhow::anyhow!("{e}"))?;
                             gf.steps.push(step);
-                            if let Some(path) = &a.save {
+                            if let Some(path) = &save {
                                 gf.save(path)?;
                             }
                             continue;
@@ -255,6 +290,9 @@ pub fn run(a: PlayArgs) -> Result<()> {
         match state.apply(&step) {
             Ok(events) => {
                 gf.steps.push(step);
+                if let Some(path) = &save {
+                    gf.save(path)?;
+                }
                 print_events(&events);
                 if state.result().is_none() && matches!(state.to_act(), ToAct::Decide { .. }) {
                     show_board |= !matches!(step_kind(&gf), Some(true));
@@ -263,7 +301,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
             Err(e) => println!("Not allowed: {e}"),
         }
     }
-    if let Some(path) = &a.save {
+    if let Some(path) = &save {
         gf.save(path)?;
         println!("Saved to {}.", path.display());
     }

@@ -80,6 +80,16 @@ pub fn run(a: SimArgs) -> Result<()> {
     if a.games == 0 {
         bail!("--games must be at least 1");
     }
+    // Threads beyond a few per core only cost time spawning them.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if let Some(t) = a.threads
+        && (t == 0 || t > cores * 4)
+    {
+        bail!(
+            "--threads {t}: 1 to {} on this machine (its {cores} cores × 4)",
+            cores * 4
+        );
+    }
     // The setup is read and checked once; each game starts from a clone of its new game.
     let prepared = (entry.prepare)(&setup).map_err(anyhow::Error::msg)?;
     let pool = rayon::ThreadPoolBuilder::new()

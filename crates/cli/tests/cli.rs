@@ -2096,3 +2096,190 @@ fn serm_a_skirmish_from_the_command_line() {
     let p1 = o["outcomes"]["eliminated"].as_f64().unwrap();
     assert!((p1 - 3.0 / 7.0).abs() < 1e-9, "{p1}");
 }
+
+// ----- Game files: nothing acknowledged is ever lost ----------------------------------------
+
+fn abq_setup_file(dir: &Path) -> PathBuf {
+    let g = dir.join("race.json");
+    ok([
+        "new",
+        "abaoaqu",
+        "--scenario",
+        "s_field_reduced",
+        "--seed",
+        "1",
+        "-o",
+        p(&g),
+    ]);
+    g
+}
+
+/// Concurrent `act`s on one file: every one that exits 0 is in the file, which stays whole.
+/// Eight Zeon counters are set up at once, each on its own hex.
+#[test]
+fn concurrent_acts_lose_nothing() {
+    let dir = TempDir::new().unwrap();
+    let g = abq_setup_file(dir.path());
+    let bin = assert_cmd::cargo::cargo_bin("battlemat");
+    let children: Vec<_> = (1..=8)
+        .map(|c| {
+            std::process::Command::new(&bin)
+                .args(["act", p(&g), &format!("place {c:02}17")])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut succeeded = 0;
+    for c in children {
+        let out = c.wait_with_output().unwrap();
+        if out.status.success() {
+            succeeded += 1;
+        } else {
+            panic!("an act failed: {}", String::from_utf8_lossy(&out.stderr));
+        }
+    }
+    let game = read_json(&g);
+    assert_eq!(game["steps"].as_array().unwrap().len(), succeeded);
+    assert_eq!(succeeded, 8);
+    ok(["replay", p(&g)]);
+    assert!(
+        dir_listing(dir.path()).iter().all(|f| !f.contains("tmp")),
+        "{:?}",
+        dir_listing(dir.path())
+    );
+}
+
+/// A symbolic link is written through (it stays a link, its target is updated), and the
+/// file's permissions are kept.
+#[cfg(unix)]
+#[test]
+fn act_writes_through_links_and_keeps_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new().unwrap();
+    let g = abq_setup_file(dir.path());
+    std::fs::set_permissions(&g, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let link = dir.path().join("link.json");
+    std::os::unix::fs::symlink(&g, &link).unwrap();
+    ok(["act", p(&link), "place 0117"]);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(read_json(&g)["steps"].as_array().unwrap().len(), 1);
+    let mode = std::fs::metadata(&g).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+}
+
+/// `new -o` does not overwrite a game in progress unless told to.
+#[test]
+fn new_refuses_to_overwrite_without_force() {
+    let dir = TempDir::new().unwrap();
+    let g = abq_setup_file(dir.path());
+    ok(["act", p(&g), "place 0117"]);
+    let err = fails(["new", "swtb", "-o", p(&g)]);
+    assert!(
+        err.contains("already exists") && err.contains("--force"),
+        "{err}"
+    );
+    assert_eq!(read_json(&g)["steps"].as_array().unwrap().len(), 1);
+    ok(["new", "swtb", "--force", "-o", p(&g)]);
+    assert_eq!(read_json(&g)["ruleset"], "swtb");
+}
+
+/// `play --save` checks its path before the first move, saves after every step, and an
+/// interrupted game continues with `--load`.
+#[test]
+fn play_saves_every_step_and_loads() {
+    let dir = TempDir::new().unwrap();
+    let err = fails([
+        "play",
+        "swtb",
+        "--seats",
+        "random,random",
+        "--save",
+        "/no/such/dir/x.json",
+    ]);
+    assert!(err.contains("/no/such/dir/x.json"), "{err}");
+    let g = dir.path().join("p.json");
+    // Stdin closed at once: the game stops at the first human decision, already saved.
+    let out = bm()
+        .args([
+            "play",
+            "ms-d20",
+            "--scenario",
+            "duel",
+            "--seats",
+            "human,random",
+            "--seed",
+            "3",
+            "--save",
+            p(&g),
+        ])
+        .write_stdin("fight\n")
+        .output()
+        .unwrap();
+    no_panic(&out);
+    let saved = read_json(&g)["steps"].as_array().unwrap().len();
+    assert!(saved >= 1, "the steps played were saved");
+    let out = bm()
+        .args(["play", "--load", p(&g), "--seats", "human,random"])
+        .write_stdin("")
+        .output()
+        .unwrap();
+    no_panic(&out);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(read_json(&g)["steps"].as_array().unwrap().len() >= saved);
+    let err = fails([
+        "play",
+        "ms-d20",
+        "--seats",
+        "random,random",
+        "--save",
+        p(&g),
+    ]);
+    assert!(err.contains("--load"), "{err}");
+}
+
+/// What is not a regular file, or is too large, is refused before it is read.
+#[cfg(unix)]
+#[test]
+fn devices_and_huge_files_are_refused() {
+    let err = fails(["view", "/dev/zero"]);
+    assert!(err.contains("not a regular file"), "{err}");
+    let err = fails([
+        "new",
+        "swtb",
+        "--scenario-file",
+        "/dev/zero",
+        "-o",
+        "/tmp/never.json",
+    ]);
+    assert!(err.contains("not a regular file"), "{err}");
+}
+
+/// `replay --verify` says what it could not verify: table dice have no seed.
+#[test]
+fn verify_says_table_dice_are_not_verified() {
+    let dir = TempDir::new().unwrap();
+    let g = dir.path().join("t.json");
+    ok(["new", "swtb", "--table-dice", "-o", p(&g)]);
+    let out = ok(["replay", p(&g), "--verify"]);
+    assert!(out.contains("Not verified"), "{out}");
+    let j = json(&ok(["replay", p(&g), "--verify", "--json"]));
+    assert_eq!(j["dice_checkable"], false);
+}
+
+/// `sim --threads` is capped with a message.
+#[test]
+fn sim_threads_are_capped() {
+    let err = fails(["sim", "swtb", "--games", "1", "--threads", "100000"]);
+    assert!(err.contains("--threads"), "{err}");
+}
