@@ -46,7 +46,7 @@ enum Command {
         #[command(flatten)]
         setup: SetupArgs,
         /// Roll dice from this seed as they come (default: a seed from the clock).
-        #[arg(long, conflicts_with = "table_dice")]
+        #[arg(long, conflicts_with = "table_dice", allow_hyphen_values = true, value_parser = parse_seed)]
         seed: Option<u64>,
         /// Wait at each die for the result rolled at the table.
         #[arg(long)]
@@ -110,7 +110,7 @@ enum Command {
         /// Who sits in each seat, in seat order: human, random or greedy.
         #[arg(long, value_delimiter = ',', default_value = "human,greedy")]
         seats: Vec<String>,
-        #[arg(long)]
+        #[arg(long, allow_hyphen_values = true, value_parser = parse_seed)]
         seed: Option<u64>,
         /// Ask for each die instead of rolling it.
         #[arg(long)]
@@ -140,7 +140,7 @@ enum Command {
         setup: SetupArgs,
         #[arg(long, default_value_t = 100)]
         games: u64,
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = parse_seed)]
         seed: u64,
         /// Players in seat order (random, greedy).
         #[arg(long, value_delimiter = ',', default_value = "greedy,greedy")]
@@ -190,7 +190,7 @@ enum DiceCommand {
     /// Roll an expression like 4d6kh3 or 2d6+1.
     Roll {
         expr: String,
-        #[arg(long)]
+        #[arg(long, allow_hyphen_values = true, value_parser = parse_seed)]
         seed: Option<u64>,
         #[arg(long)]
         json: bool,
@@ -234,6 +234,14 @@ pub fn parse_options(pairs: &[String]) -> Result<BTreeMap<String, String>> {
         out.insert(k.trim().to_string(), v.trim().to_string());
     }
     Ok(out)
+}
+
+/// A seed: a whole number from 0 to 2^64 - 1 (a negative one is refused in those words, not
+/// taken for an option).
+fn parse_seed(s: &str) -> Result<u64, String> {
+    s.trim()
+        .parse::<u64>()
+        .map_err(|_| format!("{s:?}: a seed is a whole number from 0 to {}", u64::MAX))
 }
 
 pub fn clock_seed() -> u64 {
@@ -343,7 +351,8 @@ fn run(cli: Cli) -> Result<()> {
                 ToAct::Chance(c) => {
                     let faces: Vec<u32> = c.outcomes.iter().map(|o| o.value).collect();
                     if json {
-                        return print_json(&serde_json::json!({"chance": c.what, "faces": faces}));
+                        // The same shape as `to_act`'s chance (what, outcomes), with the faces.
+                        return print_json(&serde_json::json!({"chance": c, "faces": faces}));
                     }
                     println!(
                         "Waiting for a die: {}. Give the face rolled: {}",
@@ -373,8 +382,19 @@ fn run(cli: Cli) -> Result<()> {
                         );
                     }
                     println!("Seat {seat}: {prompt}");
+                    // The short text `act` takes, then its words when they say more (the
+                    // units' names), then the odds.
                     for a in &legal {
-                        println!("{}{}", a.text, play::odds_suffix(state.as_ref(), &a.json));
+                        let words = if a.label != a.text {
+                            format!("  ({})", a.label)
+                        } else {
+                            String::new()
+                        };
+                        println!(
+                            "{}{words}{}",
+                            a.text,
+                            play::odds_suffix(state.as_ref(), &a.json)
+                        );
                     }
                 }
             }

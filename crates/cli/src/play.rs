@@ -181,19 +181,24 @@ pub fn run(a: PlayArgs) -> Result<()> {
         lines.next().and_then(|l| l.ok())
     };
     println!(
-        "{} — seed {seed}. Type a number or an action; 'board' to redraw, 'resign' to give up, 'quit' to stop.",
+        "{} — seed {seed}. Type a number or an action; 'help' for the commands.",
         state.info().name
     );
     let mut show_board = true;
     loop {
         let step = match state.to_act() {
             ToAct::Over(r) => {
+                // The final table (its own "Game over" line left out: the events of the last
+                // step said it), then each seat's place in words.
                 let (_, text) = state.observe(Viewer::Spectator);
-                print!("{text}");
-                println!(
-                    "Game over: {}. Scores {:?}, ranks {:?}.",
-                    r.reason, r.scores, r.ranks
-                );
+                for line in text.lines().filter(|l| !l.starts_with("Game over")) {
+                    println!("{line}");
+                }
+                let nothing_played = gf.steps.is_empty();
+                if nothing_played {
+                    println!("Game over: {}.", r.reason);
+                }
+                println!("{}", standings(&r));
                 break;
             }
             ToAct::Chance(c) => {
@@ -238,11 +243,18 @@ pub fn run(a: PlayArgs) -> Result<()> {
                     }
                     println!("Seat {seat}: {prompt}");
                     print_menu(state.as_ref(), &legal);
-                    let Some(line) = read("> ") else { break };
+                    let Some(line) = read("> ") else {
+                        println!();
+                        break;
+                    };
                     let line = line.trim();
                     match line {
                         "" => continue,
                         "q" | "quit" => break,
+                        "help" | "?" | "h" => {
+                            println!("{HELP}");
+                            continue;
+                        }
                         "resign" => {
                             // Ends the game: every seat gets a result, this seat's side loses.
                             let step = Step::Resign { seat };
@@ -294,8 +306,9 @@ pub fn run(a: PlayArgs) -> Result<()> {
                     gf.save(path)?;
                 }
                 print_events(&events);
-                if state.result().is_none() && matches!(state.to_act(), ToAct::Decide { .. }) {
-                    show_board |= !matches!(step_kind(&gf), Some(true));
+                // Redraw the board after any action (the dice it brings are part of it).
+                if matches!(gf.steps.last(), Some(Step::Act { .. })) {
+                    show_board = true;
                 }
             }
             Err(e) => println!("Not allowed: {e}"),
@@ -308,7 +321,29 @@ pub fn run(a: PlayArgs) -> Result<()> {
     Ok(())
 }
 
-/// Whether the last step was a roll (then the board has not changed since it was shown).
-fn step_kind(gf: &GameFile) -> Option<bool> {
-    gf.steps.last().map(|s| matches!(s, Step::Roll { .. }))
+/// The commands a human may type at a decision.
+const HELP: &str = "Commands:
+  NUMBER         take the action with that number in the list
+  ACTION         type the action itself, as listed (e.g. `attack u2 u9`, `move 0712`)
+  board          show the table again
+  resign         give up: the game ends, your side losing
+  quit           stop here (with --save the game is kept: continue with --load)
+  help, ?        this list";
+
+/// Each seat's place and score, in words: "Seat 0 (side 0): 1st, score 1; ...".
+fn standings(r: &battlemat_core::GameResult) -> String {
+    let place = |n: u8| match n {
+        1 => "1st".to_string(),
+        2 => "2nd".to_string(),
+        3 => "3rd".to_string(),
+        n => format!("{n}th"),
+    };
+    let parts: Vec<String> = r
+        .ranks
+        .iter()
+        .zip(&r.scores)
+        .enumerate()
+        .map(|(s, (rank, score))| format!("seat {s} {} (score {score})", place(*rank)))
+        .collect();
+    format!("Result: {}.", parts.join(", "))
 }

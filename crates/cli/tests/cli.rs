@@ -485,7 +485,7 @@ fn table_dice_initiative_by_hand() {
     assert!(legal.contains("1 2 3 4 5 6"), "{legal}");
     let lj = json(&ok(["legal", p(&f), "--json"]));
     assert_eq!(lj["faces"], serde_json::json!([1, 2, 3, 4, 5, 6]));
-    assert!(lj["chance"].is_string(), "{lj}");
+    assert!(lj["chance"]["what"].is_string(), "{lj}");
     let view = ok(["view", p(&f)]);
     assert!(view.contains("Waiting for a die"), "{view}");
 
@@ -505,7 +505,10 @@ fn table_dice_initiative_by_hand() {
     // Rebels 4, Empire 2: the Rebels (seat 0) choose who acts first.
     ok(["act", p(&f), "4"]);
     let lj = json(&ok(["legal", p(&f), "--json"]));
-    assert!(lj["chance"].is_string(), "the Empire's die is next: {lj}");
+    assert!(
+        lj["chance"]["what"].is_string(),
+        "the Empire's die is next: {lj}"
+    );
     ok(["act", p(&f), "2"]);
     let lj = json(&ok(["legal", p(&f), "--json"]));
     assert_eq!(lj["seat"], 0, "{lj}");
@@ -529,7 +532,10 @@ fn table_dice_tie_rolls_again_and_attacks_wait_for_each_die() {
     ok(["act", p(&f), "3"]);
     ok(["act", p(&f), "3"]);
     let lj = json(&ok(["legal", p(&f), "--json"]));
-    assert!(lj["chance"].is_string(), "a tie is rolled again: {lj}");
+    assert!(
+        lj["chance"]["what"].is_string(),
+        "a tie is rolled again: {lj}"
+    );
     ok(["act", p(&f), "5"]);
     ok(["act", p(&f), "1"]);
     ok(["act", p(&f), "first 0"]);
@@ -537,7 +543,7 @@ fn table_dice_tie_rolls_again_and_attacks_wait_for_each_die() {
     ok(["act", p(&f), "attack u1 u10"]);
     for face in ["6", "6", "6"] {
         let lj = json(&ok(["legal", p(&f), "--json"]));
-        assert!(lj["chance"].is_string(), "{lj}");
+        assert!(lj["chance"]["what"].is_string(), "{lj}");
         ok(["act", p(&f), face]);
     }
     // 12 against 6: Stormtrooper 2 (u10) falls, and it is still the Rebels' turn.
@@ -2282,4 +2288,39 @@ fn verify_says_table_dice_are_not_verified() {
 fn sim_threads_are_capped() {
     let err = fails(["sim", "swtb", "--games", "1", "--threads", "100000"]);
     assert!(err.contains("--threads"), "{err}");
+}
+
+/// The terminal game explains itself: `help` lists the commands, EOF ends the line, the end
+/// says each seat's place in words (once), and `legal` names the units beside the text.
+#[test]
+fn play_help_result_in_words_and_legal_names() {
+    let out = bm()
+        .args(["play", "swtb", "--seats", "human,random", "--seed", "5"])
+        .write_stdin("help\n")
+        .output()
+        .unwrap();
+    no_panic(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("Commands:") && text.contains("board") && text.contains("quit"),
+        "{text}"
+    );
+    assert!(text.ends_with('\n'), "EOF leaves a clean line");
+    let out = bm()
+        .args(["play", "serm", "--seats", "random,random", "--seed", "5"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Result: seat 0"), "{text}");
+    assert!(!text.contains("Scores ["), "{text}");
+    assert_eq!(text.matches("Game over:").count(), 1, "{text}");
+    let dir = TempDir::new().unwrap();
+    let g = seeded_game(&dir, "names.json");
+    let legal = ok(["legal", p(&g)]);
+    assert!(
+        legal.lines().any(|l| l.contains("  (") && l.contains(')')),
+        "the units' names beside the short text: {legal}"
+    );
+    let err = fails(["sim", "swtb", "--seed", "-1", "--games", "1"]);
+    assert!(err.contains("a seed is a whole number"), "{err}");
 }
