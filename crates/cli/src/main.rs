@@ -37,11 +37,13 @@ struct Cli {
 enum Command {
     /// List the games, their scenarios and options.
     Rulesets {
+        /// Print JSON instead of text (the shapes are in docs/json.md).
         #[arg(long)]
         json: bool,
     },
     /// Start a game file for play by email or scripts.
     New {
+        /// The game: swtb, sd-era, abaoaqu, ms-d20 or serm (`battlemat rulesets` lists them).
         game: String,
         #[command(flatten)]
         setup: SetupArgs,
@@ -57,14 +59,17 @@ enum Command {
         /// Replace a file that is already there (by default `new` will not overwrite one).
         #[arg(long)]
         force: bool,
+        /// Print JSON instead of text (the shapes are in docs/json.md).
         #[arg(long)]
         json: bool,
     },
     /// Show the table.
     View {
+        /// The game file (made by `battlemat new`, or saved by `play --save`).
         file: PathBuf,
         #[arg(long)]
         seat: Option<u8>,
+        /// Print JSON instead of text (the shapes are in docs/json.md).
         #[arg(long)]
         json: bool,
         /// Also write a picture of the table, to scale, as an SVG file.
@@ -73,31 +78,40 @@ enum Command {
     },
     /// List what may be done now (actions, or die faces with --table-dice).
     Legal {
+        /// The game file (made by `battlemat new`, or saved by `play --save`).
         file: PathBuf,
+        /// Print JSON instead of text (the shapes are in docs/json.md).
         #[arg(long)]
         json: bool,
     },
     /// Take an action (its short text or JSON), or give a die face with --table-dice.
     Act {
+        /// The game file (made by `battlemat new`, or saved by `play --save`).
         file: PathBuf,
+        /// The action in its short text, as `legal` lists it (e.g. "attack u2 u9"), or as JSON; at a die with table dice, the face rolled.
         action: String,
+        /// Print JSON instead of text (the shapes are in docs/json.md).
         #[arg(long)]
         json: bool,
     },
     /// Resign for a seat: the game ends with a result for every seat, that seat's side losing.
     Resign {
+        /// The game file (made by `battlemat new`, or saved by `play --save`).
         file: PathBuf,
         /// The seat that resigns.
         #[arg(long)]
         seat: u8,
+        /// Print JSON instead of text (the shapes are in docs/json.md).
         #[arg(long)]
         json: bool,
     },
     /// Replay a game file from its setup; with --verify, also check every seeded die.
     Replay {
+        /// The game file (made by `battlemat new`, or saved by `play --save`).
         file: PathBuf,
         #[arg(long)]
         verify: bool,
+        /// Print JSON instead of text (the shapes are in docs/json.md).
         #[arg(long)]
         json: bool,
     },
@@ -110,6 +124,7 @@ enum Command {
         /// Who sits in each seat, in seat order: human, random or greedy.
         #[arg(long, value_delimiter = ',', default_value = "human,greedy")]
         seats: Vec<String>,
+        /// The seed of the dice (a whole number; the same seed gives the same dice).
         #[arg(long, allow_hyphen_values = true, value_parser = parse_seed)]
         seed: Option<u64>,
         /// Ask for each die instead of rolling it.
@@ -126,20 +141,24 @@ enum Command {
     /// Exact odds of one attack: `battlemat odds swtb --attacker hero --defender trooper`.
     #[command(allow_hyphen_values = true)]
     Odds {
+        /// The game: swtb, sd-era, abaoaqu, ms-d20 or serm (`battlemat rulesets` lists them).
         game: String,
         /// Game-specific parameters: `--key value` or `--flag`.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         params: Vec<String>,
+        /// Print JSON instead of text (the shapes are in docs/json.md).
         #[arg(long)]
         json: bool,
     },
     /// AI-vs-AI games in parallel: win rates with 95% intervals.
     Sim {
+        /// The game: swtb, sd-era, abaoaqu, ms-d20 or serm (`battlemat rulesets` lists them).
         game: String,
         #[command(flatten)]
         setup: SetupArgs,
         #[arg(long, default_value_t = 100)]
         games: u64,
+        /// The seed of the dice (a whole number; the same seed gives the same dice).
         #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = parse_seed)]
         seed: u64,
         /// Players in seat order (random, greedy).
@@ -148,6 +167,7 @@ enum Command {
         /// Worker threads (default: all cores). The output does not depend on it.
         #[arg(long)]
         threads: Option<usize>,
+        /// Print JSON instead of text (the shapes are in docs/json.md).
         #[arg(long)]
         json: bool,
     },
@@ -190,14 +210,17 @@ enum DiceCommand {
     /// Roll an expression like 4d6kh3 or 2d6+1.
     Roll {
         expr: String,
+        /// The seed of the dice (a whole number; the same seed gives the same dice).
         #[arg(long, allow_hyphen_values = true, value_parser = parse_seed)]
         seed: Option<u64>,
+        /// Print JSON instead of text (the shapes are in docs/json.md).
         #[arg(long)]
         json: bool,
     },
     /// The exact distribution, mean and standard deviation.
     Dist {
         expr: String,
+        /// Print JSON instead of text (the shapes are in docs/json.md).
         #[arg(long)]
         json: bool,
     },
@@ -205,6 +228,7 @@ enum DiceCommand {
     Versus {
         a: String,
         b: String,
+        /// Print JSON instead of text (the shapes are in docs/json.md).
         #[arg(long)]
         json: bool,
     },
@@ -453,7 +477,8 @@ fn run(cli: Cli) -> Result<()> {
             if json {
                 return print_json(&serde_json::json!({
                     "steps": gf.steps.len(), "events": events, "to_act": state.to_act(),
-                    "verified_dice": checked, "dice_checkable": matches!(gf.dice, DiceMode::Seeded(_)),
+                    "verified_dice": if verify { serde_json::json!(checked) } else { serde_json::Value::Null },
+                    "dice_checkable": matches!(gf.dice, DiceMode::Seeded(_)),
                 }));
             }
             play::print_events(&events);
@@ -595,20 +620,33 @@ fn parse_params(params: &[String]) -> Result<BTreeMap<String, String>> {
     while i < params.len() {
         let Some(key) = params[i].strip_prefix("--") else {
             bail!(
-                "unexpected {:?}: parameters are --key value or --flag",
+                "unexpected {:?}: parameters are --key value, --key=value or --flag",
                 params[i]
             );
         };
-        match params.get(i + 1) {
-            Some(v) if !v.starts_with("--") => {
-                out.insert(key.to_string(), v.clone());
-                i += 2;
+        // `--key=value`, `--key value`, `--flag`; a rule option as `--option key=value`.
+        let (key, value, used) = if let Some((k, v)) = key.split_once('=') {
+            (k.to_string(), v.to_string(), 1)
+        } else {
+            match params.get(i + 1) {
+                Some(v) if !v.starts_with("--") => (key.to_string(), v.clone(), 2),
+                _ => (key.to_string(), "true".to_string(), 1),
             }
-            _ => {
-                out.insert(key.to_string(), "true".to_string());
-                i += 1;
+        };
+        let (key, value) = if key == "option" {
+            match value.split_once('=') {
+                Some((k, v)) => (k.to_string(), v.to_string()),
+                None => bail!(
+                    "--option {value:?}: a rule option is key=value (e.g. --option ties=reroll)"
+                ),
             }
+        } else {
+            (key, value)
+        };
+        if out.insert(key.clone(), value).is_some() {
+            bail!("--{key} is given twice");
         }
+        i += used;
     }
     Ok(out)
 }
@@ -666,10 +704,11 @@ fn dice(cmd: DiceCommand) -> Result<()> {
                     "outcomes": {"a_wins": o.win, "tie": o.tie, "b_wins": o.lose},
                 }));
             }
-            println!("{a} against {b}:");
-            println!("  {a} higher   {:>10.6}%", 100.0 * o.win);
-            println!("  tie          {:>10.6}%", 100.0 * o.tie);
-            println!("  {b} higher   {:>10.6}%", 100.0 * o.lose);
+            println!("A = {a} against B = {b}:");
+            let rows = [("A higher", o.win), ("tie", o.tie), ("B higher", o.lose)];
+            for (label, p) in rows {
+                println!("  {label:<10} {:>11.6}%", 100.0 * p);
+            }
             Ok(())
         }
         DiceCommand::Dist { expr, json } => {
@@ -685,7 +724,7 @@ fn dice(cmd: DiceCommand) -> Result<()> {
                 }));
             }
             println!(
-                "{e}: mean {:.6}, standard deviation {:.6}, range {}..={}",
+                "{e}: mean {:.6}, standard deviation {:.6}, from {} to {}",
                 d.mean(),
                 d.std_dev(),
                 d.min(),

@@ -101,6 +101,11 @@ pub fn run(a: SimArgs) -> Result<()> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let start = Instant::now();
+    // Where stderr is not a terminal (a log, a pipe) the bar is hidden: a line every five
+    // seconds says how far it has got instead.
+    let plain = !std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let last_line = std::sync::Mutex::new(Instant::now());
     let results: Vec<Result<Played, String>> = pool.install(|| {
         (0..a.games)
             .into_par_iter()
@@ -108,6 +113,18 @@ pub fn run(a: SimArgs) -> Result<()> {
                 let mut roller = Roller::new(a.seed, i);
                 let r = prepared.play(&players, &mut roller, 1_000_000);
                 bar.inc(1);
+                let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                if plain
+                    && let Ok(mut last) = last_line.lock()
+                    && last.elapsed().as_secs() >= 5
+                {
+                    *last = Instant::now();
+                    eprintln!(
+                        "{n}/{} games, {:.0} s",
+                        a.games,
+                        start.elapsed().as_secs_f64()
+                    );
+                }
                 r
             })
             .collect()

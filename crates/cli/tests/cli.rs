@@ -2324,3 +2324,52 @@ fn play_help_result_in_words_and_legal_names() {
     let err = fails(["sim", "swtb", "--seed", "-1", "--games", "1"]);
     assert!(err.contains("a seed is a whole number"), "{err}");
 }
+
+/// Commands that match their help: `--key=value` and `--option k=v` in odds, a parameter
+/// given twice refused, `dice versus` labels A and B, `replay --json` without `--verify`
+/// checks no dice, and the help says what each argument is.
+#[test]
+fn commands_match_their_help() {
+    let a = json(&ok([
+        "odds",
+        "swtb",
+        "--attacker=hero",
+        "--defender",
+        "trooper",
+        "--json",
+    ]));
+    let b = json(&ok([
+        "odds",
+        "swtb",
+        "--attacker",
+        "hero",
+        "--defender",
+        "trooper",
+        "--json",
+    ]));
+    assert_eq!(a, b);
+    let err = fails([
+        "odds",
+        "swtb",
+        "--attacker",
+        "hero",
+        "--attacker",
+        "droid",
+        "--defender",
+        "trooper",
+    ]);
+    assert!(err.contains("twice"), "{err}");
+    let v = ok(["dice", "versus", "3d6", "3d6"]);
+    assert!(v.contains("A higher") && v.contains("B higher"), "{v}");
+    let d = ok(["dice", "dist", "2d6"]);
+    assert!(d.contains("from 2 to 12") && !d.contains("..="), "{d}");
+    let dir = TempDir::new().unwrap();
+    let g = seeded_game(&dir, "r.json");
+    let r = json(&ok(["replay", p(&g), "--json"]));
+    assert!(r["verified_dice"].is_null(), "{r}");
+    let help = ok(["act", "--help"]);
+    assert!(
+        help.contains("The game file") && help.contains("short text"),
+        "{help}"
+    );
+}
