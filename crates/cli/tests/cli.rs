@@ -2373,3 +2373,25 @@ fn commands_match_their_help() {
         "{help}"
     );
 }
+
+/// With `--ties reroll` the words say ties are rolled again, as the odds count them.
+#[test]
+fn odds_words_follow_the_ties_option() {
+    let o = json(&ok([
+        "odds",
+        "swtb",
+        "--attacker",
+        "hero",
+        "--defender",
+        "trooper",
+        "--ties",
+        "reroll",
+        "--json",
+    ]));
+    let meaning = o["details"]["meaning"].as_str().unwrap();
+    assert!(
+        meaning.contains("rolled again") && !meaning.contains("or tie: nothing"),
+        "{meaning}"
+    );
+    assert!(o["outcomes"].get("tie").is_none(), "{o}");
+}

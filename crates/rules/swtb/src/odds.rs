@@ -208,10 +208,15 @@ pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
         "kind".into(),
         serde_json::to_value(kind).unwrap_or_default(),
     );
-    let meaning = if flier_duel {
-        "dogfight: the loser is eliminated, a tie sends both back to the line"
-    } else {
-        "attacker wins: defender eliminated (or hit, if tougher); defender wins or tie: nothing happens"
+    let reroll = g.options().ties == crate::options::Ties::Reroll;
+    let meaning = match (flier_duel, reroll) {
+        (true, _) => "dogfight: the loser is eliminated, a tie sends both back to the line",
+        (false, false) => {
+            "attacker wins: defender eliminated (or hit, if tougher); defender wins or tie: nothing happens"
+        }
+        (false, true) => {
+            "attacker wins: defender eliminated (or hit, if tougher); defender wins: nothing happens; a tie is rolled again until one side wins (the odds count the re-rolls)"
+        }
     };
     details.insert("meaning".into(), meaning.into());
     Ok(Odds {
