@@ -2395,3 +2395,10 @@ fn odds_words_follow_the_ties_option() {
     );
     assert!(o["outcomes"].get("tie").is_none(), "{o}");
 }
+
+/// Dice JSON is snake_case throughout (`"sign": "plus"`).
+#[test]
+fn dice_json_is_snake_case() {
+    let r = ok(["dice", "roll", "2d6+1", "--seed", "1", "--json"]);
+    assert!(r.contains("\"sign\": \"plus\"") && !r.contains("\"Plus\""), "{r}");
+}

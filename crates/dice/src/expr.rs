@@ -11,6 +11,7 @@ use crate::pool::Keep;
 
 /// Whether a term is added or subtracted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Sign {
     /// `+`
     Plus,
