@@ -242,7 +242,20 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let cli = Cli::parse();
+    // `odds --help` lists each game's parameters, as the games declare them.
+    let mut usage = String::from("Each game's parameters:\n");
+    for e in battlemat_rulesets::all() {
+        let info = e.ruleset.info();
+        if !info.odds.is_empty() {
+            usage.push_str(&format!("  {}: {}\n", info.id, info.odds));
+        }
+    }
+    let command =
+        <Cli as clap::CommandFactory>::command().mut_subcommand("odds", |c| c.after_help(usage));
+    let cli = match <Cli as clap::FromArgMatches>::from_arg_matches(&command.get_matches()) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
     if let Err(e) = run(cli) {
         eprintln!("error: {e:#}");
         std::process::exit(1);
@@ -657,10 +670,11 @@ fn odds(game: &str, params: &[String], json: bool) -> Result<()> {
     let json = json || params.iter().any(|p| p == "--json");
     params.retain(|p| p != "--json");
     let map = parse_params(&params)?;
+    let info = entry.ruleset.info();
     let odds = entry
         .ruleset
         .matchup_odds(&map)
-        .map_err(anyhow::Error::msg)?;
+        .map_err(|e| anyhow::anyhow!("{e}\n{} odds take: {}", info.id, info.odds))?;
     if json {
         return print_json(&odds);
     }

@@ -2400,5 +2400,30 @@ fn odds_words_follow_the_ties_option() {
 #[test]
 fn dice_json_is_snake_case() {
     let r = ok(["dice", "roll", "2d6+1", "--seed", "1", "--json"]);
-    assert!(r.contains("\"sign\": \"plus\"") && !r.contains("\"Plus\""), "{r}");
+    assert!(
+        r.contains("\"sign\": \"plus\"") && !r.contains("\"Plus\""),
+        "{r}"
+    );
+}
+
+/// `odds --help` lists every game's parameters (and SWTB's unit types); a bad parameter's
+/// error repeats the game's.
+#[test]
+fn odds_help_lists_each_games_parameters() {
+    let help = ok(["odds", "--help"]);
+    for g in ["swtb:", "sd-era:", "abaoaqu:", "ms-d20:", "serm:"] {
+        assert!(help.contains(g), "{g}: {help}");
+    }
+    assert!(
+        help.contains("trooper") && help.contains("--strike-bonus"),
+        "{help}"
+    );
+    let err = fails(["odds", "serm", "--shoot", "2"]);
+    assert!(
+        err.contains("serm odds take: --shoot S --endure E"),
+        "{err}"
+    );
+    let r = json(&ok(["rulesets", "--json"]));
+    let games = r.as_array().or(r["rulesets"].as_array()).unwrap().clone();
+    assert!(games.iter().all(|g| g["odds"].is_string()), "{r}");
 }

@@ -386,6 +386,10 @@ pub struct RulesetInfo {
     pub legal_actions: ActionList,
     pub options: Vec<OptionInfo>,
     pub scenarios: Vec<ScenarioInfo>,
+    /// The parameters `battlemat odds GAME` takes (`Game::matchup_odds`), in words; empty
+    /// for a game without matchup odds.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub odds: String,
 }
 
 /// A house rule or optional rule a setup may switch.

@@ -113,6 +113,7 @@ impl Game for AbaoAqu {
                     ours: s.ours,
                 })
                 .collect(),
+            odds: "--attack A --defence D [--range R] [--same-hex] [--close] [--attacker-pilot N1|N2|N3|E|S] [--defender-pilot …] [--defender-state C|D]".into(),
         }
     }
 

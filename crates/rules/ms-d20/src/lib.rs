@@ -99,6 +99,7 @@ impl Game for MsD20 {
                     ours: s.ours,
                 })
                 .collect(),
+            odds: "--strike-bonus B [--range short|mid|long] [--attacker-kind K] [--target-kind K] [--terrain ATTACKER-TARGET] [--defence none|dodge|parry|roll] [--defence-bonus B]; kinds: person, vehicle, mobile_unit, large_vehicle, mobile_armor".into(),
         }
     }
 

@@ -141,6 +141,7 @@ impl Game for SdEra {
                     ours: false,
                 })
                 .collect(),
+            odds: "--attacker VALUE[LETTER] --defender VALUE[LETTER] [--range STICKS] [--melee] [--contest sum] [--artillery extra_die] [--hidden]; e.g. --attacker 4V --defender 3C".into(),
         }
     }
 

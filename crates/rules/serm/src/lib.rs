@@ -89,6 +89,7 @@ impl Game for Serm {
                     ours: s.ours,
                 })
                 .collect(),
+            odds: "--shoot S --endure E, or --react R --move M (numbers of dice)".into(),
         }
     }
 

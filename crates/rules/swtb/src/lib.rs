@@ -114,6 +114,14 @@ impl Game for Swtb {
                     ours: s.ours,
                 })
                 .collect(),
+            odds: format!(
+                "--attacker UNIT --defender UNIT [--fortified] [--thermal-detonators], and any rule option (--ties reroll); units: {}",
+                cat.unit_types
+                    .keys()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         }
     }
 
