@@ -149,6 +149,7 @@ impl Game for Convoy {
                 house_rule: false,
             }],
             scenarios: vec![],
+            odds: String::new(),
         }
     }
 
