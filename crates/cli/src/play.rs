@@ -278,7 +278,10 @@ pub fn run(a: PlayArgs) -> Result<()> {
                         match legal.get(n.wrapping_sub(1)) {
                             Some(a) => a.json.clone(),
                             None => {
-                                println!("No action {n}: choose 1 to {}.", legal.len());
+                                println!(
+                                    "Not accepted: there is no action {n} (choose 1 to {}, or type help).",
+                                    legal.len()
+                                );
                                 continue;
                             }
                         }
@@ -286,13 +289,13 @@ pub fn run(a: PlayArgs) -> Result<()> {
                         match state.parse_action(line) {
                             Ok(a) => a,
                             Err(e) => {
-                                println!("{e}");
+                                println!("Not accepted: {e} (type help for the commands).");
                                 continue;
                             }
                         }
                     };
                     if let Err(e) = state.check(&action) {
-                        println!("Not allowed: {e}");
+                        println!("Not accepted: {e}");
                         continue;
                     }
                     Step::Act { seat, action }
@@ -311,7 +314,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
                     show_board = true;
                 }
             }
-            Err(e) => println!("Not allowed: {e}"),
+            Err(e) => println!("Not accepted: {e}"),
         }
     }
     if let Some(path) = &save {

@@ -1283,7 +1283,13 @@ fn play_human_bad_input_is_reprompted() {
     no_panic(&out);
     assert!(out.status.success(), "{out:?}");
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("No action 999"), "{text}");
+    // One voice for every refusal: "Not accepted: ..." (a bad number, a bad text, an illegal
+    // action).
+    assert!(
+        text.contains("Not accepted: there is no action 999"),
+        "{text}"
+    );
+    assert!(text.matches("Not accepted:").count() >= 3, "{text}");
 }
 
 #[test]
