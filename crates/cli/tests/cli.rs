@@ -2433,3 +2433,26 @@ fn odds_help_lists_each_games_parameters() {
     let games = r.as_array().or(r["rulesets"].as_array()).unwrap().clone();
     assert!(games.iter().all(|g| g["odds"].is_string()), "{r}");
 }
+
+/// A scenario file's bad `height` is reported at the `height` line, not at `width`.
+#[test]
+fn a_bad_height_is_reported_at_its_line() {
+    let dir = TempDir::new().unwrap();
+    let src = include_str!("../../rules/swtb/data/scenarios/outpost.toml");
+    let bad = src.replacen("height = ", "height = 100 # was ", 1);
+    let f = dir.path().join("tall.toml");
+    std::fs::write(&f, &bad).unwrap();
+    let err = fails([
+        "new",
+        "swtb",
+        "--scenario-file",
+        p(&f),
+        "-o",
+        p(&dir.path().join("g.json")),
+    ]);
+    let line = bad.lines().position(|l| l.starts_with("height")).unwrap() + 1;
+    assert!(
+        err.contains(&format!(":{line}:")) && err.contains("height"),
+        "{err}"
+    );
+}

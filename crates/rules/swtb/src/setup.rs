@@ -20,10 +20,17 @@ pub fn check_setup(setup: &Setup) -> Result<Fixed, SetupError> {
     let s = &setup.scenario;
     let o = &setup.options;
     let err = |at: String, m: String| Err(SetupError::new(at, m));
-    if s.width == 0 || s.height == 0 || s.width > Grid::MAX_SIDE || s.height > 99 {
+    // Each bound reported where it is written.
+    if s.width == 0 || s.width > Grid::MAX_SIDE {
         return err(
             "scenario.width".into(),
-            "the board must be 1-26 columns by 1-99 rows".into(),
+            format!("{} columns: the board has 1 to 26", s.width),
+        );
+    }
+    if s.height == 0 || s.height > 99 {
+        return err(
+            "scenario.height".into(),
+            format!("{} rows: the board has 1 to 99", s.height),
         );
     }
     if s.sides.len() != 2 {
