@@ -2456,3 +2456,17 @@ fn a_bad_height_is_reported_at_its_line() {
         "{err}"
     );
 }
+
+/// `view --json` gives the board as data (grid and terrain), not only as text lines.
+#[test]
+fn view_json_has_a_structured_board() {
+    let dir = TempDir::new().unwrap();
+    let g = seeded_game(&dir, "v.json");
+    let v = json(&ok(["view", p(&g), "--json"]));
+    let o = &v["observation"];
+    assert!(o["grid"]["width"].as_u64().unwrap() > 0, "{o}");
+    assert!(
+        o["terrain"].as_array().is_some_and(|t| !t.is_empty()),
+        "{o}"
+    );
+}

@@ -314,6 +314,10 @@ pub struct Observation {
     pub units: Vec<UnitView>,
     /// The mat, one string per row from the top (row 1 at the bottom, as a chess board).
     pub board: Vec<String>,
+    /// The mat as data: its grid (kind, width, height) and every cell that is not open
+    /// ground, with its terrain (wall, hill, fortified).
+    pub grid: battlemat_geom::Grid,
+    pub terrain: Vec<(battlemat_geom::Cell, crate::state::Terrain)>,
 }
 
 impl Swtb {
@@ -373,6 +377,16 @@ impl Swtb {
             seats: self.fixed.seating.seats(),
             status,
             points_left: vec![self.points_left(0), self.points_left(1)],
+            grid: self.fixed.grid,
+            terrain: self
+                .fixed
+                .grid
+                .cells()
+                .filter_map(|c| {
+                    let t = self.fixed.terrain[self.fixed.grid.index(c)];
+                    (t != crate::state::Terrain::Open).then_some((c, t))
+                })
+                .collect(),
             units,
             board: self.board_rows(),
         }
