@@ -61,14 +61,14 @@ pub fn odds_suffix(state: &dyn DynState, action: &Value) -> String {
     }
 }
 
-fn print_menu(state: &dyn DynState, legal: &[DynAction]) {
+fn print_menu(state: &dyn DynState, legal: &[DynAction], no: &[usize]) {
     // Actions with odds one per line, with their words; the rest grouped by the first two
     // words of their text (many moves of one unit on one line), a lone one with its words.
     let mut groups: Vec<(String, Vec<(usize, String)>)> = Vec::new();
     for (i, a) in legal.iter().enumerate() {
         let odds = odds_suffix(state, &a.json);
         if !odds.is_empty() {
-            println!("  {:>3}) {:<22} {}{odds}", i + 1, a.text, a.label);
+            println!("  {:>3}) {:<22} {}{odds}", no[i], a.text, a.label);
             continue;
         }
         let words: Vec<&str> = a.text.split_whitespace().collect();
@@ -89,12 +89,12 @@ fn print_menu(state: &dyn DynState, legal: &[DynAction]) {
     for (head, items) in groups {
         if let [(i, _)] = items.as_slice() {
             let a = &legal[*i];
-            println!("  {:>3}) {:<22} {}", i + 1, a.text, a.label);
+            println!("  {:>3}) {:<22} {}", no[*i], a.text, a.label);
             continue;
         }
         let list: Vec<String> = items
             .iter()
-            .map(|(i, r)| format!("{}) {r}", i + 1))
+            .map(|(i, r)| format!("{}) {r}", no[*i]))
             .collect();
         // A long group (a counter's hundred hexes) is summed up: type the action itself.
         if list.len() > 30 {
@@ -185,6 +185,14 @@ pub fn run(a: PlayArgs) -> Result<()> {
         state.info().name
     );
     let mut show_board = true;
+    // The menu's numbers: kept with their actions while the same seat is asked the same
+    // question (an action still listed keeps its number), started again from 1 otherwise.
+    type Numbers = (
+        Option<(u8, String)>,
+        std::collections::HashMap<String, usize>,
+        usize,
+    );
+    let mut numbers: Numbers = (None, std::collections::HashMap::new(), 0);
     loop {
         let step = match state.to_act() {
             ToAct::Over(r) => {
@@ -242,7 +250,21 @@ pub fn run(a: PlayArgs) -> Result<()> {
                         show_board = false;
                     }
                     println!("Seat {seat}: {prompt}");
-                    print_menu(state.as_ref(), &legal);
+                    let asked = (seat, prompt.clone());
+                    if numbers.0.as_ref() != Some(&asked) {
+                        numbers = (Some(asked), std::collections::HashMap::new(), 0);
+                    }
+                    let no: Vec<usize> = legal
+                        .iter()
+                        .map(|a| {
+                            let (_, map, next) = &mut numbers;
+                            *map.entry(a.text.clone()).or_insert_with(|| {
+                                *next += 1;
+                                *next
+                            })
+                        })
+                        .collect();
+                    print_menu(state.as_ref(), &legal, &no);
                     let Some(line) = read("> ") else {
                         println!();
                         break;
@@ -275,12 +297,11 @@ pub fn run(a: PlayArgs) -> Result<()> {
                         _ => {}
                     }
                     let action = if let Ok(n) = line.parse::<usize>() {
-                        match legal.get(n.wrapping_sub(1)) {
+                        match no.iter().position(|&k| k == n).and_then(|j| legal.get(j)) {
                             Some(a) => a.json.clone(),
                             None => {
                                 println!(
-                                    "Not accepted: there is no action {n} (choose 1 to {}, or type help).",
-                                    legal.len()
+                                    "Not accepted: there is no action {n} among those listed (type help for the commands)."
                                 );
                                 continue;
                             }

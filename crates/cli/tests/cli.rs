@@ -2470,3 +2470,23 @@ fn view_json_has_a_structured_board() {
         "{o}"
     );
 }
+
+/// In the terminal game an action keeps its number while the same seat is asked the same
+/// question: `end` is the same number before and after a move.
+#[test]
+fn menu_numbers_are_stable_within_a_turn() {
+    let out = bm()
+        .args(["play", "swtb", "--seats", "human,random", "--seed", "5"])
+        .write_stdin("first 0\nmove u0 a2\n")
+        .output()
+        .unwrap();
+    no_panic(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let ends: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with(' ') && l.trim_end().ends_with("end the turn"))
+        .map(|l| l.trim().split(')').next().unwrap())
+        .collect();
+    assert!(ends.len() >= 2, "{text}");
+    assert!(ends.windows(2).all(|w| w[0] == w[1]), "{ends:?}");
+}
