@@ -234,7 +234,11 @@ pub fn run(a: PlayArgs) -> Result<()> {
                     let Some(action) = (entry.choose)(state.as_ref(), kind, &mut ai_roller) else {
                         bail!("the AI found no action");
                     };
-                    let text = state.describe(&action);
+                    // The short text the AI chose (its events then say it in words, with
+                    // the dice), and the odds it faced.
+                    let text = state
+                        .action_text(&action)
+                        .unwrap_or_else(|_| state.describe(&action));
                     println!(
                         "Seat {seat} ({kind}): {text}{}",
                         odds_suffix(state.as_ref(), &action)

@@ -2490,3 +2490,21 @@ fn menu_numbers_are_stable_within_a_turn() {
     assert!(ends.len() >= 2, "{text}");
     assert!(ends.windows(2).all(|w| w[0] == w[1]), "{ends:?}");
 }
+
+/// An AI's move is said once: its short text and odds, then the events in words.
+#[test]
+fn ai_moves_are_not_printed_twice() {
+    let out = bm()
+        .args(["play", "swtb", "--seats", "greedy,greedy", "--seed", "5"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    for w in lines.windows(2) {
+        if let Some((_, chosen)) = w[0].split_once("): ") {
+            let chosen = chosen.split("   odds").next().unwrap();
+            assert!(!w[1].starts_with(chosen), "{} / {}", w[0], w[1]);
+        }
+    }
+    assert!(text.contains("(greedy): attack u"), "{text}");
+}
