@@ -62,13 +62,42 @@ pub fn odds_suffix(state: &dyn DynState, action: &Value) -> String {
 }
 
 fn print_menu(state: &dyn DynState, legal: &[DynAction], no: &[usize]) {
-    // Actions with odds one per line, with their words; the rest grouped by the first two
-    // words of their text (many moves of one unit on one line), a lone one with its words.
-    let mut groups: Vec<(String, Vec<(usize, String)>)> = Vec::new();
-    for (i, a) in legal.iter().enumerate() {
+    // By unit (the first `uN` in the text, in number order), then by kind (the verb, in the
+    // order the list first gives it); what names no unit comes last. Within that, actions
+    // with odds one per line with their words; the rest grouped by their first two words
+    // (many moves of one unit on one line), a lone one with its words.
+    let unit_of = |t: &str| -> u32 {
+        t.split_whitespace()
+            .find_map(|w| w.strip_prefix('u').and_then(|n| n.parse::<u32>().ok()))
+            .unwrap_or(u32::MAX)
+    };
+    let mut verbs: Vec<&str> = Vec::new();
+    for a in legal {
+        let v = a.text.split_whitespace().next().unwrap_or("");
+        if !verbs.contains(&v) {
+            verbs.push(v);
+        }
+    }
+    let verb_of = |t: &str| {
+        let v = t.split_whitespace().next().unwrap_or("");
+        verbs.iter().position(|x| *x == v).unwrap_or(usize::MAX)
+    };
+    let mut order: Vec<usize> = (0..legal.len()).collect();
+    order.sort_by_key(|&i| (unit_of(&legal[i].text), verb_of(&legal[i].text), i));
+    // Each entry: a finished line, or a group (head, items) still collecting.
+    enum Entry {
+        Line(String),
+        Group(String, Vec<(usize, String)>),
+    }
+    let mut entries: Vec<Entry> = Vec::new();
+    for i in order {
+        let a = &legal[i];
         let odds = odds_suffix(state, &a.json);
         if !odds.is_empty() {
-            println!("  {:>3}) {:<22} {}{odds}", no[i], a.text, a.label);
+            entries.push(Entry::Line(format!(
+                "  {:>3}) {:<22} {}{odds}",
+                no[i], a.text, a.label
+            )));
             continue;
         }
         let words: Vec<&str> = a.text.split_whitespace().collect();
@@ -81,12 +110,19 @@ fn print_menu(state: &dyn DynState, legal: &[DynAction], no: &[usize]) {
         } else {
             (a.text.clone(), String::new())
         };
-        match groups.last_mut() {
-            Some((h, items)) if *h == head && !rest.is_empty() => items.push((i, rest)),
-            _ => groups.push((head, vec![(i, rest)])),
+        match entries.last_mut() {
+            Some(Entry::Group(h, items)) if *h == head && !rest.is_empty() => items.push((i, rest)),
+            _ => entries.push(Entry::Group(head, vec![(i, rest)])),
         }
     }
-    for (head, items) in groups {
+    for e in entries {
+        let (head, items) = match e {
+            Entry::Line(l) => {
+                println!("{l}");
+                continue;
+            }
+            Entry::Group(h, items) => (h, items),
+        };
         if let [(i, _)] = items.as_slice() {
             let a = &legal[*i];
             println!("  {:>3}) {:<22} {}", no[*i], a.text, a.label);

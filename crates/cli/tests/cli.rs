@@ -2508,3 +2508,37 @@ fn ai_moves_are_not_printed_twice() {
     }
     assert!(text.contains("(greedy): attack u"), "{text}");
 }
+
+/// The menu is grouped by unit, then by kind: every line naming u1 comes after every line
+/// naming u0.
+#[test]
+fn menu_is_grouped_by_unit() {
+    let out = bm()
+        .args(["play", "swtb", "--seats", "human,random", "--seed", "5"])
+        .write_stdin("first 0\n")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let menu: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.contains("move or attack"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .collect();
+    let unit = |l: &str| {
+        l.split_whitespace()
+            .find_map(|w| {
+                w.trim_end_matches(':')
+                    .strip_prefix('u')
+                    .and_then(|n| n.parse::<u32>().ok())
+            })
+            .unwrap_or(u32::MAX)
+    };
+    let units: Vec<u32> = menu.iter().map(|l| unit(l)).collect();
+    assert!(units.len() > 3, "{text}");
+    assert!(
+        units.windows(2).all(|w| w[0] <= w[1]),
+        "{units:?}\n{}",
+        menu.join("\n")
+    );
+}
