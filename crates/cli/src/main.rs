@@ -85,6 +85,10 @@ enum Command {
         json: bool,
     },
     /// Take an action (its short text or JSON), or give a die face with --table-dice.
+    #[command(
+        after_help = "The actions each game takes, in short text and JSON, are in docs/json.md; \
+`battlemat legal FILE` lists those open now, in the short text this command takes."
+    )]
     Act {
         /// The game file (made by `battlemat new`, or saved by `play --save`).
         file: PathBuf,

@@ -312,7 +312,13 @@ pub fn run(a: PlayArgs) -> Result<()> {
                     let line = line.trim();
                     match line {
                         "" => continue,
-                        "q" | "quit" => break,
+                        "q" | "quit" => {
+                            // Typed at a terminal, the Enter ended the line; piped, end it here.
+                            if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+                                println!();
+                            }
+                            break;
+                        }
                         "help" | "?" | "h" => {
                             println!("{HELP}");
                             continue;

@@ -104,6 +104,11 @@ pub fn run(a: SimArgs) -> Result<()> {
     // Where stderr is not a terminal (a log, a pipe) the bar is hidden: a line every five
     // seconds says how far it has got instead.
     let plain = !std::io::IsTerminal::is_terminal(&std::io::stderr());
+    // How often (seconds; BATTLEMAT_PROGRESS_SECS, default 5).
+    let every: u64 = std::env::var("BATTLEMAT_PROGRESS_SECS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5);
     let done = std::sync::atomic::AtomicU64::new(0);
     let last_line = std::sync::Mutex::new(Instant::now());
     let results: Vec<Result<Played, String>> = pool.install(|| {
@@ -116,7 +121,7 @@ pub fn run(a: SimArgs) -> Result<()> {
                 let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                 if plain
                     && let Ok(mut last) = last_line.lock()
-                    && last.elapsed().as_secs() >= 5
+                    && last.elapsed().as_secs() >= every
                 {
                     *last = Instant::now();
                     eprintln!(

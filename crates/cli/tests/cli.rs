@@ -2542,3 +2542,31 @@ fn menu_is_grouped_by_unit() {
         menu.join("\n")
     );
 }
+
+/// `sim` with stderr not a terminal prints progress lines (every BATTLEMAT_PROGRESS_SECS
+/// seconds: 0 here, a line a game); `act --help` points to the action grammar.
+#[test]
+fn sim_progress_lines_and_act_help() {
+    let out = bm()
+        .args([
+            "sim",
+            "swtb",
+            "--games",
+            "3",
+            "--players",
+            "random,random",
+            "--threads",
+            "1",
+        ])
+        .env("BATTLEMAT_PROGRESS_SECS", "0")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/3 games"), "{err}");
+    let help = ok(["act", "--help"]);
+    assert!(
+        help.contains("docs/json.md") && help.contains("battlemat legal"),
+        "{help}"
+    );
+}
