@@ -320,6 +320,28 @@ macro_rules! saved_state {
     };
 }
 
+/// Equality and hashing for a game state made of a shared fixed part (`fixed: Arc<Fixed>`)
+/// and its progress (`now`): two states are equal when their progress is and their fixed
+/// parts are the same (the same `Arc`, or equal); the hash is the progress's (the fixed
+/// part is the same for every state of one game).
+#[macro_export]
+macro_rules! state_identity {
+    ($game:ident) => {
+        impl PartialEq for $game {
+            fn eq(&self, o: &Self) -> bool {
+                self.now == o.now
+                    && (::std::sync::Arc::ptr_eq(&self.fixed, &o.fixed) || self.fixed == o.fixed)
+            }
+        }
+        impl Eq for $game {}
+        impl ::std::hash::Hash for $game {
+            fn hash<H: ::std::hash::Hasher>(&self, h: &mut H) {
+                self.now.hash(h)
+            }
+        }
+    };
+}
+
 /// Why a rules crate's judge refuses an action: the rule id and a fixed sentence, put into
 /// an [`Illegal`] only when someone reads it (so listing actions formats nothing).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

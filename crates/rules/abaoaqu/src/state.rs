@@ -241,18 +241,7 @@ pub struct AbaoAqu {
     pub now: Progress,
 }
 
-impl PartialEq for AbaoAqu {
-    fn eq(&self, o: &Self) -> bool {
-        self.now == o.now && (Arc::ptr_eq(&self.fixed, &o.fixed) || self.fixed == o.fixed)
-    }
-}
-impl Eq for AbaoAqu {}
-
-impl std::hash::Hash for AbaoAqu {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.now.hash(h)
-    }
-}
+battlemat_core::state_identity!(AbaoAqu);
 
 impl AbaoAqu {
     pub fn unit(&self, u: UnitId) -> &Unit {

@@ -175,17 +175,7 @@ pub struct MsD20 {
     pub now: Progress,
 }
 
-impl PartialEq for MsD20 {
-    fn eq(&self, o: &Self) -> bool {
-        self.now == o.now && (Arc::ptr_eq(&self.fixed, &o.fixed) || self.fixed == o.fixed)
-    }
-}
-impl Eq for MsD20 {}
-impl std::hash::Hash for MsD20 {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.now.hash(h)
-    }
-}
+battlemat_core::state_identity!(MsD20);
 
 impl MsD20 {
     pub fn unit(&self, u: UnitId) -> &Unit {

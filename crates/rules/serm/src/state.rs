@@ -129,17 +129,7 @@ pub struct Serm {
     pub now: Progress,
 }
 
-impl PartialEq for Serm {
-    fn eq(&self, o: &Self) -> bool {
-        self.now == o.now && (Arc::ptr_eq(&self.fixed, &o.fixed) || self.fixed == o.fixed)
-    }
-}
-impl Eq for Serm {}
-impl std::hash::Hash for Serm {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.now.hash(h)
-    }
-}
+battlemat_core::state_identity!(Serm);
 
 impl Serm {
     pub fn soldier(&self, s: SoldierId) -> &Soldier {
