@@ -2570,3 +2570,42 @@ fn sim_progress_lines_and_act_help() {
         "{help}"
     );
 }
+
+/// A flag's value is checked (`--fortified maybe` is refused, not read as false), and
+/// `--fortified=true` is the same as `--fortified`.
+#[test]
+fn odds_flags_are_checked() {
+    let err = fails([
+        "odds",
+        "swtb",
+        "--attacker",
+        "hero",
+        "--defender",
+        "trooper",
+        "--fortified",
+        "maybe",
+    ]);
+    assert!(err.contains("maybe") && err.contains("true"), "{err}");
+    let a = json(&ok([
+        "odds",
+        "swtb",
+        "--attacker",
+        "hero",
+        "--defender",
+        "trooper",
+        "--fortified=true",
+        "--json",
+    ]));
+    let b = json(&ok([
+        "odds",
+        "swtb",
+        "--attacker",
+        "hero",
+        "--defender",
+        "trooper",
+        "--fortified",
+        "--json",
+    ]));
+    assert_eq!(a, b);
+    assert_eq!(a["details"]["fortified"], true);
+}
