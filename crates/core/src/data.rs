@@ -97,6 +97,77 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// A game's data folder as the rules crate sees it: the files it knows by name (a unit
+/// table, results tables) — each the user's own if given, else the built-in text — and
+/// every other file, a scenario.
+pub struct DataFolder<'a> {
+    files: &'a [crate::DataFile],
+    names: Vec<&'a str>,
+}
+
+impl<'a> DataFolder<'a> {
+    /// `files`, of which those named (by file name, in any folder) in `names` are not
+    /// scenarios.
+    pub fn new(files: &'a [crate::DataFile], names: &[&'a str]) -> DataFolder<'a> {
+        DataFolder {
+            files,
+            names: names.to_vec(),
+        }
+    }
+
+    fn file_name(f: &crate::DataFile) -> &str {
+        std::path::Path::new(&f.name)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+    }
+
+    /// The file called `name` as (its path, its text), or the built-in one.
+    pub fn named(&self, name: &'a str, builtin: &'a str) -> (String, &'a str) {
+        match self.files.iter().find(|f| Self::file_name(f) == name) {
+            Some(f) => (f.name.clone(), f.text.as_str()),
+            None => (format!("{name} (built in)"), builtin),
+        }
+    }
+
+    /// Every other file: the scenarios, as (path, text).
+    pub fn scenarios(&self) -> Vec<(&'a str, &'a str)> {
+        self.files
+            .iter()
+            .filter(|f| !self.names.contains(&Self::file_name(f)))
+            .map(|f| (f.name.as_str(), f.text.as_str()))
+            .collect()
+    }
+}
+
+/// The scenario to play: the one named, or the only one there is.
+pub fn choose_scenario(named: Option<&str>, ids: &[&str]) -> Result<String, SetupError> {
+    match (named, ids) {
+        (Some(id), _) => Ok(id.to_string()),
+        (None, [one]) => Ok(one.to_string()),
+        (None, _) => Err(SetupError::new(
+            "scenario",
+            "the data holds several scenarios: name one with --scenario",
+        )),
+    }
+}
+
+/// The item whose id is `id`, or an error listing the ids there are (`what`: "scenario").
+pub fn by_id<'a, T>(
+    items: &'a [T],
+    id: &str,
+    what: &str,
+    key: impl Fn(&T) -> &str,
+) -> Result<&'a T, SetupError> {
+    items.iter().find(|s| key(s) == id).ok_or_else(|| {
+        let ids: Vec<&str> = items.iter().map(&key).collect();
+        SetupError::new(
+            format!("{what} {id}"),
+            format!("no such {what}; {what}s are {}", ids.join(", ")),
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,5 +207,30 @@ mod tests {
         assert_eq!(placed.at, "f.toml:7:8: scenario.sides[1].kind");
         let other = place(SetupError::new("options.x", "m"), &[]);
         assert_eq!(other.at, "options.x");
+    }
+
+    #[test]
+    fn data_folder_named_files_and_scenarios() {
+        let files = vec![
+            crate::DataFile {
+                name: "d/cards.toml".into(),
+                text: "c".into(),
+            },
+            crate::DataFile {
+                name: "d/scenarios/a.toml".into(),
+                text: "a".into(),
+            },
+        ];
+        let f = DataFolder::new(&files, &["cards.toml", "units.toml"]);
+        assert_eq!(
+            f.named("cards.toml", "built"),
+            ("d/cards.toml".to_string(), "c")
+        );
+        assert_eq!(f.named("units.toml", "built").1, "built");
+        assert_eq!(f.scenarios(), vec![("d/scenarios/a.toml", "a")]);
+        assert_eq!(choose_scenario(None, &["a"]).unwrap(), "a");
+        assert!(choose_scenario(None, &["a", "b"]).is_err());
+        let e = by_id(&["x", "y"], "z", "scenario", |s| s).unwrap_err();
+        assert!(e.message.contains("scenarios are x, y"), "{e}");
     }
 }

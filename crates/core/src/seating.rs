@@ -54,6 +54,19 @@ impl Seating {
         Ok(s)
     }
 
+    /// From a setup's options: the [`SEATS_OPTION`](crate::SEATS_OPTION) if given (checked
+    /// against `sides` and `max_seats`), else one seat per side.
+    pub fn from_options(
+        options: &std::collections::BTreeMap<String, String>,
+        sides: u8,
+        max_seats: u8,
+    ) -> Result<Seating, SetupError> {
+        match options.get(crate::SEATS_OPTION) {
+            Some(v) => Seating::from_option(v, sides, max_seats),
+            None => Ok(Seating::one_per_side(sides)),
+        }
+    }
+
     /// Every seat plays a side that exists, every side has a seat, and there are at most
     /// `max_seats` seats.
     pub fn check(&self, sides: u8, max_seats: u8, at: &str) -> Result<(), SetupError> {

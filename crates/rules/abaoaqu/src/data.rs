@@ -402,13 +402,7 @@ impl Catalog {
     }
 
     pub fn setup(&self, id: &str, options: Options) -> Result<Setup, SetupError> {
-        let s = self.scenarios.iter().find(|s| s.id == id).ok_or_else(|| {
-            let ids: Vec<&str> = self.scenarios.iter().map(|s| s.id.as_str()).collect();
-            SetupError::new(
-                format!("scenario {id}"),
-                format!("no such scenario; scenarios are {}", ids.join(", ")),
-            )
-        })?;
+        let s = battlemat_core::data::by_id(&self.scenarios, id, "scenario", |s| &s.id)?;
         Ok(Setup {
             units: self.units.clone(),
             tables: self.tables.clone(),

@@ -67,6 +67,7 @@ pub use events::{Action, Event, Group, HexNo};
 pub use state::AbaoAqu;
 pub use text::Observation;
 
+use battlemat_core::data::{DataFolder, choose_scenario};
 use battlemat_core::{
     DataFile, Game, GameOptions, GameResult, Illegal, Next, Odds, Outcomes, RulesetInfo,
     ScenarioInfo, Seat, Seating, SetupError, Viewer,
@@ -77,13 +78,6 @@ use std::collections::BTreeMap;
 pub const RULESET_ID: &str = "abaoaqu";
 /// Bumped whenever a rule change would make an old record replay differently.
 pub const RULESET_VERSION: &str = "1";
-
-fn seating_option(options: &BTreeMap<String, String>, max: u8) -> Result<Seating, SetupError> {
-    match options.get(battlemat_core::SEATS_OPTION) {
-        Some(v) => Seating::from_option(v, 2, max),
-        None => Ok(Seating::one_per_side(2)),
-    }
-}
 
 impl Game for AbaoAqu {
     type Setup = Setup;
@@ -121,7 +115,7 @@ impl Game for AbaoAqu {
         let o = Options::from_pairs(options)?;
         let cat = Catalog::builtin();
         let mut setup = cat.setup(scenario, o)?;
-        setup.seating = seating_option(options, setup.scenario.seats.1)?;
+        setup.seating = Seating::from_options(options, 2, setup.scenario.seats.1)?;
         setup::check_setup(&setup)?;
         Ok(setup)
     }
@@ -134,46 +128,21 @@ impl Game for AbaoAqu {
         options: &BTreeMap<String, String>,
     ) -> Result<Setup, SetupError> {
         let o = Options::from_pairs(options)?;
-        let named = |n: &str| {
-            files.iter().find(|f| {
-                std::path::Path::new(&f.name)
-                    .file_name()
-                    .is_some_and(|x| x == n)
-            })
-        };
-        let units = named("units.toml")
-            .map(|f| (f.name.as_str(), f.text.as_str()))
-            .unwrap_or(("units.toml (built in)", data::UNITS_TOML));
-        let tables = named("tables.toml")
-            .map(|f| (f.name.as_str(), f.text.as_str()))
-            .unwrap_or(("tables.toml (built in)", data::TABLES_TOML));
-        let scen: Vec<(&str, &str)> = files
-            .iter()
-            .filter(|f| {
-                let n = std::path::Path::new(&f.name)
-                    .file_name()
-                    .map(|x| x.to_string_lossy().to_string())
-                    .unwrap_or_default();
-                n != "units.toml" && n != "tables.toml"
-            })
-            .map(|f| (f.name.as_str(), f.text.as_str()))
-            .collect();
-        let mut cat = Catalog::from_sources(units, tables, &scen)?;
+        let folder = DataFolder::new(files, &["units.toml", "tables.toml"]);
+        let units = folder.named("units.toml", data::UNITS_TOML);
+        let tables = folder.named("tables.toml", data::TABLES_TOML);
+        let mut cat = Catalog::from_sources(
+            (&units.0, units.1),
+            (&tables.0, tables.1),
+            &folder.scenarios(),
+        )?;
         if cat.scenarios.is_empty() {
             cat.scenarios = Catalog::builtin().scenarios.clone();
         }
-        let id = match scenario {
-            Some(id) => id.to_string(),
-            None if cat.scenarios.len() == 1 => cat.scenarios[0].id.clone(),
-            None => {
-                return Err(SetupError::new(
-                    "scenario",
-                    "the data holds several scenarios: name one with --scenario",
-                ));
-            }
-        };
+        let ids: Vec<&str> = cat.scenarios.iter().map(|s| s.id.as_str()).collect();
+        let id = choose_scenario(scenario, &ids)?;
         let mut setup = cat.setup(&id, o)?;
-        setup.seating = seating_option(options, setup.scenario.seats.1)?;
+        setup.seating = Seating::from_options(options, 2, setup.scenario.seats.1)?;
         setup::check_setup(&setup)?;
         Ok(setup)
     }

@@ -54,6 +54,7 @@ pub use events::{Action, Event};
 pub use state::MsD20;
 pub use text::Observation;
 
+use battlemat_core::data::{DataFolder, choose_scenario};
 use battlemat_core::{
     DataFile, Game, GameOptions, GameResult, Illegal, Next, Odds, Outcomes, RulesetInfo,
     ScenarioInfo, Seat, Seating, SetupError, Viewer,
@@ -63,13 +64,6 @@ use std::collections::BTreeMap;
 
 pub const RULESET_ID: &str = "ms-d20";
 pub const RULESET_VERSION: &str = "1";
-
-fn seating_option(options: &BTreeMap<String, String>, max: u8) -> Result<Seating, SetupError> {
-    match options.get(battlemat_core::SEATS_OPTION) {
-        Some(v) => Seating::from_option(v, 2, max),
-        None => Ok(Seating::one_per_side(2)),
-    }
-}
 
 impl Game for MsD20 {
     type Setup = Setup;
@@ -106,7 +100,7 @@ impl Game for MsD20 {
     fn setup(scenario: &str, options: &BTreeMap<String, String>) -> Result<Setup, SetupError> {
         let o = Options::from_pairs(options)?;
         let mut s = Catalog::builtin().setup(scenario, o)?;
-        s.seating = seating_option(options, s.scenario.seats.1)?;
+        s.seating = Seating::from_options(options, 2, s.scenario.seats.1)?;
         setup::check_setup(&s)?;
         Ok(s)
     }
@@ -118,37 +112,16 @@ impl Game for MsD20 {
         options: &BTreeMap<String, String>,
     ) -> Result<Setup, SetupError> {
         let o = Options::from_pairs(options)?;
-        let is_c = |f: &&DataFile| {
-            std::path::Path::new(&f.name)
-                .file_name()
-                .is_some_and(|n| n == "combatants.toml")
-        };
-        let c = files
-            .iter()
-            .find(is_c)
-            .map(|f| (f.name.as_str(), f.text.as_str()))
-            .unwrap_or(("combatants.toml (built in)", data::COMBATANTS_TOML));
-        let scen: Vec<(&str, &str)> = files
-            .iter()
-            .filter(|f| !is_c(f))
-            .map(|f| (f.name.as_str(), f.text.as_str()))
-            .collect();
-        let mut cat = Catalog::from_sources(c, &scen)?;
+        let folder = DataFolder::new(files, &["combatants.toml"]);
+        let c = folder.named("combatants.toml", data::COMBATANTS_TOML);
+        let mut cat = Catalog::from_sources((&c.0, c.1), &folder.scenarios())?;
         if cat.scenarios.is_empty() {
             cat.scenarios = Catalog::builtin().scenarios.clone();
         }
-        let id = match scenario {
-            Some(id) => id.to_string(),
-            None if cat.scenarios.len() == 1 => cat.scenarios[0].id.clone(),
-            None => {
-                return Err(SetupError::new(
-                    "scenario",
-                    "the data holds several scenarios: name one with --scenario",
-                ));
-            }
-        };
+        let ids: Vec<&str> = cat.scenarios.iter().map(|s| s.id.as_str()).collect();
+        let id = choose_scenario(scenario, &ids)?;
         let mut s = cat.setup(&id, o)?;
-        s.seating = seating_option(options, s.scenario.seats.1)?;
+        s.seating = Seating::from_options(options, 2, s.scenario.seats.1)?;
         setup::check_setup(&s)?;
         Ok(s)
     }

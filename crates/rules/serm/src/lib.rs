@@ -50,6 +50,7 @@ pub use events::{Action, Event};
 pub use state::Serm;
 pub use text::Observation;
 
+use battlemat_core::data::{DataFolder, choose_scenario};
 use battlemat_core::{
     ActionList, DataFile, Game, GameOptions, GameResult, Illegal, Next, Odds, Outcomes,
     RulesetInfo, ScenarioInfo, Seat, SetupError, Viewer,
@@ -111,35 +112,14 @@ impl Game for Serm {
         options: &BTreeMap<String, String>,
     ) -> Result<Setup, SetupError> {
         let o = Options::from_pairs(options)?;
-        let is_c = |f: &&DataFile| {
-            std::path::Path::new(&f.name)
-                .file_name()
-                .is_some_and(|n| n == "cards.toml")
-        };
-        let c = files
-            .iter()
-            .find(is_c)
-            .map(|f| (f.name.as_str(), f.text.as_str()))
-            .unwrap_or(("cards.toml (built in)", data::CARDS_TOML));
-        let scen: Vec<(&str, &str)> = files
-            .iter()
-            .filter(|f| !is_c(f))
-            .map(|f| (f.name.as_str(), f.text.as_str()))
-            .collect();
-        let mut cat = Catalog::from_sources(c, &scen)?;
+        let folder = DataFolder::new(files, &["cards.toml"]);
+        let c = folder.named("cards.toml", data::CARDS_TOML);
+        let mut cat = Catalog::from_sources((&c.0, c.1), &folder.scenarios())?;
         if cat.scenarios.is_empty() {
             cat.scenarios = Catalog::builtin().scenarios.clone();
         }
-        let id = match scenario {
-            Some(id) => id.to_string(),
-            None if cat.scenarios.len() == 1 => cat.scenarios[0].id.clone(),
-            None => {
-                return Err(SetupError::new(
-                    "scenario",
-                    "the data holds several scenarios: name one with --scenario",
-                ));
-            }
-        };
+        let ids: Vec<&str> = cat.scenarios.iter().map(|s| s.id.as_str()).collect();
+        let id = choose_scenario(scenario, &ids)?;
         let s = cat.setup(&id, o)?;
         setup::check_setup(&s)?;
         Ok(s)
