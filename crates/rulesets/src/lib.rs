@@ -117,15 +117,18 @@ mod tests {
         for e in all() {
             let info = e.ruleset.info();
             for s in &info.scenarios {
-                // A game with a round or turn limit among its options plays its shortest (the test
-                // is of finishing, not of long games).
+                // A game with a limit among its options (an option that can be switched off,
+                // "none": rounds, turns, melees, activations) plays its shortest — the test
+                // is of finishing, not of long games, and names no game's options.
                 let mut options = std::collections::BTreeMap::new();
-                for key in ["rounds", "turns", "melees"] {
-                    if let Some(o) = info.options.iter().find(|o| o.key == key) {
-                        let shortest = o.values.iter().filter_map(|v| v.parse::<u32>().ok()).min();
-                        if let Some(n) = shortest {
-                            options.insert(key.to_string(), n.to_string());
-                        }
+                for o in info
+                    .options
+                    .iter()
+                    .filter(|o| o.values.iter().any(|v| v == "none"))
+                {
+                    let shortest = o.values.iter().filter_map(|v| v.parse::<u32>().ok()).min();
+                    if let Some(n) = shortest {
+                        options.insert(o.key.clone(), n.to_string());
                     }
                 }
                 let setup = e.ruleset.setup(&s.id, &options).unwrap();

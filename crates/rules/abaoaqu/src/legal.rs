@@ -245,13 +245,13 @@ impl AbaoAqu {
             }
             Plan::Move(u, h) => {
                 self.do_move(u, h, ev);
-                self.next_mover(seat, u + 1, ev);
+                self.next_mover(seat, u + 1);
             }
             Plan::Hold(u) => {
                 self.unit_mut(u).moved = true;
-                self.next_mover(seat, u + 1, ev);
+                self.next_mover(seat, u + 1);
             }
-            Plan::DoneMoving(s) => self.next_mover(s, u16::MAX, ev),
+            Plan::DoneMoving(s) => self.next_mover(s, u16::MAX),
             Plan::Remove(u) => self.remove_unit(u, ev),
             Plan::From(h) => set(
                 self,

@@ -38,13 +38,13 @@ pub fn die_modifier(m: Morale) -> u8 {
 impl AbaoAqu {
     /// The next unit of either side (roster order, from `from`) that is confused or
     /// panicked rolls; when none is left, the movement phase.
-    pub fn next_recovery(&mut self, from: UnitId, ev: &mut Vec<Event>) {
+    pub fn next_recovery(&mut self, from: UnitId) {
         match (from..self.now.units.len() as UnitId).find(|&u| {
             let x = self.unit(u);
             x.morale != Morale::Normal && matches!(x.at, Place::Hex(_))
         }) {
             Some(unit) => self.now.phase = crate::state::Phase::Recovery { unit },
-            None => self.begin_movement(ev),
+            None => self.begin_movement(),
         }
     }
 
@@ -56,7 +56,7 @@ impl AbaoAqu {
         } else {
             ev.push(Event::StillShaken { unit });
         }
-        self.next_recovery(unit + 1, ev);
+        self.next_recovery(unit + 1);
     }
 
     /// Apply one result to a unit.

@@ -154,7 +154,7 @@ impl AbaoAqu {
 
     /// The movement phase: `seat`'s next counter that may move from `from` on, else the next
     /// seat of the side, else the stacking check.
-    pub fn next_mover(&mut self, seat: Seat, from: UnitId, ev: &mut Vec<Event>) {
+    pub fn next_mover(&mut self, seat: Seat, from: UnitId) {
         if let Some(unit) = (from..self.now.units.len() as UnitId).find(|&u| self.can_move(u, seat))
         {
             self.now.phase = Phase::Move { seat, unit };
@@ -167,14 +167,14 @@ impl AbaoAqu {
             .position(|&s| s == seat)
             .and_then(|i| seats.get(i + 1))
         {
-            Some(&next) => self.next_mover(next, 0, ev),
-            None => self.check_stacks(ev),
+            Some(&next) => self.next_mover(next, 0),
+            None => self.check_stacks(),
         }
     }
 
     /// ABQ-5-5, 5-6: after the side's movement, the first over-stacked hex (map order), if
     /// any, waits for the side to remove a unit; else the lead-off combat.
-    pub fn check_stacks(&mut self, ev: &mut Vec<Event>) {
+    pub fn check_stacks(&mut self) {
         let side = self.lead();
         let counts = self.stack_counts(side);
         if let Some(h) = counts
@@ -187,7 +187,7 @@ impl AbaoAqu {
             };
             return;
         }
-        self.begin_combat(Stage::LeadCombat, ev);
+        self.begin_combat(Stage::LeadCombat);
     }
 
     /// The units `side` may remove from an over-stacked `hex`: those of the class over the
@@ -230,7 +230,7 @@ impl AbaoAqu {
         }
         self.check_destroyed(ev);
         if self.now.outcome.is_none() {
-            self.check_stacks(ev);
+            self.check_stacks();
         }
     }
 }

@@ -3,7 +3,7 @@
 //! tables, `morale::after_hit`), so the odds cannot drift from the rules. One die, six
 //! faces: every probability is a multiple of 1/6.
 
-use crate::combat::{COLUMNS, final_column};
+use crate::combat::final_column;
 use crate::data::{Catalog, Hit, Pilot, Tables};
 use crate::events::Action;
 use crate::legal::Plan;
@@ -196,7 +196,6 @@ impl AbaoAqu {
             })
             .into(),
         );
-        let _ = COLUMNS;
         Some(Odds {
             outcomes: outcomes(&self.fixed.setup.tables, attack.column, attack.close, state),
             details,

@@ -43,23 +43,23 @@ impl AbaoAqu {
             side: self.side_name(side).to_string(),
         });
         self.now.stage = crate::state::Stage::Recovery;
-        self.next_recovery(0, ev);
+        self.next_recovery(0);
     }
 
     /// ABQ-3-3 (2): the lead-off side moves, seat by seat.
-    pub fn begin_movement(&mut self, ev: &mut Vec<Event>) {
+    pub fn begin_movement(&mut self) {
         self.now.stage = Stage::Movement;
         for x in &mut self.now.units {
             x.moved = false;
         }
         let side = self.lead();
         let first = self.fixed.seating.seats_of(side).next().unwrap_or(0);
-        self.next_mover(first, 0, ev);
+        self.next_mover(first, 0);
     }
 
     /// ABQ-3-3 (3) and (4): a side's combat phase, seat by seat (ABQ-6-2: each side attacks
     /// in both).
-    pub fn begin_combat(&mut self, stage: Stage, ev: &mut Vec<Event>) {
+    pub fn begin_combat(&mut self, stage: Stage) {
         self.now.stage = stage;
         let side = if stage == Stage::LeadCombat {
             self.lead()
@@ -72,7 +72,6 @@ impl AbaoAqu {
                 x.closed = false;
             }
         }
-        let _ = ev;
         self.now.cancels = 0;
         let seat = self.fixed.seating.seats_of(side).next().unwrap_or(0);
         self.now.phase = Phase::Combat {
@@ -112,7 +111,7 @@ impl AbaoAqu {
             return;
         }
         if self.now.stage == Stage::LeadCombat {
-            self.begin_combat(Stage::FollowCombat, ev);
+            self.begin_combat(Stage::FollowCombat);
         } else {
             self.now.stage = Stage::DamageCheck;
             self.settle_damage(ev);

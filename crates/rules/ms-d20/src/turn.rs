@@ -32,7 +32,7 @@ impl MsD20 {
         }
         self.now.order.clear();
         self.now.cursor = 0;
-        self.next_newtype_save(0, ev);
+        self.next_newtype_save(0);
     }
 
     /// D20-1: "Save VRS Newtype Initiative is rolled (if applicable)": by every combatant
@@ -46,13 +46,12 @@ impl MsD20 {
             })
     }
 
-    pub fn next_newtype_save(&mut self, from: UnitId, ev: &mut Vec<Event>) {
+    pub fn next_newtype_save(&mut self, from: UnitId) {
         match (from..self.now.units.len() as UnitId).find(|&u| self.needs_ni_save(u)) {
             Some(unit) => self.now.phase = Phase::NewtypeSave { unit },
             None => {
                 let left: Vec<UnitId> = self.ids().filter(|&u| self.in_play(u)).collect();
                 self.now.phase = Phase::Initiative { left };
-                let _ = ev;
             }
         }
     }
@@ -64,7 +63,7 @@ impl MsD20 {
         let saved = total >= self.fixed.setup.options.newtype_save as i16;
         self.unit_mut(unit).ni_failed = !saved;
         ev.push(Event::NewtypeSave { unit, total, saved });
-        self.next_newtype_save(unit + 1, ev);
+        self.next_newtype_save(unit + 1);
     }
 
     /// D20-1: "Roll Standard Initiative (d20 + Initiative Bonuses, the highest number goes

@@ -148,10 +148,8 @@ impl Serm {
         match p {
             Plan::Shoot(s, t) => self.start_shot(s, t, ev),
             Plan::Blast(s, w) => {
-                let from = self.soldier(s).at;
-                let (dx, dy) = crate::turn::WIND_VECTORS[w as usize];
-                let _ = from;
-                self.soldier_mut(s).facing = (dx, dy);
+                // It faces the way it throws.
+                self.soldier_mut(s).facing = crate::turn::WIND_VECTORS[w as usize];
                 self.now.phase = Phase::Blast {
                     soldier: s,
                     wind: w,

@@ -74,7 +74,6 @@ pub fn p_greater(a: u8, b: u8) -> f64 {
         if t < db.len() {
             cum += db[t];
         }
-        let _ = t;
     }
     p
 }
