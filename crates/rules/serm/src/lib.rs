@@ -53,7 +53,7 @@ pub use text::Observation;
 use battlemat_core::data::{DataFolder, choose_scenario};
 use battlemat_core::{
     ActionList, DataFile, Game, GameOptions, GameResult, Illegal, Next, Odds, Outcomes,
-    RulesetInfo, ScenarioInfo, Seat, SetupError, Viewer,
+    RulesetInfo, ScenarioInfo, Seat, Seating, SetupError, Viewer,
 };
 use state::Phase;
 use std::collections::BTreeMap;
@@ -96,12 +96,9 @@ impl Game for Serm {
 
     fn setup(scenario: &str, options: &BTreeMap<String, String>) -> Result<Setup, SetupError> {
         let o = Options::from_pairs(options)?;
-        let s = Catalog::builtin().setup(scenario, o)?;
-        if let Some(v) = options.get(battlemat_core::SEATS_OPTION)
-            && v.trim() != "2"
-        {
-            return Err(SetupError::new("option seats", "SERM is for 2 players"));
-        }
+        let mut s = Catalog::builtin().setup(scenario, o)?;
+        // SERM is for 2 players: the seats option may only say so (or swap them).
+        s.seating = Seating::from_options(options, 2, 2)?;
         setup::check_setup(&s)?;
         Ok(s)
     }
@@ -120,7 +117,8 @@ impl Game for Serm {
         }
         let ids: Vec<&str> = cat.scenarios.iter().map(|s| s.id.as_str()).collect();
         let id = choose_scenario(scenario, &ids)?;
-        let s = cat.setup(&id, o)?;
+        let mut s = cat.setup(&id, o)?;
+        s.seating = Seating::from_options(options, 2, 2)?;
         setup::check_setup(&s)?;
         Ok(s)
     }
