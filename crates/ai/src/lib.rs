@@ -62,7 +62,17 @@ pub struct Random;
 
 impl Random {
     pub fn choose<G: Game>(&self, state: &G, roller: &mut Roller) -> Option<G::Action> {
-        let mut legal = state.legal_actions();
+        self.choose_listing_into(state, roller, &mut Vec::new())
+    }
+
+    /// [`Random::choose`], listing into `legal` (a buffer kept from step to step).
+    pub fn choose_listing_into<G: Game>(
+        &self,
+        state: &G,
+        roller: &mut Roller,
+        legal: &mut Vec<G::Action>,
+    ) -> Option<G::Action> {
+        state.legal_actions_into(legal);
         if legal.is_empty() {
             return None;
         }
@@ -211,6 +221,7 @@ pub fn play_from<G: Game>(
     let mut steps = 0;
     let mut decisions = 0;
     let mut events = Vec::new();
+    let mut listed = Vec::new();
     loop {
         if steps > max_steps {
             return Err(format!("game did not end within {max_steps} steps"));
@@ -230,8 +241,11 @@ pub fn play_from<G: Game>(
             Next::Decide(seat) => {
                 decisions += 1;
                 let kind = players.get(seat as usize % players.len().max(1)).copied();
-                let action = choose(kind.unwrap_or(PlayerKind::Random), &state, roller)
-                    .ok_or("a seat must decide but has no legal action")?;
+                let action = match kind.unwrap_or(PlayerKind::Random) {
+                    PlayerKind::Random => Random.choose_listing_into(&state, roller, &mut listed),
+                    other => choose(other, &state, roller),
+                }
+                .ok_or("a seat must decide but has no legal action")?;
                 Step::Act { seat, action }
             }
         };

@@ -244,6 +244,10 @@ fn play_one<G: Game>(
                     state.legal_actions(),
                     "{at}: legal_actions not repeatable"
                 );
+                // Listing into a used buffer gives the same list.
+                let mut reused = vec![legal[0].clone(), legal[legal.len() - 1].clone()];
+                state.legal_actions_into(&mut reused);
+                assert_eq!(legal, reused, "{at}: legal_actions_into differs");
                 for a in &legal {
                     if let Err(e) = state.check(a) {
                         panic!("{at}: listed action {a} refused by check: {e}");

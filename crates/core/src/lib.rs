@@ -555,6 +555,13 @@ pub trait Game:
     /// The deciding seat's actions, in a fixed order (see [`Game::LEGAL_ACTIONS`]).
     fn legal_actions(&self) -> Vec<Self::Action>;
 
+    /// [`Game::legal_actions`] into `out`, replacing what it held: the same actions in the
+    /// same order, in a buffer a caller that lists at every step (a random game, a search)
+    /// keeps. A game that lists into a buffer anyway overrides it to save the allocation.
+    fn legal_actions_into(&self, out: &mut Vec<Self::Action>) {
+        *out = self.legal_actions();
+    }
+
     /// Is `action` legal for the deciding seat now? If not, why, and which rule says so.
     fn check(&self, action: &Self::Action) -> Result<(), Illegal>;
 

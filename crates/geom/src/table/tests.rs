@@ -521,6 +521,31 @@ fn sight_agrees_with_floating_point() {
     assert!(decided > 300);
 }
 
+/// With the pieces' boxes kept, sight is the same, ignored pieces too.
+#[test]
+fn sight_boxed_is_sight() {
+    let mut rng = Rng(11);
+    let mut blocked = 0;
+    for _ in 0..2000 {
+        let t = random_table(&mut rng);
+        let boxes: Vec<_> = t.pieces.iter().map(|p| p.outline.bounds()).collect();
+        let (a, b) = (
+            p(rng.range(0, 14_400), rng.range(0, 14_400)),
+            p(rng.range(0, 14_400), rng.range(0, 14_400)),
+        );
+        let ignore = [rng.range(0, t.pieces.len() as i64 + 1) as usize];
+        for ignore in [&[][..], &ignore[..]] {
+            let seen = t.sight(a, b, ignore);
+            assert_eq!(t.sight_boxed(a, b, ignore, &boxes), seen, "{a:?} {b:?}");
+            blocked += usize::from(!seen);
+        }
+    }
+    assert!(
+        blocked > 100,
+        "the lines must sometimes be blocked: {blocked}"
+    );
+}
+
 /// A sweep stops clear of everything, and no more than two ticks short of where the oracle
 /// finds the first contact (or at the end, when there is none).
 #[test]

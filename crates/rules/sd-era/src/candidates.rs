@@ -14,6 +14,13 @@ impl SdEra {
     /// pushes and BITS points are candidates (`ActionList::Candidates`).
     pub fn legal(&self) -> Vec<Action> {
         let mut out = Vec::with_capacity(160);
+        self.legal_into(&mut out);
+        out
+    }
+
+    /// [`SdEra::legal`] into `out`, replacing what it held.
+    pub fn legal_into(&self, out: &mut Vec<Action>) {
+        out.clear();
         match &self.now.phase {
             Phase::Over
             | Phase::TurnOrder { .. }
@@ -60,8 +67,8 @@ impl SdEra {
             }
             Phase::Turn | Phase::FastMoves => {
                 // Every candidate is judged as it is made.
-                self.turn_candidates(&mut out);
-                return out;
+                self.turn_candidates(out);
+                return;
             }
             Phase::Fight(f) => match self.fight_question(f) {
                 Some((_, Question::Reroll(side))) => {
@@ -131,7 +138,6 @@ impl SdEra {
             },
         }
         out.retain(|a| self.plan(a).is_ok());
-        out
     }
 
     fn turn_candidates(&self, out: &mut Vec<Action>) {
@@ -165,8 +171,14 @@ impl SdEra {
             _ => None,
         };
         let hill = self.hill().is_some();
-        let credits = self.fixed.kind == MissionKind::EggHunt
-            && self.now.units.iter().any(|c| c.is_marker() && c.on_table());
+        // EGG HUNT: the credits lying on the table, found once per listing.
+        let credits: Vec<UnitId> = if self.fixed.kind == MissionKind::EggHunt {
+            self.ids()
+                .filter(|&c| self.unit(c).is_marker() && self.unit(c).on_table())
+                .collect()
+        } else {
+            Vec::new()
+        };
         if let Some(u) = self.now.charge {
             for t in self.ids() {
                 if t != u && self.unit(t).on_table() && self.next_to(u, t) {
@@ -220,7 +232,7 @@ impl SdEra {
             if self.unit_type(u).is_some_and(|t| t.is(Special::H)) {
                 push(Action::Hide { unit: u }, out);
             }
-            if hill || (credits && self.credit_next_to(u).is_some()) {
+            if hill || credits.iter().any(|&c| self.next_to(u, c)) {
                 push(Action::Collect { unit: u }, out);
             }
             if pickups {
@@ -259,6 +271,7 @@ impl SdEra {
         // The judge's checks of the unit (`spend`) were made by the caller's loop; each
         // target is judged by the same per-target rules as `judge_shot`.
         let total = self.attack_dice(u, false);
+        let bits = self.has(u, Special::B);
         for &t in targets.iter() {
             if self.aim_dice(u, x.at, BASE_RADIUS, t, total).is_ok() {
                 out.push(Action::Shoot {
@@ -267,7 +280,7 @@ impl SdEra {
                     from: None,
                 });
             }
-            if self.has(u, Special::B) {
+            if bits {
                 let p = toward(x.at, self.unit(t).at, STICK);
                 let p = clamp_to(&self.fixed.table, p);
                 let bits = Action::Shoot {

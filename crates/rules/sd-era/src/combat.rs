@@ -81,16 +81,22 @@ impl SdEra {
     pub fn extra_range(&self, from: Point, from_radius: Ticks, target: UnitId) -> u8 {
         let t = self.unit(target);
         let d2 = len2(t.at.x - from.x, t.at.y - from.y);
-        // The least k with d2 <= ((k + 1) sticks + both radii)^2 (the distance rounded up to
-        // a whole tick is within (k + 1) sticks of the bases' edges), found by stepping out a
-        // stick at a time: a shot is rarely more than a few sticks long, and this is cheaper
-        // than a square root (it is asked for every shooter and target in every listing).
-        let radii = (from_radius + t.radius()) as i128;
+        // The least k with d2 <= ((k + 1) sticks + both radii)^2, at most 40 (the distance
+        // rounded up to a whole tick is within (k + 1) sticks of the bases' edges), found by
+        // stepping out a stick at a time: a shot is rarely more than a few sticks long, and
+        // this is cheaper than an integer square root (measured; it is asked for every
+        // shooter and target in every listing). Radii are within the table's coordinates,
+        // so every edge squared fits in 64 bits, and a longer distance is past them all.
+        let Ok(d2) = i64::try_from(d2) else {
+            return 40;
+        };
+        let radii = from_radius + t.radius();
+        let mut edge = STICK + radii;
         for k in 0..40u8 {
-            let edge = (k as i128 + 1) * STICK as i128 + radii;
             if d2 <= edge * edge {
                 return k;
             }
+            edge += STICK;
         }
         40
     }
@@ -108,7 +114,12 @@ impl SdEra {
                 ignore[1] = p;
             }
         }
-        self.fixed.table.sight(from, self.unit(target).at, &ignore)
+        self.fixed.table.sight_boxed(
+            from,
+            self.unit(target).at,
+            &ignore,
+            &self.fixed.piece_bounds,
+        )
     }
 
     /// Attack dice before range penalties: the value, +1 hidden (SDE-H), +1 MELEE in melee

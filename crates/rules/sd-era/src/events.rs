@@ -191,6 +191,73 @@ pub struct Drop {
     pub at: Point,
 }
 
+/// What a transport loads before its move and sets down after it (SDE-T); never both
+/// empty (no cargo is `None`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Cargo {
+    pub load: Box<[UnitId]>,
+    pub drop: Box<[Drop]>,
+}
+
+impl Cargo {
+    /// `None` when there is nothing to carry.
+    pub fn new(load: Vec<UnitId>, drop: Vec<Drop>) -> Option<Box<Cargo>> {
+        (!load.is_empty() || !drop.is_empty()).then(|| {
+            Box::new(Cargo {
+                load: load.into(),
+                drop: drop.into(),
+            })
+        })
+    }
+
+    /// The units loaded and the units set down (empty for no cargo).
+    pub fn parts(c: &Option<Box<Cargo>>) -> (&[UnitId], &[Drop]) {
+        match c {
+            Some(c) => (&c.load, &c.drop),
+            None => (&[], &[]),
+        }
+    }
+}
+
+/// `Action::Move` as JSON: `{"unit": 2, "to": …, "load": [..], "drop": [..]}`, the lists
+/// left out when empty.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveJson {
+    unit: UnitId,
+    to: Target,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    load: Vec<UnitId>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    drop: Vec<Drop>,
+}
+
+impl MoveJson {
+    fn write<S: serde::Serializer>(
+        unit: &UnitId,
+        to: &Target,
+        cargo: &Option<Box<Cargo>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        let (load, drop) = Cargo::parts(cargo);
+        MoveJson {
+            unit: *unit,
+            to: *to,
+            load: load.to_vec(),
+            drop: drop.to_vec(),
+        }
+        .serialize(s)
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn read<'de, D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> Result<(UnitId, Target, Option<Box<Cargo>>), D::Error> {
+        let m = MoveJson::deserialize(d)?;
+        Ok((m.unit, m.to, Cargo::new(m.load, m.drop)))
+    }
+}
+
 /// EGG HUNT: what an egg held (SDE-EGG.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -210,15 +277,17 @@ pub enum EggContent {
 pub enum Action {
     /// MOVE (SDE-MOVE); a transport may load units next to it first and drop them next to
     /// it after (SDE-T).
+    // One optional box for what a transport carries: a move is listed dozens of times a
+    // decision and almost none carry anything, so the action stays small. The JSON keeps
+    // `load` and `drop` as plain optional lists (see `MoveJson`).
+    #[serde(
+        serialize_with = "MoveJson::write",
+        deserialize_with = "MoveJson::read"
+    )]
     Move {
         unit: UnitId,
         to: Target,
-        // Boxed slices, not vectors: a move is listed dozens of times a decision and most
-        // carry nothing, so the action stays small (64 bytes).
-        #[serde(default, skip_serializing_if = "<[_]>::is_empty")]
-        load: Box<[UnitId]>,
-        #[serde(default, skip_serializing_if = "<[_]>::is_empty")]
-        drop: Box<[Drop]>,
+        cargo: Option<Box<Cargo>>,
     },
     /// A shooting attack (SDE-SHOOT): one target, or SPRAY's shares (SDE-S); BITS may shoot
     /// from a point within 1 stick (SDE-B).
@@ -308,12 +377,8 @@ impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let u = |x: &UnitId| unit_label(*x);
         match self {
-            Action::Move {
-                unit,
-                to,
-                load,
-                drop,
-            } => {
+            Action::Move { unit, to, cargo } => {
+                let (load, drop) = Cargo::parts(cargo);
                 write!(f, "move {} {to}", u(unit))?;
                 if !load.is_empty() {
                     let l: Vec<String> = load.iter().map(u).collect();
@@ -434,8 +499,7 @@ impl FromStr for Action {
                 Action::Move {
                     unit,
                     to,
-                    load: load.into(),
-                    drop: drop.into(),
+                    cargo: Cargo::new(load, drop),
                 }
             }
             "shoot" | "s" => {

@@ -162,15 +162,8 @@ impl SdEra {
     pub fn plan(&self, a: &Action) -> Result<Plan, Why> {
         match (&self.now.phase, a) {
             (Phase::Over, _) => Err(Why::new("SDE-T1", "the game is over")),
-            (
-                Phase::Turn | Phase::FastMoves,
-                Action::Move {
-                    unit,
-                    to,
-                    load,
-                    drop,
-                },
-            ) => {
+            (Phase::Turn | Phase::FastMoves, Action::Move { unit, to, cargo }) => {
+                let (load, drop) = crate::events::Cargo::parts(cargo);
                 self.exists(*unit)?;
                 sane_target(to)?;
                 for l in load.iter().chain(drop.iter().map(|d| &d.unit)) {
@@ -687,15 +680,11 @@ impl SdEra {
     /// game); anything else is judged as usual. The conformance kit checks that this gives
     /// what `act` gives.
     pub fn act_trusted(&mut self, a: &Action, ev: &mut Vec<Event>) -> Result<(), Illegal> {
-        if let Action::Move {
-            unit,
-            to,
-            load,
-            drop,
-        } = a
+        if let Action::Move { unit, to, cargo } = a
             && matches!(self.now.phase, Phase::Turn | Phase::FastMoves)
             && (*unit as usize) < self.now.units.len()
         {
+            let (load, drop) = crate::events::Cargo::parts(cargo);
             let plan = MovePlan {
                 unit: *unit,
                 to: to.resolve(self.unit(*unit).at),

@@ -228,6 +228,10 @@ impl Game for SdEra {
         self.legal()
     }
 
+    fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        self.legal_into(out)
+    }
+
     fn check(&self, action: &Action) -> Result<(), Illegal> {
         self.check_action(action)
     }

@@ -436,6 +436,12 @@ impl SdEra {
             Vec::new()
         };
         let stick2 = (STICK as i128) * (STICK as i128);
+        // Every wind point is on the table when the unit is a stick and a base from each
+        // edge (the commonest case: their edge checks are skipped).
+        let winds_on_table = {
+            let m = STICK + BASE_RADIUS;
+            x.at.x - m >= 0 && x.at.x + m <= t.width && x.at.y - m >= 0 && x.at.y + m <= t.depth
+        };
         let fits = |k: usize, to: Point| {
             to != x.at
                 // The winds' points (the first) are within a stick by construction.
@@ -464,7 +470,7 @@ impl SdEra {
                     } else {
                         // No piece to stand on: clear ground only (what `landing_among`
                         // decides, without looking for a top).
-                        t.on_table(&me)
+                        ((k < WINDS && winds_on_table) || t.on_table(&me))
                             && !others.iter().any(|o| o.overlaps(&me))
                             && !touching.into_iter().any(|i| t.pieces[i].outline.overlaps(&me))
                     }
@@ -498,7 +504,12 @@ impl SdEra {
         // its full stick is blocked (a unit hemmed in still edges forward; in the open, the
         // short step adds little a player cannot type).
         let mut full = 0u32;
-        for (k, &to) in points.iter().enumerate() {
+        // Without a transport's extras, the points that fit are kept at the front of
+        // `points` and listed in one go (pushing a move at a time cost a tenth of the
+        // listing in store-forwarding stalls).
+        let mut kept = 0;
+        for k in 0..points.len() {
+            let to = points[k];
             if (16..WINDS).contains(&k) && full & (1 << (2 * (k - 16))) != 0 {
                 continue;
             }
@@ -508,15 +519,16 @@ impl SdEra {
             if k < 16 {
                 full |= 1 << k;
             }
+            if !transport {
+                points[kept] = to;
+                kept += 1;
+                continue;
+            }
             out.push(crate::events::Action::Move {
                 unit: u,
                 to: Target::Point(to),
-                load: Box::default(),
-                drop: Box::default(),
+                cargo: None,
             });
-            if !transport {
-                continue;
-            }
             // A transport loads or drops along the eight main winds only (a short menu).
             let main_wind = k < 16 && k % 2 == 0;
             if main_wind
@@ -526,8 +538,7 @@ impl SdEra {
                 out.push(crate::events::Action::Move {
                     unit: u,
                     to: Target::Point(to),
-                    load: load.clone().into(),
-                    drop: Box::default(),
+                    cargo: crate::events::Cargo::new(load.clone(), Vec::new()),
                 });
             }
             if main_wind && !passengers.is_empty() {
@@ -548,12 +559,20 @@ impl SdEra {
                     out.push(crate::events::Action::Move {
                         unit: u,
                         to: Target::Point(to),
-                        load: Box::default(),
-                        drop: drop.into(),
+                        cargo: crate::events::Cargo::new(Vec::new(), drop),
                     });
                 }
             }
         }
+        out.extend(
+            points[..kept]
+                .iter()
+                .map(|&to| crate::events::Action::Move {
+                    unit: u,
+                    to: Target::Point(to),
+                    cargo: None,
+                }),
+        );
     }
 }
 

@@ -5,7 +5,7 @@ use battlemat_core::Game;
 use battlemat_dice::Roller;
 use battlemat_geom::table::Point;
 use battlemat_sd_era::SdEra;
-use battlemat_sd_era::events::{Action, Aim, Aims, Drop, Target};
+use battlemat_sd_era::events::{Action, Aim, Aims, Cargo, Drop, Target};
 use std::collections::BTreeMap;
 
 fn any_action(r: &mut Roller) -> Action {
@@ -32,13 +32,14 @@ fn any_action(r: &mut Roller) -> Action {
         1..=3 => Action::Move {
             unit: a,
             to: target,
-            load: if c % 3 == 0 { vec![b] } else { vec![] }.into(),
-            drop: if c % 4 == 0 {
-                vec![Drop { unit: b, at: q }]
-            } else {
-                vec![]
-            }
-            .into(),
+            cargo: Cargo::new(
+                if c % 3 == 0 { vec![b] } else { vec![] },
+                if c % 4 == 0 {
+                    vec![Drop { unit: b, at: q }]
+                } else {
+                    vec![]
+                },
+            ),
         },
         4..=5 => Action::Shoot {
             unit: a,

@@ -272,6 +272,44 @@ fn sde_range_minus_one_die_per_stick_and_one_die_units_stay_close() {
 }
 
 #[test]
+fn sde_range_counts_whole_sticks_edge_to_edge_to_the_tick() {
+    // SDE-RANGE: within 1 stick edge to edge is no extra range; a tick more is 1 stick more.
+    // The count is checked against stepping out a stick at a time, on and around each
+    // boundary, straight and diagonal.
+    use battlemat_geom::table::Point;
+    use battlemat_sd_era::data::BASE_RADIUS;
+    let mut g = duel("dom", "gm");
+    let radii = 2 * BASE_RADIUS as i128;
+    let expected = |dx: i64, dy: i64| {
+        let d2 = (dx as i128).pow(2) + (dy as i128).pow(2);
+        (0..40u8)
+            .find(|&k| {
+                let edge = (k as i128 + 1) * STICK as i128 + radii;
+                d2 <= edge * edge
+            })
+            .unwrap_or(40)
+    };
+    let from = g.now.units[0].at;
+    for k in 0..6i64 {
+        let edge = (k + 1) * STICK + 2 * BASE_RADIUS;
+        for d in [edge - 1, edge, edge + 1] {
+            for (dx, dy) in [(0, d), (d * 3 / 5, d * 4 / 5), (d * 3 / 5 + 1, d * 4 / 5)] {
+                g.now.units[1].at = Point::new(from.x + dx, from.y + dy);
+                assert_eq!(
+                    g.extra_range(from, BASE_RADIUS, 1),
+                    expected(dx, dy),
+                    "offset ({dx}, {dy})"
+                );
+            }
+        }
+        g.now.units[1].at = Point::new(from.x, from.y + edge);
+        assert_eq!(g.extra_range(from, BASE_RADIUS, 1), k as u8);
+        g.now.units[1].at = Point::new(from.x, from.y + edge + 1);
+        assert_eq!(g.extra_range(from, BASE_RADIUS, 1), k as u8 + 1);
+    }
+}
+
+#[test]
 fn sde_sight_no_attack_through_cover() {
     let mut g = game(
         "king_of_the_hill",
