@@ -19,42 +19,141 @@ use battlemat_core::{Game, Next, Seat, Step};
 use battlemat_dice::Roller;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+
+/// The memo's hasher: foldhash, not SipHash (hashing whole states was 42 % of Greedy's time).
+pub type Memo<G> = HashMap<G, f64, foldhash::fast::FixedState>;
 use std::fmt;
 use std::str::FromStr;
 
-/// Which player sits in a seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+pub mod mcts;
+
+pub use mcts::{Budget, Mcts, MctsConfig};
+
+/// Which player sits in a seat, by name: `random`, `greedy`, `mcts` (the default budget,
+/// [`DEFAULT_MCTS_ITERATIONS`] iterations a move), `mcts:N` (N iterations a move),
+/// `mcts:2s` or `mcts:500ms` (that long a move). Serialised as that name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PlayerKind {
     Random,
     Greedy,
+    Mcts(Budget),
 }
+
+/// `mcts` without a budget: iterations a move.
+pub const DEFAULT_MCTS_ITERATIONS: u32 = 5_000;
+
+/// The most an `mcts:N` budget may ask for (iterations, or milliseconds: ten minutes).
+pub const MAX_MCTS_ITERATIONS: u32 = 100_000_000;
+pub const MAX_MCTS_MILLIS: u32 = 600_000;
 
 impl fmt::Display for PlayerKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            PlayerKind::Random => "random",
-            PlayerKind::Greedy => "greedy",
-        })
+        match self {
+            PlayerKind::Random => f.write_str("random"),
+            PlayerKind::Greedy => f.write_str("greedy"),
+            PlayerKind::Mcts(Budget::Iterations(DEFAULT_MCTS_ITERATIONS)) => f.write_str("mcts"),
+            PlayerKind::Mcts(Budget::Iterations(n)) => write!(f, "mcts:{n}"),
+            PlayerKind::Mcts(Budget::Millis(ms)) if ms % 1000 == 0 => {
+                write!(f, "mcts:{}s", ms / 1000)
+            }
+            PlayerKind::Mcts(Budget::Millis(ms)) => write!(f, "mcts:{ms}ms"),
+        }
     }
 }
 
 impl FromStr for PlayerKind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
+        const NAMES: &str =
+            "random, greedy, mcts, mcts:N (iterations a move), mcts:2s or mcts:500ms (time a move)";
         match s {
-            "random" => Ok(PlayerKind::Random),
-            "greedy" => Ok(PlayerKind::Greedy),
-            _ => Err(format!("unknown player {s:?}: players are random, greedy")),
+            "random" => return Ok(PlayerKind::Random),
+            "greedy" => return Ok(PlayerKind::Greedy),
+            "mcts" => {
+                return Ok(PlayerKind::Mcts(Budget::Iterations(
+                    DEFAULT_MCTS_ITERATIONS,
+                )));
+            }
+            _ => {}
         }
+        let Some(b) = s.strip_prefix("mcts:") else {
+            return Err(format!("unknown player {s:?}: players are {NAMES}"));
+        };
+        let bad = |why: &str| format!("player {s:?}: {why}; players are {NAMES}");
+        let number = |t: &str| -> Result<u64, String> {
+            t.parse::<u64>()
+                .map_err(|_| bad(&format!("{t:?} is not a whole number")))
+        };
+        let budget = if let Some(ms) = b.strip_suffix("ms") {
+            let ms = number(ms)?;
+            if ms == 0 || ms > u64::from(MAX_MCTS_MILLIS) {
+                return Err(bad("a time budget is 1ms to 600s"));
+            }
+            Budget::Millis(ms as u32)
+        } else if let Some(secs) = b.strip_suffix('s') {
+            let secs = number(secs)?;
+            if secs == 0 || secs * 1000 > u64::from(MAX_MCTS_MILLIS) {
+                return Err(bad("a time budget is 1ms to 600s"));
+            }
+            Budget::Millis(secs as u32 * 1000)
+        } else {
+            let n = number(b)?;
+            if n == 0 || n > u64::from(MAX_MCTS_ITERATIONS) {
+                return Err(bad(&format!("iterations are 1 to {MAX_MCTS_ITERATIONS}")));
+            }
+            Budget::Iterations(n as u32)
+        };
+        Ok(PlayerKind::Mcts(budget))
     }
 }
 
-/// Choose an action for the deciding seat. `None` when no seat is deciding.
+impl Serialize for PlayerKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for PlayerKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// Choose an action for the deciding seat, with no memory of earlier moves (an MCTS
+/// player searches from scratch). `None` when no seat is deciding.
 pub fn choose<G: Game>(kind: PlayerKind, state: &G, roller: &mut Roller) -> Option<G::Action> {
-    match kind {
-        PlayerKind::Random => Random.choose(state, roller),
-        PlayerKind::Greedy => Greedy::default().choose(state, roller),
+    Player::new(kind).choose(state, roller)
+}
+
+/// A player in a seat for a whole game: what it keeps between moves (an MCTS player's
+/// trees, a random player's listing buffer).
+pub struct Player<G: Game> {
+    pub kind: PlayerKind,
+    listed: Vec<G::Action>,
+    mcts: Option<Mcts<G>>,
+}
+
+impl<G: Game> Player<G> {
+    pub fn new(kind: PlayerKind) -> Player<G> {
+        Player {
+            kind,
+            listed: Vec::new(),
+            mcts: match kind {
+                PlayerKind::Mcts(b) => Some(Mcts::new(MctsConfig::new(b))),
+                _ => None,
+            },
+        }
+    }
+
+    /// The action for the deciding seat of `state`; `None` when no seat decides or it has
+    /// no action.
+    pub fn choose(&mut self, state: &G, roller: &mut Roller) -> Option<G::Action> {
+        match (&mut self.mcts, self.kind) {
+            (Some(m), _) => m.choose(state, roller),
+            (None, PlayerKind::Greedy) => Greedy::default().choose(state, roller),
+            (None, _) => Random.choose_listing_into(state, roller, &mut self.listed),
+        }
     }
 }
 
@@ -101,7 +200,7 @@ pub fn action_values<G: Game>(state: &G, budget: usize) -> Vec<(G::Action, f64)>
     let Next::Decide(seat) = state.next() else {
         return vec![];
     };
-    let mut memo = HashMap::new();
+    let mut memo = Memo::<G>::default();
     state
         .legal_actions()
         .into_iter()
@@ -123,7 +222,7 @@ pub fn action_values<G: Game>(state: &G, budget: usize) -> Vec<(G::Action, f64)>
 }
 
 /// The expected value for `seat` of `state`, weighing every chance outcome until a decision.
-pub fn expect<G: Game>(state: &G, seat: Seat, memo: &mut HashMap<G, f64>, left: &mut usize) -> f64 {
+pub fn expect<G: Game>(state: &G, seat: Seat, memo: &mut Memo<G>, left: &mut usize) -> f64 {
     expect_to(state, seat, memo, left, MAX_CHANCE_DEPTH)
 }
 
@@ -135,7 +234,7 @@ pub const MAX_CHANCE_DEPTH: usize = 64;
 fn expect_to<G: Game>(
     state: &G,
     seat: Seat,
-    memo: &mut HashMap<G, f64>,
+    memo: &mut Memo<G>,
     left: &mut usize,
     depth: usize,
 ) -> f64 {
@@ -221,7 +320,17 @@ pub fn play_from<G: Game>(
     let mut steps = 0;
     let mut decisions = 0;
     let mut events = Vec::new();
-    let mut listed = Vec::new();
+    // One player per seat, kept for the whole game (cycled through `players`).
+    let mut seated: Vec<Player<G>> = (0..state.seats() as usize)
+        .map(|s| {
+            Player::new(
+                players
+                    .get(s % players.len().max(1))
+                    .copied()
+                    .unwrap_or(PlayerKind::Random),
+            )
+        })
+        .collect();
     loop {
         if steps > max_steps {
             return Err(format!("game did not end within {max_steps} steps"));
@@ -240,12 +349,11 @@ pub fn play_from<G: Game>(
             },
             Next::Decide(seat) => {
                 decisions += 1;
-                let kind = players.get(seat as usize % players.len().max(1)).copied();
-                let action = match kind.unwrap_or(PlayerKind::Random) {
-                    PlayerKind::Random => Random.choose_listing_into(&state, roller, &mut listed),
-                    other => choose(other, &state, roller),
-                }
-                .ok_or("a seat must decide but has no legal action")?;
+                let action = seated
+                    .get_mut(seat as usize)
+                    .ok_or("a seat beyond the game's seats must decide")?
+                    .choose(&state, roller)
+                    .ok_or("a seat must decide but has no legal action")?;
                 Step::Act { seat, action }
             }
         };

@@ -209,6 +209,8 @@ pub fn run(a: PlayArgs) -> Result<()> {
         );
     }
     let mut ai_roller = Roller::new(seed, 1);
+    let mut ai_players: std::collections::BTreeMap<u8, Box<dyn battlemat_rulesets::DynPlayer>> =
+        std::collections::BTreeMap::new();
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut read = |prompt: &str| -> Option<String> {
@@ -267,7 +269,12 @@ pub fn run(a: PlayArgs) -> Result<()> {
             }
             ToAct::Decide { seat, prompt } => match sitters[seat as usize] {
                 Sitter::Ai(kind) => {
-                    let Some(action) = (entry.choose)(state.as_ref(), kind, &mut ai_roller) else {
+                    // One player per AI seat for the whole game (an MCTS player keeps its
+                    // trees between moves).
+                    let player = ai_players
+                        .entry(seat)
+                        .or_insert_with(|| (entry.new_player)(kind));
+                    let Some(action) = player.choose(state.as_ref(), &mut ai_roller) else {
                         bail!("the AI found no action");
                     };
                     // The short text the AI chose (its events then say it in words, with

@@ -20,8 +20,12 @@ use serde_json::Value;
 /// A game, as the front ends see it.
 pub struct Entry {
     pub ruleset: Box<dyn DynRuleset>,
-    /// An AI's action for the deciding seat, as JSON.
+    /// An AI's action for the deciding seat, as JSON (a player with no memory of earlier
+    /// moves; [`Entry::new_player`] keeps one).
     pub choose: fn(&dyn DynState, PlayerKind, &mut Roller) -> Option<Value>,
+    /// An AI player for a whole game, keeping what it learnt between moves (an MCTS
+    /// player's trees).
+    pub new_player: fn(PlayerKind) -> Box<dyn DynPlayer>,
     /// Play a whole game between AI players from a setup (JSON).
     pub play: fn(&Value, &[PlayerKind], &mut Roller, usize) -> Result<Played, String>,
     /// Read and check a setup (JSON) once, for many games from it (the simulation lab).
@@ -37,6 +41,20 @@ pub trait Prepared: Send + Sync {
         roller: &mut Roller,
         max_steps: usize,
     ) -> Result<Played, String>;
+}
+
+/// An AI player of one game, erased: actions as JSON.
+pub trait DynPlayer: Send {
+    /// The action for the deciding seat of `state` (a state of this player's game).
+    fn choose(&mut self, state: &dyn DynState, roller: &mut Roller) -> Option<Value>;
+}
+
+impl<G: Game> DynPlayer for battlemat_ai::Player<G> {
+    fn choose(&mut self, state: &dyn DynState, roller: &mut Roller) -> Option<Value> {
+        let g = &state.as_any().downcast_ref::<Erased<G>>()?.0;
+        let a = battlemat_ai::Player::choose(self, g, roller)?;
+        serde_json::to_value(a).ok()
+    }
 }
 
 struct NewGame<G>(G);
@@ -74,9 +92,13 @@ fn entry<G: Game>() -> Entry {
         let state = G::new_game(&setup).map_err(|e| e.to_string())?;
         Ok(Box::new(NewGame(state)))
     }
+    fn new_player<G: Game>(kind: PlayerKind) -> Box<dyn DynPlayer> {
+        Box::new(battlemat_ai::Player::<G>::new(kind))
+    }
     Entry {
         ruleset: Box::new(RulesetOf::<G>::default()),
         choose: choose::<G>,
+        new_player: new_player::<G>,
         play: play::<G>,
         prepare: prepare::<G>,
     }

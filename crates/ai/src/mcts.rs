@@ -1,0 +1,588 @@
+//! Monte-Carlo tree search over the Game API, for every game.
+//!
+//! # Design
+//!
+//! The tree has three kinds of node, as the Game API has three kinds of moment
+//! ([`Next`]): a seat's decision, a chance point, and the end.
+//!
+//! - **Decisions** are chosen by UCT for *the deciding seat*, whoever it is: the active
+//!   player, a defender choosing to dodge, a player choosing to react in the other's turn.
+//!   Each node keeps every seat's total value, so each seat maximises its own (max^n, not
+//!   paranoid: with three or more players a paranoid search assumes everyone gangs up on
+//!   the searcher, which makes it timid in the free-for-all missions). Teams come out of
+//!   the games' own values: team-mates get the same result value and the same evaluation.
+//! - **Chance points** are real chance nodes: each visit samples one outcome *by its exact
+//!   integer weight* and descends into that outcome's child; no dice are fixed in advance
+//!   (determinising the dice would let the search "know" the rolls). The children's
+//!   visit shares converge to the outcome probabilities.
+//! - **Progressive widening.** A decision node considers `ceil(k · visits^α)` of its
+//!   actions, in an order shuffled once per node (seeded), adding one as its visits grow.
+//!   It applies where the list is a sample of a continuum (games whose
+//!   [`Game::LEGAL_ACTIONS`] is `Candidates`: SD ERA, SERM) and to any list longer than
+//!   [`WIDEN_OVER`] (A-Bao-A-Qu's counters); short complete lists are tried in full.
+//! - **Leaves** are valued by a short random playout ([`MctsConfig::playout_decisions`]
+//!   random decisions, dice rolled) and then the game's [`Game::evaluate`] for each seat,
+//!   or the result when the game ends.
+//! - **Budget and determinism.** A budget is iterations or time. The search runs
+//!   [`MctsConfig::trees`] independent trees (root parallelism, on rayon's threads), each
+//!   seeded from the player's roller and its index; their root visits are summed to choose.
+//!   The number of trees is fixed (not the number of threads), so an iteration budget gives
+//!   the same choice on one core or sixteen. A time budget is not reproducible, and says so.
+//! - **Reuse.** Between moves each tree keeps the subtree of the position it is asked about
+//!   next, if its search reached it (the opponent's reply and the dice that followed).
+//!
+//! # Rejected alternatives
+//!
+//! - *Determinised (perfect-information Monte-Carlo) search*, rolling all dice up front per
+//!   iteration: simpler, but it overfits each iteration's dice — an attack looks good
+//!   because in that world it hits — and it cannot share statistics across rolls.
+//! - *Expanding every outcome of a chance node at once* (expectimax-style, as [`crate::Greedy`]
+//!   does for one ply): exact, but a 5-die attack has thousands of outcomes and the tree
+//!   would spend its whole budget there.
+//! - *A transposition table instead of a tree*: the games' states hash well, but dice chains
+//!   revisit states along different paths with different meanings for the search's
+//!   statistics; a plain tree is simpler to reason about and to reuse.
+
+use battlemat_core::{ActionList, Game, Next, Outcomes, Seat, Step, result_value};
+use battlemat_dice::Roller;
+use rayon::prelude::*;
+use std::time::{Duration, Instant};
+
+/// Seats a search keeps values for (the games have at most six).
+pub const MAX_SEATS: usize = 8;
+
+/// Lists longer than this are widened progressively even when complete.
+pub const WIDEN_OVER: usize = 32;
+
+/// At most this many nodes in one tree: past it, the search values new leaves without
+/// adding them (memory stays bounded in long time budgets).
+pub const MAX_NODES: usize = 2_000_000;
+
+const NONE: u32 = u32::MAX;
+
+type Values = [f64; MAX_SEATS];
+
+/// How much a search may do per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Budget {
+    /// This many iterations in all (split over the trees): reproducible.
+    Iterations(u32),
+    /// This long, in milliseconds: as many iterations as fit.
+    Millis(u32),
+}
+
+/// The search's settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MctsConfig {
+    pub budget: Budget,
+    /// UCT's exploration constant, for values in `[-1, 1]`.
+    pub exploration: f64,
+    /// Progressive widening: `k` and `α` in `ceil(k · visits^α)`.
+    pub widen_k: f64,
+    pub widen_alpha: f64,
+    /// Random decisions played out from a new leaf before it is evaluated.
+    pub playout_decisions: u32,
+    /// Independent trees searched (root parallelism). With an iteration budget their number
+    /// is this, whatever the thread count; with a time budget, one per thread at least.
+    pub trees: u32,
+}
+
+impl MctsConfig {
+    pub fn new(budget: Budget) -> MctsConfig {
+        MctsConfig {
+            budget,
+            exploration: 1.0,
+            widen_k: 2.0,
+            widen_alpha: 0.5,
+            playout_decisions: 2,
+            trees: 4,
+        }
+    }
+}
+
+enum Kind {
+    Decide(Seat),
+    Chance(Outcomes),
+    Over(Values),
+}
+
+struct Node<G: Game> {
+    state: G,
+    kind: Kind,
+    visits: u32,
+    total: Values,
+    /// A decision's actions, in the order they are widened.
+    actions: Vec<G::Action>,
+    /// A decision's children, one per action tried (in `actions` order); a chance node's,
+    /// one per outcome (in `Outcomes::list` order), [`NONE`] until first drawn.
+    children: Vec<u32>,
+}
+
+/// One search tree and the dice it rolls.
+struct Tree<G: Game> {
+    nodes: Vec<Node<G>>,
+    rng: Roller,
+    seats: usize,
+    path: Vec<u32>,
+    listed: Vec<G::Action>,
+    events: Vec<G::Event>,
+}
+
+/// What the search thinks of one root action (summed over the trees).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionStats<A> {
+    pub action: A,
+    pub visits: u64,
+    /// The deciding seat's mean value after it, in `[-1, 1]`.
+    pub value: f64,
+}
+
+/// A search's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchReport<A> {
+    /// The root actions the trees tried, most visited first.
+    pub actions: Vec<ActionStats<A>>,
+    pub iterations: u64,
+    /// Nodes in all the trees after the search.
+    pub nodes: usize,
+}
+
+/// An MCTS player: its settings and the trees it keeps between moves.
+pub struct Mcts<G: Game> {
+    pub config: MctsConfig,
+    trees: Vec<Tree<G>>,
+}
+
+impl<G: Game> Mcts<G> {
+    pub fn new(config: MctsConfig) -> Mcts<G> {
+        Mcts {
+            config,
+            trees: Vec::new(),
+        }
+    }
+
+    /// The action to take in `state` (the deciding seat's), searching with the budget;
+    /// `roller` seeds the trees. `None` when no seat decides.
+    pub fn choose(&mut self, state: &G, roller: &mut Roller) -> Option<G::Action> {
+        let report = self.search(state, roller)?;
+        report.actions.into_iter().next().map(|s| s.action)
+    }
+
+    /// Search `state` and report every root action tried.
+    pub fn search(&mut self, state: &G, roller: &mut Roller) -> Option<SearchReport<G::Action>> {
+        let Next::Decide(seat) = state.next() else {
+            return None;
+        };
+        let legal = state.legal_actions();
+        if legal.len() <= 1 {
+            // Nothing to weigh (the trees are dropped: the position moves on without them).
+            self.trees.clear();
+            return Some(SearchReport {
+                actions: legal
+                    .into_iter()
+                    .map(|action| ActionStats {
+                        action,
+                        visits: 0,
+                        value: 0.0,
+                    })
+                    .collect(),
+                iterations: 0,
+                nodes: 0,
+            });
+        }
+        let seed = (u64::from(roller.roll(u32::MAX)) << 32) | u64::from(roller.roll(u32::MAX));
+        let (trees, deadline) = match self.config.budget {
+            Budget::Iterations(_) => (self.config.trees.max(1) as usize, None),
+            Budget::Millis(ms) => (
+                (self.config.trees.max(1) as usize).max(rayon::current_num_threads()),
+                Some(Instant::now() + Duration::from_millis(u64::from(ms))),
+            ),
+        };
+        // Keep what each tree knows of this position; start afresh where it knows nothing.
+        let mut old = std::mem::take(&mut self.trees);
+        old.resize_with(trees, Tree::empty);
+        self.trees = old
+            .into_iter()
+            .take(trees)
+            .enumerate()
+            .map(|(i, t)| t.reroot(state, Roller::new(seed, i as u64)))
+            .collect();
+        let cfg = &self.config;
+        let per_tree = |i: usize| -> u64 {
+            match cfg.budget {
+                Budget::Iterations(n) => {
+                    let n = u64::from(n);
+                    n / trees as u64 + u64::from((i as u64) < n % trees as u64)
+                }
+                Budget::Millis(_) => u64::MAX,
+            }
+        };
+        let iterations: u64 = self
+            .trees
+            .par_iter_mut()
+            .enumerate()
+            .map(|(i, t)| t.run(cfg, per_tree(i), deadline))
+            .sum();
+        // Sum the root statistics over the trees, in the listed order.
+        let mut visits = vec![0u64; legal.len()];
+        let mut totals = vec![0f64; legal.len()];
+        for t in &self.trees {
+            let root = &t.nodes[0];
+            for (a, &c) in root.actions.iter().zip(&root.children) {
+                if let Some(i) = legal.iter().position(|l| l == a) {
+                    let child = &t.nodes[c as usize];
+                    visits[i] += u64::from(child.visits);
+                    totals[i] += child.total[seat as usize];
+                }
+            }
+        }
+        let mut actions: Vec<ActionStats<G::Action>> = legal
+            .into_iter()
+            .enumerate()
+            .filter(|&(i, _)| visits[i] > 0)
+            .map(|(i, action)| ActionStats {
+                action,
+                visits: visits[i],
+                value: totals[i] / visits[i] as f64,
+            })
+            .collect();
+        // Most visited first; then the better value; then the listed order (stable sort).
+        actions.sort_by(|a, b| {
+            b.visits.cmp(&a.visits).then(
+                b.value
+                    .partial_cmp(&a.value)
+                    .unwrap_or(std::cmp::Ordering::Equal),
+            )
+        });
+        Some(SearchReport {
+            actions,
+            iterations,
+            nodes: self.trees.iter().map(|t| t.nodes.len()).sum(),
+        })
+    }
+}
+
+impl<G: Game> Tree<G> {
+    fn empty() -> Tree<G> {
+        Tree {
+            nodes: Vec::new(),
+            rng: Roller::new(0, 0),
+            seats: 0,
+            path: Vec::new(),
+            listed: Vec::new(),
+            events: Vec::new(),
+        }
+    }
+
+    /// This tree re-rooted at `state`: the subtree of a node holding it, if the old search
+    /// reached it (within a few thousand nodes of the old root), else a fresh root.
+    fn reroot(mut self, state: &G, rng: Roller) -> Tree<G> {
+        self.rng = rng;
+        self.seats = (state.seats() as usize).min(MAX_SEATS);
+        let found = self.find(state);
+        match found {
+            Some(0) => {}
+            Some(i) => {
+                let mut nodes = Vec::new();
+                self.copy_subtree(i, &mut nodes);
+                self.nodes = nodes;
+            }
+            None => {
+                self.nodes.clear();
+                let root = self.new_node(state.clone());
+                self.nodes.push(root);
+            }
+        }
+        self
+    }
+
+    /// Breadth-first from the root, looking at up to 100,000 nodes.
+    fn find(&self, state: &G) -> Option<usize> {
+        let mut queue = std::collections::VecDeque::new();
+        if !self.nodes.is_empty() {
+            queue.push_back(0u32);
+        }
+        let mut looked = 0;
+        while let Some(i) = queue.pop_front() {
+            let n = &self.nodes[i as usize];
+            if matches!(n.kind, Kind::Decide(_)) && n.state == *state {
+                return Some(i as usize);
+            }
+            looked += 1;
+            if looked > 100_000 {
+                return None;
+            }
+            queue.extend(n.children.iter().copied().filter(|&c| c != NONE));
+        }
+        None
+    }
+
+    /// Copy the subtree under `i` into `out` (its root first), renumbering the children.
+    fn copy_subtree(&mut self, i: usize, out: &mut Vec<Node<G>>) {
+        let mut stack = vec![(i as u32, NONE, 0usize)];
+        while let Some((from, parent, slot)) = stack.pop() {
+            let n = &mut self.nodes[from as usize];
+            let node = Node {
+                state: n.state.clone(),
+                kind: match &n.kind {
+                    Kind::Decide(s) => Kind::Decide(*s),
+                    Kind::Chance(o) => Kind::Chance(o.clone()),
+                    Kind::Over(v) => Kind::Over(*v),
+                },
+                visits: n.visits,
+                total: n.total,
+                actions: std::mem::take(&mut n.actions),
+                children: n.children.clone(),
+            };
+            let at = out.len() as u32;
+            out.push(node);
+            if parent != NONE {
+                out[parent as usize].children[slot] = at;
+            }
+            for (s, &c) in self.nodes[from as usize].children.iter().enumerate() {
+                if c != NONE {
+                    stack.push((c, at, s));
+                }
+            }
+        }
+    }
+
+    fn new_node(&self, state: G) -> Node<G> {
+        let (kind, children) = match state.next() {
+            Next::Decide(s) => (Kind::Decide(s), Vec::new()),
+            Next::Chance(o) => {
+                let n = match &o {
+                    Outcomes::Die(n) => *n as usize,
+                    Outcomes::Weighted(w) => w.len(),
+                };
+                (Kind::Chance(o), vec![NONE; n])
+            }
+            Next::Over => {
+                let mut v = [0.0; MAX_SEATS];
+                if let Some(r) = state.result() {
+                    for (s, x) in v.iter_mut().enumerate().take(self.seats) {
+                        *x = result_value(&r, s as Seat);
+                    }
+                }
+                (Kind::Over(v), Vec::new())
+            }
+        };
+        Node {
+            state,
+            kind,
+            visits: 0,
+            total: [0.0; MAX_SEATS],
+            actions: Vec::new(),
+            children,
+        }
+    }
+
+    /// Run up to `iterations` iterations (or until `deadline`); how many ran.
+    fn run(&mut self, cfg: &MctsConfig, iterations: u64, deadline: Option<Instant>) -> u64 {
+        let mut done = 0;
+        while done < iterations {
+            if let Some(d) = deadline
+                && done % 32 == 0
+                && Instant::now() >= d
+            {
+                break;
+            }
+            self.iterate(cfg);
+            done += 1;
+        }
+        done
+    }
+
+    /// One iteration: select down the tree, add one node, value it, back the value up.
+    fn iterate(&mut self, cfg: &MctsConfig) {
+        self.path.clear();
+        self.path.push(0);
+        let mut at = 0usize;
+        let value = loop {
+            let node = &self.nodes[at];
+            match &node.kind {
+                Kind::Over(v) => break *v,
+                Kind::Decide(seat) => {
+                    let seat = *seat as usize;
+                    // Listed on the first visit that goes past it (a decision always has
+                    // an action; if a game offered none, the node is valued as a leaf).
+                    if node.actions.is_empty() {
+                        self.list_actions(at);
+                        if self.nodes[at].actions.is_empty() {
+                            let state = self.nodes[at].state.clone();
+                            break self.evaluate(&state);
+                        }
+                    }
+                    let node = &self.nodes[at];
+                    let allowed = if self.widens(node.actions.len()) {
+                        let w = cfg.widen_k * f64::from(node.visits + 1).powf(cfg.widen_alpha);
+                        (w.ceil() as usize).clamp(1, node.actions.len())
+                    } else {
+                        node.actions.len()
+                    };
+                    if node.children.len() < allowed {
+                        // Try the next action.
+                        let a = node.actions[node.children.len()].clone();
+                        let mut next = node.state.clone();
+                        self.events.clear();
+                        let ok = next
+                            .apply_trusted(
+                                &Step::Act {
+                                    seat: seat as Seat,
+                                    action: a,
+                                },
+                                &mut self.events,
+                            )
+                            .is_ok();
+                        if !ok || self.nodes.len() >= MAX_NODES {
+                            break self.value_of(next, cfg);
+                        }
+                        let child = self.new_node(next);
+                        let c = self.nodes.len() as u32;
+                        self.nodes.push(child);
+                        self.nodes[at].children.push(c);
+                        self.path.push(c);
+                        break self.value_leaf(c as usize, cfg);
+                    }
+                    // UCT among the tried actions, for the deciding seat.
+                    let ln = f64::from(node.visits.max(1)).ln();
+                    let mut best = (f64::NEG_INFINITY, 0u32);
+                    for &c in &node.children {
+                        let ch = &self.nodes[c as usize];
+                        let score = if ch.visits == 0 {
+                            f64::INFINITY
+                        } else {
+                            let n = f64::from(ch.visits);
+                            ch.total[seat] / n + cfg.exploration * (ln / n).sqrt()
+                        };
+                        if score > best.0 {
+                            best = (score, c);
+                        }
+                    }
+                    at = best.1 as usize;
+                    self.path.push(best.1);
+                }
+                Kind::Chance(o) => {
+                    // One outcome, drawn by its exact weight.
+                    let (slot, value) = match o {
+                        Outcomes::Die(n) => {
+                            let v = self.rng.roll(*n);
+                            (v as usize - 1, v)
+                        }
+                        Outcomes::Weighted(w) => {
+                            let weights: Vec<u64> = w.iter().map(|o| o.weight).collect();
+                            let i = self.rng.pick(&weights).unwrap_or(0);
+                            (i, w[i].value)
+                        }
+                    };
+                    let c = node.children[slot];
+                    if c != NONE {
+                        at = c as usize;
+                        self.path.push(c);
+                        continue;
+                    }
+                    let mut next = node.state.clone();
+                    self.events.clear();
+                    let ok = next
+                        .apply_trusted(&Step::Roll { value }, &mut self.events)
+                        .is_ok();
+                    if !ok || self.nodes.len() >= MAX_NODES {
+                        break self.value_of(next, cfg);
+                    }
+                    let child = self.new_node(next);
+                    let c = self.nodes.len() as u32;
+                    self.nodes.push(child);
+                    self.nodes[at].children[slot] = c;
+                    self.path.push(c);
+                    break self.value_leaf(c as usize, cfg);
+                }
+            }
+        };
+        for &i in &self.path {
+            let n = &mut self.nodes[i as usize];
+            n.visits += 1;
+            for (t, v) in n.total.iter_mut().zip(&value).take(self.seats) {
+                *t += v;
+            }
+        }
+    }
+
+    fn widens(&self, actions: usize) -> bool {
+        G::LEGAL_ACTIONS == ActionList::Candidates || actions > WIDEN_OVER
+    }
+
+    /// A decision node's actions, shuffled (seeded) when they are widened.
+    fn list_actions(&mut self, at: usize) {
+        let mut actions = self.nodes[at].state.legal_actions();
+        if self.widens(actions.len()) {
+            // Fisher–Yates with the tree's dice.
+            for i in (1..actions.len()).rev() {
+                let j = self.rng.roll(i as u32 + 1) as usize - 1;
+                actions.swap(i, j);
+            }
+        }
+        self.nodes[at].actions = actions;
+    }
+
+    fn value_leaf(&mut self, at: usize, cfg: &MctsConfig) -> Values {
+        if let Kind::Over(v) = self.nodes[at].kind {
+            return v;
+        }
+        if cfg.playout_decisions == 0 {
+            return self.evaluate(&self.nodes[at].state);
+        }
+        let state = self.nodes[at].state.clone();
+        self.value_of(state, cfg)
+    }
+
+    /// Play `state` out for a few random decisions (dice rolled), then evaluate it.
+    fn value_of(&mut self, mut state: G, cfg: &MctsConfig) -> Values {
+        let mut decisions = 0;
+        // A playout is bounded in steps too (a long chain of dice between decisions).
+        for _ in 0..10_000 {
+            let step = match state.next() {
+                Next::Over => break,
+                Next::Chance(o) => Step::Roll {
+                    value: o.roll(&mut self.rng),
+                },
+                Next::Decide(seat) => {
+                    if decisions >= cfg.playout_decisions {
+                        break;
+                    }
+                    decisions += 1;
+                    state.legal_actions_into(&mut self.listed);
+                    if self.listed.is_empty() {
+                        break;
+                    }
+                    let i = self.rng.roll(self.listed.len() as u32) as usize - 1;
+                    Step::Act {
+                        seat,
+                        action: self.listed.swap_remove(i),
+                    }
+                }
+            };
+            self.events.clear();
+            if state.apply_trusted(&step, &mut self.events).is_err() {
+                break;
+            }
+        }
+        self.evaluate(&state)
+    }
+
+    fn evaluate(&self, state: &G) -> Values {
+        let mut v = [0.0; MAX_SEATS];
+        match state.result() {
+            Some(r) => {
+                for (s, x) in v.iter_mut().enumerate().take(self.seats) {
+                    *x = result_value(&r, s as Seat);
+                }
+            }
+            None => {
+                for (s, x) in v.iter_mut().enumerate().take(self.seats) {
+                    *x = state.evaluate(s as Seat).clamp(-1.0, 1.0);
+                }
+            }
+        }
+        v
+    }
+}
