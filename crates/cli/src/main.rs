@@ -11,7 +11,9 @@
 //! `anyhow` lives here and only here: library crates return typed errors.
 
 mod game_file;
+mod lab;
 mod play;
+mod progress;
 mod sim;
 
 use anyhow::{Context, Result, bail};
@@ -165,7 +167,7 @@ enum Command {
         /// The seed of the dice (a whole number; the same seed gives the same dice).
         #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = parse_seed)]
         seed: u64,
-        /// Players in seat order (random, greedy).
+        /// Players in seat order: random, greedy, mcts, mcts:N (iterations a move), mcts:2s.
         #[arg(long, value_delimiter = ',', default_value = "greedy,greedy")]
         players: Vec<String>,
         /// Worker threads (default: all cores). The output does not depend on it.
@@ -174,6 +176,62 @@ enum Command {
         /// Print JSON instead of text (the shapes are in docs/json.md).
         #[arg(long)]
         json: bool,
+    },
+    /// A round robin between AI players (seats swapped each game): wins, draws, losses and
+    /// Elo with 95% intervals, as a table, JSON or an SVG chart.
+    Tournament {
+        /// The game: swtb, sd-era, abaoaqu, ms-d20 or serm (`battlemat rulesets` lists them).
+        game: String,
+        #[command(flatten)]
+        setup: SetupArgs,
+        /// The players, two or more: random, greedy, mcts, mcts:N (iterations a move),
+        /// mcts:2s or mcts:500ms (time a move).
+        #[arg(long, value_delimiter = ',', default_value = "mcts,greedy,random")]
+        players: Vec<String>,
+        /// Games each pair plays (seats swapped every game).
+        #[arg(long, default_value_t = 20)]
+        games: u64,
+        /// The seed of the dice (a whole number; the same seed gives the same report).
+        #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = parse_seed)]
+        seed: u64,
+        /// Worker threads (default: all cores). The report does not depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Print JSON instead of text (the shapes are in docs/json.md).
+        #[arg(long)]
+        json: bool,
+        /// Also draw the ratings as an SVG bar chart to this file.
+        #[arg(long, value_name = "FILE.svg")]
+        svg: Option<PathBuf>,
+    },
+    /// Self-play to test a scenario's balance: each seat's win rate and, where the game has
+    /// points rules, each unit type's win rate and the cost that would make it fair.
+    Balance {
+        /// The game: swtb, sd-era, abaoaqu, ms-d20 or serm (`battlemat rulesets` lists them).
+        game: String,
+        #[command(flatten)]
+        setup: SetupArgs,
+        /// The player in every seat: random, greedy, mcts, mcts:N, mcts:2s.
+        #[arg(long, default_value = "greedy")]
+        player: String,
+        #[arg(long, default_value_t = 200)]
+        games: u64,
+        /// The seed of the dice (a whole number; the same seed gives the same report).
+        #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = parse_seed)]
+        seed: u64,
+        /// Worker threads (default: all cores). The report does not depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Keep the scenario's armies (by default a game with points rules draws new ones
+        /// at random within the points for every game).
+        #[arg(long)]
+        fixed: bool,
+        /// Print JSON instead of text (the shapes are in docs/json.md).
+        #[arg(long)]
+        json: bool,
+        /// Also draw SVG charts: FILE.svg (seats) and FILE-units.svg (unit types).
+        #[arg(long, value_name = "FILE.svg")]
+        svg: Option<PathBuf>,
     },
     /// Dice notation: roll it or show its exact distribution.
     Dice {
@@ -557,6 +615,46 @@ fn run(cli: Cli) -> Result<()> {
             players,
             threads,
             json,
+        }),
+        Command::Tournament {
+            game,
+            setup,
+            players,
+            games,
+            seed,
+            threads,
+            json,
+            svg,
+        } => lab::tournament(lab::TournamentArgs {
+            game,
+            setup: setup.source()?,
+            players,
+            games,
+            seed,
+            threads,
+            json,
+            svg,
+        }),
+        Command::Balance {
+            game,
+            setup,
+            player,
+            games,
+            seed,
+            threads,
+            fixed,
+            json,
+            svg,
+        } => lab::balance(lab::BalanceArgs {
+            game,
+            setup: setup.source()?,
+            player,
+            games,
+            seed,
+            threads,
+            fixed,
+            json,
+            svg,
         }),
         Command::Dice { command } => dice(command),
     }

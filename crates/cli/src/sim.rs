@@ -4,12 +4,8 @@
 
 use anyhow::{Result, bail};
 use battlemat_ai::{Played, PlayerKind};
-use battlemat_dice::Roller;
-use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::time::Instant;
 
 pub struct SimArgs {
     pub game: String,
@@ -46,18 +42,28 @@ struct Report {
     mean_decisions: f64,
 }
 
-/// Wilson score interval, 95%.
-pub fn wilson(k: u64, n: u64) -> [f64; 2] {
-    if n == 0 {
-        return [0.0, 1.0];
+/// `--threads`: 1 to four per core (more only cost time spawning them); `None` is every
+/// core.
+pub fn check_threads(threads: Option<usize>) -> Result<()> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if let Some(t) = threads
+        && (t == 0 || t > cores * 4)
+    {
+        bail!(
+            "--threads {t}: 1 to {} on this machine (its {cores} cores × 4)",
+            cores * 4
+        );
     }
-    let z = 1.959_963_984_540_054_f64;
-    let (k, n) = (k as f64, n as f64);
-    let p = k / n;
-    let d = 1.0 + z * z / n;
-    let c = (p + z * z / (2.0 * n)) / d;
-    let h = z * ((p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt()) / d;
-    [(c - h).max(0.0), (c + h).min(1.0)]
+    Ok(())
+}
+
+/// Players by name (`random`, `greedy`, `mcts:200`, ...), for `--players`.
+pub fn parse_players(names: &[String]) -> Result<Vec<PlayerKind>> {
+    names
+        .iter()
+        .map(|p| p.parse())
+        .collect::<Result<_, String>>()
+        .map_err(|e| anyhow::anyhow!("--players: {e}"))
 }
 
 pub fn run(a: SimArgs) -> Result<()> {
@@ -68,74 +74,26 @@ pub fn run(a: SimArgs) -> Result<()> {
     let given_options = choice.options.clone();
     choice.seat(&a.game, a.players.len())?;
     let (setup, scenario) = choice.setup(&entry)?;
-    let players: Vec<PlayerKind> = a
-        .players
-        .iter()
-        .map(|p| p.parse())
-        .collect::<Result<_, String>>()
-        .map_err(anyhow::Error::msg)?;
+    let players = parse_players(&a.players)?;
     if players.is_empty() || players.len() > info.max_seats as usize {
         bail!("--players: name 1 to {} players", info.max_seats);
     }
     if a.games == 0 {
         bail!("--games must be at least 1");
     }
-    // Threads beyond a few per core only cost time spawning them.
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if let Some(t) = a.threads
-        && (t == 0 || t > cores * 4)
-    {
-        bail!(
-            "--threads {t}: 1 to {} on this machine (its {cores} cores × 4)",
-            cores * 4
-        );
-    }
+    check_threads(a.threads)?;
     // The setup is read and checked once; each game starts from a clone of its new game.
     let prepared = (entry.prepare)(&setup).map_err(anyhow::Error::msg)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(a.threads.unwrap_or(0))
-        .build()?;
-    let bar = ProgressBar::new(a.games);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {per_sec}  eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    let start = Instant::now();
-    // Where stderr is not a terminal (a log, a pipe) the bar is hidden: a line every five
-    // seconds says how far it has got instead.
-    let plain = !std::io::IsTerminal::is_terminal(&std::io::stderr());
-    // How often (seconds; BATTLEMAT_PROGRESS_SECS, default 5).
-    let every: u64 = std::env::var("BATTLEMAT_PROGRESS_SECS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(5);
-    let done = std::sync::atomic::AtomicU64::new(0);
-    let last_line = std::sync::Mutex::new(Instant::now());
-    let results: Vec<Result<Played, String>> = pool.install(|| {
-        (0..a.games)
-            .into_par_iter()
-            .map(|i| {
-                let mut roller = Roller::new(a.seed, i);
-                let r = prepared.play(&players, &mut roller, 1_000_000);
-                bar.inc(1);
-                let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                if plain
-                    && let Ok(mut last) = last_line.lock()
-                    && last.elapsed().as_secs() >= every
-                {
-                    *last = Instant::now();
-                    eprintln!(
-                        "{n}/{} games, {:.0} s",
-                        a.games,
-                        start.elapsed().as_secs_f64()
-                    );
-                }
-                r
-            })
-            .collect()
-    });
-    bar.finish_and_clear();
-    let elapsed = start.elapsed();
+    let progress = crate::progress::Progress::new(a.games, "games");
+    let results: Vec<Result<Played, String>> = battlemat_lab::run_games(
+        a.games,
+        a.seed,
+        a.threads.unwrap_or(0),
+        &|_, roller| prepared.play(&players, roller, 1_000_000),
+        &|| progress.tick(),
+    )
+    .map_err(anyhow::Error::msg)?;
+    progress.finish(a.threads.unwrap_or_else(rayon::current_num_threads));
     let mut played = Vec::with_capacity(results.len());
     for (i, r) in results.into_iter().enumerate() {
         played.push(r.map_err(|e| anyhow::anyhow!("game {i}: {e}"))?);
@@ -175,7 +133,7 @@ pub fn run(a: SimArgs) -> Result<()> {
                 player: players[s % players.len()].to_string(),
                 wins: wins[s],
                 win_rate: wins[s] as f64 / n as f64,
-                ci95: wilson(wins[s], n),
+                ci95: battlemat_lab::stats::wilson(wins[s] as f64, n as f64),
                 mean_score: scores[s] / n as f64,
             })
             .collect(),
@@ -183,13 +141,6 @@ pub fn run(a: SimArgs) -> Result<()> {
         mean_steps: played.iter().map(|p| p.steps as f64).sum::<f64>() / n as f64,
         mean_decisions: played.iter().map(|p| p.decisions as f64).sum::<f64>() / n as f64,
     };
-    eprintln!(
-        "{} games in {:.2} s ({:.1} games/s, {} threads)",
-        n,
-        elapsed.as_secs_f64(),
-        n as f64 / elapsed.as_secs_f64(),
-        pool.current_num_threads()
-    );
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
@@ -216,15 +167,4 @@ pub fn run(a: SimArgs) -> Result<()> {
         report.mean_steps, report.mean_decisions
     );
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn wilson_interval_matches_known_values() {
-        // 50 of 100: 0.4038 .. 0.5962
-        let [lo, hi] = super::wilson(50, 100);
-        assert!((lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4);
-        assert_eq!(super::wilson(0, 10)[0], 0.0);
-    }
 }

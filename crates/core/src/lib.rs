@@ -451,6 +451,15 @@ pub struct Odds {
     pub details: BTreeMap<String, serde_json::Value>,
 }
 
+/// What the seats of a setup field ([`Game::armies`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Armies {
+    /// Per seat, its units' type names (a type twice if fielded twice).
+    pub seats: Vec<Vec<String>>,
+    /// Each type's points cost.
+    pub costs: BTreeMap<String, f64>,
+}
+
 /// Whether [`Game::legal_actions`] lists every legal action or offers candidates.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -606,6 +615,23 @@ pub trait Game:
     /// A picture of the table as `viewer` sees it: a whole SVG document, drawn to scale
     /// (`battlemat view FILE --svg OUT.svg`). `None` for a game that has none.
     fn picture(&self, _viewer: Viewer) -> Option<String> {
+        None
+    }
+
+    /// What each seat of `setup` fields, for the balance lab: unit types by name (with
+    /// repeats) and each type's cost under the game's points rules. `None` for a game (or
+    /// scenario) without points rules.
+    fn armies(_setup: &Self::Setup) -> Option<Armies> {
+        None
+    }
+
+    /// `setup` with each side's army drawn again at random within its points rules (the
+    /// balance lab's army compositions; `roller` draws them). `None` where
+    /// [`Game::armies`] is.
+    fn random_armies(
+        _setup: &Self::Setup,
+        _roller: &mut battlemat_dice::Roller,
+    ) -> Option<Result<Self::Setup, SetupError>> {
         None
     }
 

@@ -30,6 +30,12 @@ pub struct Entry {
     pub play: fn(&Value, &[PlayerKind], &mut Roller, usize) -> Result<Played, String>,
     /// Read and check a setup (JSON) once, for many games from it (the simulation lab).
     pub prepare: fn(&Value) -> Result<Box<dyn Prepared>, String>,
+    /// What each seat of a setup (JSON) fields, under the game's points rules
+    /// ([`Game::armies`]); `None` without them.
+    pub armies: fn(&Value) -> Result<Option<battlemat_core::Armies>, String>,
+    /// The setup (JSON) with armies drawn at random within its points rules
+    /// ([`Game::random_armies`]); `None` without them.
+    pub random_armies: fn(&Value, &mut Roller) -> Result<Option<Value>, String>,
 }
 
 /// A setup read and checked once: its new game, cloned for each game played from it.
@@ -92,6 +98,20 @@ fn entry<G: Game>() -> Entry {
         let state = G::new_game(&setup).map_err(|e| e.to_string())?;
         Ok(Box::new(NewGame(state)))
     }
+    fn armies<G: Game>(setup: &Value) -> Result<Option<battlemat_core::Armies>, String> {
+        let setup: G::Setup =
+            serde_json::from_value(setup.clone()).map_err(|e| format!("malformed setup: {e}"))?;
+        Ok(G::armies(&setup))
+    }
+    fn random_armies<G: Game>(setup: &Value, r: &mut Roller) -> Result<Option<Value>, String> {
+        let setup: G::Setup =
+            serde_json::from_value(setup.clone()).map_err(|e| format!("malformed setup: {e}"))?;
+        match G::random_armies(&setup, r) {
+            None => Ok(None),
+            Some(Err(e)) => Err(e.to_string()),
+            Some(Ok(s)) => serde_json::to_value(s).map(Some).map_err(|e| e.to_string()),
+        }
+    }
     fn new_player<G: Game>(kind: PlayerKind) -> Box<dyn DynPlayer> {
         Box::new(battlemat_ai::Player::<G>::new(kind))
     }
@@ -99,6 +119,8 @@ fn entry<G: Game>() -> Entry {
         ruleset: Box::new(RulesetOf::<G>::default()),
         choose: choose::<G>,
         new_player: new_player::<G>,
+        armies: armies::<G>,
+        random_armies: random_armies::<G>,
         play: play::<G>,
         prepare: prepare::<G>,
     }

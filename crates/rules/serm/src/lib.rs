@@ -123,6 +123,56 @@ impl Game for Serm {
         Ok(s)
     }
 
+    fn armies(setup: &Setup) -> Option<battlemat_core::Armies> {
+        setup.scenario.points?;
+        Some(battlemat_core::Armies {
+            seats: setup
+                .scenario
+                .sides
+                .iter()
+                .map(|(_, soldiers)| soldiers.iter().map(|(c, _)| c.clone()).collect())
+                .collect(),
+            costs: setup
+                .cards
+                .iter()
+                .map(|(k, c)| (k.clone(), f64::from(c.cost())))
+                .collect(),
+        })
+    }
+
+    /// Each side draws a budget from half its points to all of them (a line-up may spend
+    /// less than the limit; varying it lets the lab tell what a point is worth), then cards
+    /// at random, each one that still fits (every card equally likely), for the scenario's
+    /// places in order, until none fits or the places run out.
+    fn random_armies(
+        setup: &Setup,
+        roller: &mut battlemat_dice::Roller,
+    ) -> Option<Result<Setup, SetupError>> {
+        let points = setup.scenario.points?;
+        let mut s = setup.clone();
+        for (_, soldiers) in s.scenario.sides.iter_mut() {
+            let places: Vec<_> = soldiers.iter().map(|(_, at)| *at).collect();
+            soldiers.clear();
+            let least = points.div_ceil(2);
+            let mut left = least + roller.roll(points - least + 1) - 1;
+            for at in places {
+                let fits: Vec<&String> = setup
+                    .cards
+                    .iter()
+                    .filter(|(_, c)| c.cost() <= left)
+                    .map(|(k, _)| k)
+                    .collect();
+                if fits.is_empty() {
+                    break;
+                }
+                let k = fits[roller.roll(fits.len() as u32) as usize - 1];
+                left -= setup.cards[k].cost();
+                soldiers.push((k.clone(), at));
+            }
+        }
+        Some(setup::check_setup(&s).map(|_| s))
+    }
+
     fn new_game(setup: &Setup) -> Result<Serm, SetupError> {
         Serm::new(setup)
     }

@@ -1,0 +1,165 @@
+//! `battlemat tournament` and `battlemat balance`: the lab's runs from the command line.
+//! Reports are the same bytes for the same seed whatever the thread count; timings and
+//! progress go to stderr.
+
+use crate::game_file::SetupChoice;
+use crate::sim::{check_threads, parse_players};
+use anyhow::{Result, bail};
+use battlemat_ai::PlayerKind;
+use std::path::PathBuf;
+
+pub struct TournamentArgs {
+    pub game: String,
+    pub setup: SetupChoice,
+    pub players: Vec<String>,
+    pub games: u64,
+    pub seed: u64,
+    pub threads: Option<usize>,
+    pub json: bool,
+    pub svg: Option<PathBuf>,
+}
+
+pub fn tournament(a: TournamentArgs) -> Result<()> {
+    let entry = battlemat_rulesets::get(&a.game).map_err(anyhow::Error::msg)?;
+    let info = entry.ruleset.info();
+    let players = parse_players(&a.players)?;
+    if players.len() < 2 {
+        bail!("--players: name at least two players, e.g. mcts,greedy,random");
+    }
+    if a.games == 0 {
+        bail!("--games must be at least 1 (games a pair)");
+    }
+    check_threads(a.threads)?;
+    let mut choice = a.setup;
+    choice.seat(&a.game, 2)?;
+    let (setup, scenario) = choice.setup(&entry)?;
+    let prepared = (entry.prepare)(&setup).map_err(anyhow::Error::msg)?;
+    let spec = battlemat_lab::tournament::Spec {
+        players,
+        games_per_pair: a.games,
+        seed: a.seed,
+        threads: a.threads.unwrap_or(0),
+    };
+    let total = battlemat_lab::tournament::schedule(spec.players.len(), a.games).len() as u64;
+    let progress = crate::progress::Progress::new(total, "games");
+    let report = battlemat_lab::tournament::run(
+        &spec,
+        &|p: &[PlayerKind], r| prepared.play(p, r, 1_000_000),
+        &|| progress.tick(),
+    )
+    .map_err(anyhow::Error::msg)?;
+    progress.finish(a.threads.unwrap_or_else(rayon::current_num_threads));
+    let title = format!("{} — {scenario}", info.name);
+    if let Some(path) = &a.svg {
+        let svg = report.svg(&title).map_err(anyhow::Error::msg)?;
+        std::fs::write(path, svg).map_err(|e| anyhow::anyhow!("--svg {}: {e}", path.display()))?;
+    }
+    if a.json {
+        #[derive(serde::Serialize)]
+        struct Out<'a> {
+            game: &'a str,
+            scenario: &'a str,
+            #[serde(flatten)]
+            report: &'a battlemat_lab::tournament::Report,
+        }
+        let out = Out {
+            game: &a.game,
+            scenario: &scenario,
+            report: &report,
+        };
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        print!("{}", report.text(&title));
+    }
+    Ok(())
+}
+
+pub struct BalanceArgs {
+    pub game: String,
+    pub setup: SetupChoice,
+    pub player: String,
+    pub games: u64,
+    pub seed: u64,
+    pub threads: Option<usize>,
+    pub fixed: bool,
+    pub json: bool,
+    pub svg: Option<PathBuf>,
+}
+
+pub fn balance(a: BalanceArgs) -> Result<()> {
+    let entry = battlemat_rulesets::get(&a.game).map_err(anyhow::Error::msg)?;
+    let info = entry.ruleset.info();
+    let player: PlayerKind = a
+        .player
+        .parse()
+        .map_err(|e: String| anyhow::anyhow!("--player: {e}"))?;
+    if a.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    check_threads(a.threads)?;
+    let mut choice = a.setup;
+    choice.seat(&a.game, 2)?;
+    let (setup, scenario) = choice.setup(&entry)?;
+    // Random armies where the game has points rules (unless --fixed): each game draws its
+    // own from its dice stream before playing.
+    let armies = (entry.armies)(&setup).map_err(anyhow::Error::msg)?;
+    let random = armies.is_some() && !a.fixed;
+    let prepared = (entry.prepare)(&setup).map_err(anyhow::Error::msg)?;
+    let spec = battlemat_lab::balance::Spec {
+        games: a.games,
+        seed: a.seed,
+        threads: a.threads.unwrap_or(0),
+    };
+    let progress = crate::progress::Progress::new(a.games, "games");
+    let play = |_: u64, r: &mut battlemat_dice::Roller| {
+        if !random {
+            return prepared
+                .play(&[player], r, 1_000_000)
+                .map(|p| (p, armies.clone()));
+        }
+        let drawn = (entry.random_armies)(&setup, r)?.ok_or("the game has no random armies")?;
+        let fielded = (entry.armies)(&drawn)?;
+        let game = (entry.prepare)(&drawn)?;
+        game.play(&[player], r, 1_000_000).map(|p| (p, fielded))
+    };
+    let report = battlemat_lab::balance::run(&spec, &play, &|| progress.tick())
+        .map_err(anyhow::Error::msg)?;
+    progress.finish(a.threads.unwrap_or_else(rayon::current_num_threads));
+    let title = format!("{} — {scenario} — {player}", info.name);
+    if let Some(path) = &a.svg {
+        // One file per chart: PATH itself for the seats, PATH with "-units" for the units.
+        for (k, svg) in report.svg(&title).map_err(anyhow::Error::msg)? {
+            let p = if k == "seats" {
+                path.clone()
+            } else {
+                let stem = path
+                    .file_stem()
+                    .map_or("balance".into(), |s| s.to_string_lossy());
+                path.with_file_name(format!("{stem}-{k}.svg"))
+            };
+            std::fs::write(&p, svg).map_err(|e| anyhow::anyhow!("--svg {}: {e}", p.display()))?;
+        }
+    }
+    if a.json {
+        #[derive(serde::Serialize)]
+        struct Out<'a> {
+            game: &'a str,
+            scenario: &'a str,
+            player: String,
+            random_armies: bool,
+            #[serde(flatten)]
+            report: &'a battlemat_lab::balance::Report,
+        }
+        let out = Out {
+            game: &a.game,
+            scenario: &scenario,
+            player: player.to_string(),
+            random_armies: random,
+            report: &report,
+        };
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        print!("{}", report.text(&title));
+    }
+    Ok(())
+}

@@ -1,0 +1,55 @@
+//! The lab: many games between AI players, and what they say about the players and the
+//! rules — tournaments with Elo ratings, side and unit balance — as tables, JSON and SVG.
+//!
+//! # Design
+//!
+//! The lab knows nothing of any game. It is handed a function that plays one game between
+//! players from a dice stream (the registry's `Prepared::play`, or a test's closure) and
+//! works on the results alone ([`battlemat_ai::Played`]): who placed where, and for the
+//! balance lab, what each seat fielded. Game `i` of a run always uses dice stream `i` of
+//! the seed and results are gathered in game order, so a report is the same bytes whatever
+//! the thread count ([`run_games`]).
+//!
+//! Statistics are the plain, well-understood ones: Wilson intervals for rates, a
+//! Bradley–Terry fit for Elo with intervals from its Fisher information ([`stats`]).
+//!
+//! # Rejected alternative
+//!
+//! Computing Elo incrementally, game by game, as chess federations do: it depends on the
+//! order the games finished in (so on the thread count) and has no honest interval. A
+//! maximum-likelihood fit over all the games is order-free and gives one.
+
+pub mod balance;
+pub mod plot;
+pub mod stats;
+pub mod tournament;
+
+use battlemat_dice::Roller;
+use rayon::prelude::*;
+
+/// Play `games` games on `threads` worker threads (0: every core): game `i` gets dice
+/// stream `i` of `seed`; the results come back in game order. `tick` is called after each
+/// game (a progress bar).
+pub fn run_games<T: Send>(
+    games: u64,
+    seed: u64,
+    threads: usize,
+    play: &(dyn Fn(u64, &mut Roller) -> T + Sync),
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<T>, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start the worker threads: {e}"))?;
+    Ok(pool.install(|| {
+        (0..games)
+            .into_par_iter()
+            .map(|i| {
+                let mut roller = Roller::new(seed, i);
+                let r = play(i, &mut roller);
+                tick();
+                r
+            })
+            .collect()
+    }))
+}

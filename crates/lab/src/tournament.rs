@@ -1,0 +1,302 @@
+//! Round-robin tournaments between AI players.
+//!
+//! Every pair of players meets `games_per_pair` times in a two-seat game, swapping seats
+//! each game (the first of a pair sits in seat 0 in even games), so a seat's advantage
+//! falls on both alike. A game is a win for the seat in sole first place and a draw when
+//! first place is shared (or in a co-operative mission, where both seats share the fate).
+
+use crate::stats::{Rating, Tally, fit_elo, wilson};
+use battlemat_ai::{Played, PlayerKind};
+use battlemat_core::GameResult;
+use battlemat_dice::Roller;
+use serde::Serialize;
+
+/// Which players meet, how often, and the dice.
+#[derive(Clone, Debug)]
+pub struct Spec {
+    pub players: Vec<PlayerKind>,
+    pub games_per_pair: u64,
+    pub seed: u64,
+    /// Worker threads (0: every core); the report does not depend on it.
+    pub threads: usize,
+}
+
+/// One player's line of the table.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Standing {
+    pub player: String,
+    pub rating: Rating,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+}
+
+/// One pair's games, from `a`'s side.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Meeting {
+    pub a: String,
+    pub b: String,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// `a`'s share of the decided games and its Wilson 95 % interval (`null` if none was
+    /// decided).
+    pub decided_share: Option<f64>,
+    pub decided_ci95: Option<[f64; 2]>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    pub games: u64,
+    pub games_per_pair: u64,
+    pub seed: u64,
+    /// Best first.
+    pub standings: Vec<Standing>,
+    pub meetings: Vec<Meeting>,
+    pub mean_steps: f64,
+}
+
+/// The games in order: (seat 0's player, seat 1's player).
+pub fn schedule(players: usize, games_per_pair: u64) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for i in 0..players {
+        for j in i + 1..players {
+            for k in 0..games_per_pair {
+                out.push(if k % 2 == 0 { (i, j) } else { (j, i) });
+            }
+        }
+    }
+    out
+}
+
+/// Seat 0's outcome: 1 a win, 0 a loss, ½ a draw.
+fn seat0_score(r: &GameResult) -> f64 {
+    if r.cooperative.is_some() || r.is_shared() {
+        return 0.5;
+    }
+    let w = r.winners();
+    match (w.contains(&0), w.contains(&1)) {
+        (true, false) => 1.0,
+        (false, true) => 0.0,
+        _ => 0.5,
+    }
+}
+
+/// Play the tournament: `play` plays one game with these players in seat order, dice
+/// from the roller. `tick` is called after each game.
+pub fn run(
+    spec: &Spec,
+    play: &(dyn Fn(&[PlayerKind], &mut Roller) -> Result<Played, String> + Sync),
+    tick: &(dyn Fn() + Sync),
+) -> Result<Report, String> {
+    let n = spec.players.len();
+    if n < 2 {
+        return Err("a tournament needs at least two players".into());
+    }
+    if spec.games_per_pair == 0 {
+        return Err("at least one game a pair".into());
+    }
+    let games = schedule(n, spec.games_per_pair);
+    let results = crate::run_games(
+        games.len() as u64,
+        spec.seed,
+        spec.threads,
+        &|i, roller| {
+            let (a, b) = games[i as usize];
+            play(&[spec.players[a], spec.players[b]], roller)
+        },
+        tick,
+    )?;
+    let mut tally = vec![vec![Tally::default(); n]; n];
+    let mut steps = 0.0;
+    for (i, r) in results.into_iter().enumerate() {
+        let played = r.map_err(|e| format!("game {i}: {e}"))?;
+        steps += played.steps as f64;
+        let (a, b) = games[i];
+        let s = seat0_score(&played.result);
+        // Kept from the lower index's side.
+        let (lo, hi, s_lo) = if a < b { (a, b, s) } else { (b, a, 1.0 - s) };
+        let t = &mut tally[lo][hi];
+        if s_lo == 1.0 {
+            t.wins += 1.0;
+        } else if s_lo == 0.0 {
+            t.losses += 1.0;
+        } else {
+            t.draws += 1.0;
+        }
+    }
+    let ratings = fit_elo(&tally);
+    let name = |i: usize| spec.players[i].to_string();
+    let mut standings: Vec<Standing> = (0..n)
+        .map(|i| {
+            let (mut w, mut d, mut l) = (0.0, 0.0, 0.0);
+            for j in 0..n {
+                if i < j {
+                    (w, d, l) = (
+                        w + tally[i][j].wins,
+                        d + tally[i][j].draws,
+                        l + tally[i][j].losses,
+                    );
+                } else if j < i {
+                    (w, d, l) = (
+                        w + tally[j][i].losses,
+                        d + tally[j][i].draws,
+                        l + tally[j][i].wins,
+                    );
+                }
+            }
+            Standing {
+                player: name(i),
+                rating: ratings[i],
+                wins: w as u64,
+                draws: d as u64,
+                losses: l as u64,
+            }
+        })
+        .collect();
+    standings.sort_by(|a, b| b.rating.elo.total_cmp(&a.rating.elo));
+    let mut meetings = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            let t = tally[i][j];
+            let decided = t.wins + t.losses;
+            meetings.push(Meeting {
+                a: name(i),
+                b: name(j),
+                wins: t.wins as u64,
+                draws: t.draws as u64,
+                losses: t.losses as u64,
+                decided_share: (decided > 0.0).then(|| t.wins / decided),
+                decided_ci95: (decided > 0.0).then(|| wilson(t.wins, decided)),
+            });
+        }
+    }
+    Ok(Report {
+        games: games.len() as u64,
+        games_per_pair: spec.games_per_pair,
+        seed: spec.seed,
+        standings,
+        meetings,
+        mean_steps: steps / games.len() as f64,
+    })
+}
+
+impl Report {
+    /// The table in words.
+    pub fn text(&self, title: &str) -> String {
+        let mut s = format!(
+            "{title}: {} games, {} a pair with seats swapped, seed {}\n\n",
+            self.games, self.games_per_pair, self.seed
+        );
+        let w = self
+            .standings
+            .iter()
+            .map(|x| x.player.len())
+            .max()
+            .unwrap_or(6)
+            .max(6);
+        s += &format!(
+            "  {:<w$}  {:>6}  {:>16}  {:>5} {:>5} {:>5}\n",
+            "player", "Elo", "95% interval", "won", "drawn", "lost"
+        );
+        for x in &self.standings {
+            s += &format!(
+                "  {:<w$}  {:>+6.0}  [{:>+6.0}, {:>+6.0}]  {:>5} {:>5} {:>5}\n",
+                x.player,
+                x.rating.elo,
+                x.rating.ci95[0],
+                x.rating.ci95[1],
+                x.wins,
+                x.draws,
+                x.losses
+            );
+        }
+        s += "\n  Elo is centred on the players' mean; each pair also counts one virtual draw.\n\n";
+        for m in &self.meetings {
+            s += &format!(
+                "  {} vs {}: {} won, {} drawn, {} lost",
+                m.a, m.b, m.wins, m.draws, m.losses
+            );
+            if let (Some(p), Some([lo, hi])) = (m.decided_share, m.decided_ci95) {
+                s += &format!(
+                    "; {:.1}% of decided games (95% [{:.1}%, {:.1}%])",
+                    100.0 * p,
+                    100.0 * lo,
+                    100.0 * hi
+                );
+            }
+            s += "\n";
+        }
+        s += &format!("\n  mean length {:.1} steps\n", self.mean_steps);
+        s
+    }
+
+    /// An SVG bar chart of the ratings with their intervals.
+    pub fn svg(&self, title: &str) -> Result<String, String> {
+        let bars: Vec<crate::plot::Bar> = self
+            .standings
+            .iter()
+            .map(|x| crate::plot::Bar {
+                label: x.player.clone(),
+                value: x.rating.elo,
+                interval: Some(x.rating.ci95),
+            })
+            .collect();
+        crate::plot::bars(title, "Elo (95% interval)", &bars, 0.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_schedule_swaps_seats_and_meets_every_pair() {
+        let s = schedule(3, 4);
+        assert_eq!(s.len(), 12);
+        for (i, j) in [(0, 1), (0, 2), (1, 2)] {
+            assert_eq!(s.iter().filter(|&&p| p == (i, j)).count(), 2);
+            assert_eq!(s.iter().filter(|&&p| p == (j, i)).count(), 2);
+        }
+    }
+
+    fn result(ranks: Vec<u8>) -> GameResult {
+        let scores = ranks.iter().map(|&r| -(r as i64)).collect();
+        GameResult::from_scores(scores, "test")
+    }
+
+    /// A fake game: the lower-numbered player kind always wins, whatever its seat.
+    #[test]
+    fn a_stronger_player_is_rated_higher_whatever_its_seat() {
+        let spec = Spec {
+            players: vec![PlayerKind::Greedy, PlayerKind::Random],
+            games_per_pair: 10,
+            seed: 3,
+            threads: 2,
+        };
+        let play = |p: &[PlayerKind], _: &mut Roller| -> Result<Played, String> {
+            let ranks = if p[0] == PlayerKind::Greedy {
+                vec![1, 2]
+            } else {
+                vec![2, 1]
+            };
+            Ok(Played {
+                result: result(ranks),
+                steps: 5,
+                decisions: 2,
+            })
+        };
+        let r = run(&spec, &play, &|| {}).unwrap();
+        assert_eq!(r.standings[0].player, "greedy");
+        assert_eq!((r.standings[0].wins, r.standings[0].losses), (10, 0));
+        assert_eq!(r.meetings[0].decided_share, Some(1.0));
+        assert!(r.standings[0].rating.elo > 0.0);
+        let text = r.text("Test");
+        assert!(
+            text.contains("greedy vs random: 10 won, 0 drawn, 0 lost"),
+            "{text}"
+        );
+        let svg = r.svg("Test").unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("greedy"), "{svg}");
+    }
+}
