@@ -27,7 +27,8 @@
 //!   [`MctsConfig::trees`] independent trees (root parallelism, on rayon's threads), each
 //!   seeded from the player's roller and its index; their root visits are summed to choose.
 //!   The number of trees is fixed (not the number of threads), so an iteration budget gives
-//!   the same choice on one core or sixteen. A time budget is not reproducible, and says so.
+//!   the same choice on one core or sixteen. A time budget runs one tree per thread and is
+//!   not reproducible (it depends on the machine's speed).
 //! - **Reuse.** Between moves each tree keeps the subtree of the position it is asked about
 //!   next, if its search reached it (the opponent's reply and the dice that followed).
 //!
@@ -83,7 +84,7 @@ pub struct MctsConfig {
     /// Random decisions played out from a new leaf before it is evaluated.
     pub playout_decisions: u32,
     /// Independent trees searched (root parallelism). With an iteration budget their number
-    /// is this, whatever the thread count; with a time budget, one per thread at least.
+    /// is this, whatever the thread count; with a time budget, one per thread.
     pub trees: u32,
 }
 
@@ -193,8 +194,10 @@ impl<G: Game> Mcts<G> {
         let seed = (u64::from(roller.roll(u32::MAX)) << 32) | u64::from(roller.roll(u32::MAX));
         let (trees, deadline) = match self.config.budget {
             Budget::Iterations(_) => (self.config.trees.max(1) as usize, None),
+            // Against the clock, one tree per thread: more trees than threads would leave
+            // the last ones waiting until the time is up.
             Budget::Millis(ms) => (
-                (self.config.trees.max(1) as usize).max(rayon::current_num_threads()),
+                rayon::current_num_threads().max(1),
                 Some(Instant::now() + Duration::from_millis(u64::from(ms))),
             ),
         };

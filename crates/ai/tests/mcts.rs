@@ -1,6 +1,6 @@
 //! The MCTS player through the Game API: reproducible, legal, and stronger than chance.
 
-use battlemat_ai::{Budget, Mcts, MctsConfig};
+use battlemat_ai::{Budget, Mcts, MctsConfig, PlayerKind, play};
 use battlemat_core::{Game, Next, Step};
 use battlemat_dice::Roller;
 use battlemat_swtb::Swtb;
@@ -30,5 +30,93 @@ fn a_search_reports_legal_actions_and_counts_its_iterations() {
     for a in &report.actions {
         g.check(&a.action).unwrap();
         assert!((-1.0..=1.0).contains(&a.value));
+    }
+}
+
+/// Seeded: the same budget and seed give the same answer on one thread or two.
+#[test]
+fn an_iteration_budget_is_reproducible_whatever_the_thread_count() {
+    let g: Swtb = first_decision("outpost");
+    let search = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut m = Mcts::<Swtb>::new(MctsConfig::new(Budget::Iterations(2_000)));
+            m.search(&g, &mut Roller::new(42, 0)).unwrap()
+        })
+    };
+    let one = search(1);
+    assert_eq!(one, search(2));
+    assert_eq!(one.iterations, 2_000);
+    // Another seed searches differently (the statistics differ somewhere).
+    let mut m = Mcts::<Swtb>::new(MctsConfig::new(Budget::Iterations(2_000)));
+    assert_ne!(one, m.search(&g, &mut Roller::new(43, 0)).unwrap());
+}
+
+/// The tree is kept between moves: after the chosen action and the dice that follow,
+/// the next search starts from what the last one learnt there.
+#[test]
+fn the_tree_is_reused_for_the_next_move() {
+    let mut g: Swtb = first_decision("outpost");
+    let mut config = MctsConfig::new(Budget::Iterations(3_000));
+    config.trees = 1;
+    let mut m = Mcts::<Swtb>::new(config);
+    let mut r = Roller::new(5, 0);
+    let mut reused = false;
+    // Play a few moves for both seats with the same searcher; somewhere the position it is
+    // asked about was in its tree, and its root then has visits before the new budget.
+    for _ in 0..40 {
+        match g.next() {
+            Next::Over => break,
+            Next::Chance(o) => {
+                g.apply(&Step::Roll {
+                    value: o.roll(&mut r),
+                })
+                .unwrap();
+            }
+            Next::Decide(seat) => {
+                let report = m.search(&g, &mut r).unwrap();
+                let visits: u64 = report.actions.iter().map(|a| a.visits).sum();
+                reused |= visits > 3_000;
+                let action = report.actions[0].action.clone();
+                g.apply(&Step::Act { seat, action }).unwrap();
+            }
+        }
+    }
+    assert!(reused, "no search started from a kept subtree");
+}
+
+/// MCTS beats a random player in every game's first scenario (a few games each, small
+/// budget: this checks the search works through each game's API, not its strength).
+#[test]
+fn mcts_beats_random_in_every_game() {
+    fn wins<G: Game>(scenario: &str, games: u64) -> (u64, u64) {
+        let setup = G::setup(scenario, &BTreeMap::new()).unwrap();
+        let kinds = [
+            PlayerKind::Mcts(Budget::Iterations(1000)),
+            PlayerKind::Random,
+        ];
+        let mut won = 0;
+        for i in 0..games {
+            // Seats swapped every other game.
+            let (players, me) = if i % 2 == 0 {
+                ([kinds[0], kinds[1]], 0)
+            } else {
+                ([kinds[1], kinds[0]], 1)
+            };
+            let p = play::<G>(&setup, &players, &mut Roller::new(i, 0), 1_000_000).unwrap();
+            won += u64::from(p.result.winners() == vec![me]);
+        }
+        (won, games)
+    }
+    for (id, (won, games)) in [
+        ("swtb", wins::<Swtb>("outpost", 6)),
+        ("ms-d20", wins::<battlemat_ms_d20::MsD20>("duel", 8)),
+        ("serm", wins::<battlemat_serm::Serm>("skirmish", 4)),
+        ("sd-era", wins::<battlemat_sd_era::SdEra>("king_of_the_hill", 4)),
+    ] {
+        assert!(won * 2 > games, "{id}: MCTS won {won} of {games} against random");
     }
 }

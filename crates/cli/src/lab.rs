@@ -113,9 +113,8 @@ pub fn balance(a: BalanceArgs) -> Result<()> {
     let progress = crate::progress::Progress::new(a.games, "games");
     let play = |_: u64, r: &mut battlemat_dice::Roller| {
         if !random {
-            return prepared
-                .play(&[player], r, 1_000_000)
-                .map(|p| (p, armies.clone()));
+            // The same armies every game: only the sides are compared.
+            return prepared.play(&[player], r, 1_000_000).map(|p| (p, None));
         }
         let drawn = (entry.random_armies)(&setup, r)?.ok_or("the game has no random armies")?;
         let fielded = (entry.armies)(&drawn)?;

@@ -2609,3 +2609,121 @@ fn odds_flags_are_checked() {
     assert_eq!(a, b);
     assert_eq!(a["details"]["fortified"], true);
 }
+
+// ---------------------------------------------------------------------------------------
+// The lab: tournaments and balance (issue 11)
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn tournament_rates_players_the_same_whatever_the_threads_and_draws_a_chart() {
+    let dir = TempDir::new().unwrap();
+    let svg = dir.path().join("elo.svg");
+    let run = |threads: &str, svg: Option<&Path>| {
+        let mut args = vec![
+            "tournament",
+            "swtb",
+            "--players",
+            "mcts:200,greedy,random",
+            "--games",
+            "4",
+            "--seed",
+            "9",
+            "--json",
+            "--threads",
+            threads,
+        ];
+        if let Some(s) = svg {
+            args.extend(["--svg", p(s)]);
+        }
+        ok(args)
+    };
+    let one = run("1", Some(&svg));
+    assert_eq!(one, run("2", None), "same seed, same bytes");
+    let j = json(&one);
+    assert_eq!(j["games"], 12, "three pairs, four games each");
+    let standings = j["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 3);
+    let mut total = 0.0;
+    for s in standings {
+        let (elo, ci) = (s["rating"]["elo"].as_f64().unwrap(), &s["rating"]["ci95"]);
+        assert!(ci[0].as_f64().unwrap() <= elo && elo <= ci[1].as_f64().unwrap());
+        total += elo;
+        let games = ["wins", "draws", "losses"]
+            .iter()
+            .map(|k| s[k].as_u64().unwrap())
+            .sum::<u64>();
+        assert_eq!(games, 8, "each player meets two others four times");
+    }
+    assert!(total.abs() < 1e-6, "Elo centred on the mean");
+    assert_eq!(j["meetings"].as_array().unwrap().len(), 3);
+    let doc = std::fs::read_to_string(&svg).unwrap();
+    let tree = roxmltree::Document::parse(&doc).expect("the chart is well-formed SVG");
+    let texts: Vec<&str> = tree
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.text())
+        .collect();
+    for name in ["mcts:200", "greedy", "random"] {
+        assert!(texts.iter().any(|t| t.contains(name)), "{name} labelled");
+    }
+    // The text table.
+    let text = ok([
+        "tournament", "swtb", "--players", "greedy,random", "--games", "2", "--threads", "1",
+    ]);
+    assert!(text.contains("95% interval") && text.contains("greedy vs random"), "{text}");
+}
+
+#[test]
+fn tournament_and_sim_refuse_bad_players_in_words() {
+    for bad in ["mcts:0", "mcts:abc", "mcts:0s", "mcts:9999s", "alphazero"] {
+        let err = fails(["tournament", "swtb", "--players", &format!("{bad},greedy")]);
+        assert!(err.contains("players are random, greedy, mcts"), "{bad}: {err}");
+    }
+    let err = fails(["tournament", "swtb", "--players", "greedy"]);
+    assert!(err.contains("at least two players"), "{err}");
+    let err = fails(["sim", "swtb", "--players", "mcts:x,greedy"]);
+    assert!(err.contains("--players"), "{err}");
+}
+
+#[test]
+fn balance_draws_armies_within_the_points_and_suggests_costs() {
+    let dir = TempDir::new().unwrap();
+    let svg = dir.path().join("bal.svg");
+    let out = ok([
+        "balance",
+        "serm",
+        "--scenario",
+        "points",
+        "--player",
+        "random",
+        "--games",
+        "120",
+        "--seed",
+        "4",
+        "--json",
+        "--svg",
+        p(&svg),
+    ]);
+    let j = json(&out);
+    assert_eq!(j["random_armies"], true);
+    assert_eq!(j["games"], 120);
+    let seats = j["seats"].as_array().unwrap();
+    assert_eq!(seats.len(), 2);
+    let units = j["units"].as_array().unwrap();
+    assert!(units.len() >= 4, "the cards fielded: {units:?}");
+    for u in units {
+        assert!(u["cost"].as_f64().unwrap() >= 1.0, "a card costs S+E+R+M");
+        assert!(u["games"].as_u64().unwrap() > 0);
+    }
+    assert!(svg.exists() && dir.path().join("bal-units.svg").exists());
+    // Fixed armies: sides only.
+    let fixed = json(&ok([
+        "balance", "serm", "--scenario", "points", "--player", "random", "--games", "10",
+        "--fixed", "--json",
+    ]));
+    assert_eq!(fixed["random_armies"], false);
+    assert_eq!(fixed["units"].as_array().unwrap().len(), 0);
+    // A game without points rules: side balance, said in words.
+    let text = ok(["balance", "swtb", "--player", "random", "--games", "10"]);
+    assert!(text.contains("seat 0") && text.contains("only the seats are compared"), "{text}");
+}

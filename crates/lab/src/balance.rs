@@ -270,7 +270,7 @@ impl Report {
         }
         s += &format!("  draws {}\n", self.draws);
         if self.units.is_empty() {
-            s += "\n  (fixed armies: this game or scenario has no points rules to draw armies within)\n";
+            s += "\n  (the same armies every game — --fixed, or no points rules in this game or scenario —\n  so only the seats are compared)\n";
             return s;
         }
         let w = self
