@@ -830,28 +830,211 @@ fn dice(cmd: DiceCommand) -> Result<()> {
         DiceCommand::Dist { expr, json } => {
             let e: Expr = expr.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
             let d = e.try_dist().map_err(|e| anyhow::anyhow!("{expr}: {e}"))?;
+            // A million outcomes is a possible answer (`1000d1000` has 646,007): write them
+            // through one buffer, not a line (or a JSON tree) at a time.
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             if json {
-                let outcomes: BTreeMap<String, f64> =
-                    d.iter().map(|(x, p)| (x.to_string(), p)).collect();
-                let ordered: Vec<(i64, f64)> = d.iter().collect();
-                return print_json(&serde_json::json!({
-                    "expr": e.to_string(), "outcomes": outcomes, "distribution": ordered,
-                    "mean": d.mean(), "std_dev": d.std_dev(), "min": d.min(), "max": d.max(),
-                }));
+                write_dist_json(&mut out, &e, &d)?;
+            } else {
+                write_dist_text(&mut out, &e, &d).context("writing the distribution")?;
             }
-            println!(
-                "{e}: mean {:.6}, standard deviation {:.6}, from {} to {}",
-                d.mean(),
-                d.std_dev(),
-                d.min(),
-                d.max()
-            );
-            let peak = d.iter().map(|(_, p)| p).fold(0.0, f64::max);
-            for (x, p) in d.iter() {
-                let bar = "#".repeat(((p / peak) * 50.0).round() as usize);
-                println!("{x:>6} {:>10.6}% {bar}", 100.0 * p);
-            }
+            std::io::Write::flush(&mut out).context("writing the distribution")?;
             Ok(())
+        }
+    }
+}
+
+/// `dice dist` as text: a header line, then one line and bar per outcome.
+fn write_dist_text(
+    out: &mut impl std::io::Write,
+    e: &Expr,
+    d: &battlemat_dice::Dist,
+) -> std::io::Result<()> {
+    const BAR: &str = "##################################################";
+    writeln!(
+        out,
+        "{e}: mean {:.6}, standard deviation {:.6}, from {} to {}",
+        d.mean(),
+        d.std_dev(),
+        d.min(),
+        d.max()
+    )?;
+    let peak = d.iter().map(|(_, p)| p).fold(0.0, f64::max);
+    for (x, p) in d.iter() {
+        let bar = &BAR[..(((p / peak) * 50.0).round() as usize).min(BAR.len())];
+        writeln!(out, "{x:>6} {:>10.6}% {bar}", 100.0 * p)?;
+    }
+    Ok(())
+}
+
+/// `dice dist --json`, serialised straight into `out` (docs/json.md has the shape).
+///
+/// It used to be built as a `serde_json::Value` first, which for `1000d1000` meant two
+/// copies of 646,007 outcomes as tree nodes and strings: 280 MiB to print 60 MB. The bytes
+/// are kept exactly as they were: the fields in alphabetical order (the `json!` map was a
+/// `BTreeMap`), and `outcomes` keyed in the order of the keys as strings, `"10"` before
+/// `"3"`.
+fn write_dist_json(
+    out: &mut impl std::io::Write,
+    e: &Expr,
+    d: &battlemat_dice::Dist,
+) -> Result<()> {
+    use serde::ser::{SerializeMap, Serializer};
+
+    struct Ordered<'a>(&'a battlemat_dice::Dist);
+    impl serde::Serialize for Ordered<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_seq(self.0.iter())
+        }
+    }
+    struct ByKey<'a>(&'a battlemat_dice::Dist);
+    impl serde::Serialize for ByKey<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let d = self.0;
+            let mut map = s.serialize_map(None)?;
+            for x in decimal_order(d.min(), d.max()) {
+                let p = d.p_eq(x);
+                // `Dist::iter` leaves out impossible outcomes (gaps in exploding dice).
+                if p != 0.0 {
+                    map.serialize_entry(&x, &p)?;
+                }
+            }
+            map.end()
+        }
+    }
+    #[derive(serde::Serialize)]
+    struct DistJson<'a> {
+        distribution: Ordered<'a>,
+        expr: String,
+        max: i64,
+        mean: f64,
+        min: i64,
+        outcomes: ByKey<'a>,
+        std_dev: f64,
+    }
+    let shape = DistJson {
+        distribution: Ordered(d),
+        expr: e.to_string(),
+        max: d.max(),
+        mean: d.mean(),
+        min: d.min(),
+        outcomes: ByKey(d),
+        std_dev: d.std_dev(),
+    };
+    serde_json::to_writer_pretty(&mut *out, &shape).context("writing the distribution")?;
+    writeln!(out).context("writing the distribution")?;
+    Ok(())
+}
+
+/// The integers `lo..=hi` in the order of their decimal strings: `-1 -10 -2 0 1 10 2` (`-`
+/// sorts before the digits). Numbers with the same count of digits are in numeric order,
+/// so this merges at most twenty counting runs, one per count of digits, and needs no
+/// memory for the numbers themselves.
+fn decimal_order(lo: i64, hi: i64) -> impl Iterator<Item = i64> {
+    let negative =
+        (lo < 0).then(|| DecimalOrder::new(hi.min(-1).unsigned_abs(), lo.unsigned_abs()));
+    let positive = (hi >= 0).then(|| DecimalOrder::new(lo.max(0) as u64, hi as u64));
+    let negative = negative
+        .into_iter()
+        .flatten()
+        .map(|m| 0i64.wrapping_sub_unsigned(m));
+    negative.chain(positive.into_iter().flatten().map(|m| m as i64))
+}
+
+/// `a..=b` in the order of their decimal strings: see [`decimal_order`].
+struct DecimalOrder {
+    /// Runs of numbers with the same count of digits: `(next, last, digits)`.
+    runs: Vec<(u64, u64, u32)>,
+}
+
+impl DecimalOrder {
+    fn new(a: u64, b: u64) -> DecimalOrder {
+        let runs = (1..=20u32)
+            .filter_map(|digits| {
+                let first = if digits == 1 {
+                    0
+                } else {
+                    10u64.pow(digits - 1)
+                };
+                let last = 10u64.checked_pow(digits).map_or(u64::MAX, |p| p - 1);
+                let (next, last) = (a.max(first), b.min(last));
+                (next <= last).then_some((next, last, digits))
+            })
+            .collect();
+        DecimalOrder { runs }
+    }
+}
+
+impl Iterator for DecimalOrder {
+    type Item = u64;
+
+    fn next(&mut self) -> Option<u64> {
+        // As strings, `m` with `digits` digits compares like `m` padded with zeros to 20
+        // digits, the shorter string first when those are equal (`1` before `10`).
+        let key =
+            |&(m, _, digits): &(u64, u64, u32)| (u128::from(m) * 10u128.pow(20 - digits), digits);
+        let i = (0..self.runs.len()).min_by_key(|&i| key(&self.runs[i]))?;
+        let (m, last, _) = self.runs[i];
+        if m == last {
+            self.runs.swap_remove(i);
+        } else {
+            self.runs[i].0 = m + 1;
+        }
+        Some(m)
+    }
+}
+
+#[cfg(test)]
+mod dice_tests {
+    use super::*;
+
+    #[test]
+    fn decimal_order_is_string_order() {
+        let ranges = [
+            (-25, 130),
+            (0, 0),
+            (-1, -1),
+            (7, 1234),
+            (-1005, -990),
+            (i64::MIN, i64::MIN + 30),
+            (i64::MAX - 30, i64::MAX),
+            (999_999_999_990, 1_000_000_000_020),
+        ];
+        for (lo, hi) in ranges {
+            let got: Vec<i64> = decimal_order(lo, hi).collect();
+            let mut want: Vec<i64> = (lo..=hi).collect();
+            want.sort_by_key(|x| x.to_string());
+            assert_eq!(got, want, "{lo}..={hi}");
+        }
+    }
+
+    /// The streamed JSON is byte for byte what the `serde_json::Value` tree printed.
+    #[test]
+    fn dist_json_bytes_unchanged() {
+        for s in [
+            "3d6",
+            "2d20+3",
+            "4d6kh3",
+            "3d6!1",
+            "6d6>=5",
+            "2d6-1d4-2",
+            "-3",
+            "12d10-60",
+        ] {
+            let e: Expr = s.parse().unwrap();
+            let d = e.dist();
+            let outcomes: BTreeMap<String, f64> =
+                d.iter().map(|(x, p)| (x.to_string(), p)).collect();
+            let ordered: Vec<(i64, f64)> = d.iter().collect();
+            let old = serde_json::to_string_pretty(&serde_json::json!({
+                "expr": e.to_string(), "outcomes": outcomes, "distribution": ordered,
+                "mean": d.mean(), "std_dev": d.std_dev(), "min": d.min(), "max": d.max(),
+            }))
+            .unwrap()
+                + "\n";
+            let mut new = Vec::new();
+            write_dist_json(&mut new, &e, &d).unwrap();
+            assert_eq!(String::from_utf8(new).unwrap(), old, "{s}");
         }
     }
 }

@@ -41,5 +41,19 @@ fn exact_odds(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, rolling, exact_odds);
+/// Wide sums, where the cost is the convolution: N dice of S sides cost about N²·S/2
+/// additions (each die is added across the whole running sum, up to N·S wide).
+fn wide_sums(c: &mut Criterion) {
+    let mut g = c.benchmark_group("odds-wide");
+    g.sample_size(10);
+    for notation in ["100d6", "1000d6", "100d1000", "1000d1000"] {
+        let e: Expr = notation.parse().expect("valid");
+        g.bench_function(format!("{notation} dist"), |b| {
+            b.iter(|| black_box(&e).dist())
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, rolling, exact_odds, wide_sums);
 criterion_main!(benches);

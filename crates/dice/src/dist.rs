@@ -453,7 +453,9 @@ fn runs(p: &[f64]) -> Vec<(usize, usize, f64)> {
 }
 
 /// Reusable buffers, so that adding a thousand dice one at a time to a wide running sum does
-/// not allocate (and page-fault in) fresh megabytes for every die.
+/// not allocate (and page-fault in) fresh megabytes for every die. Each is cleared and then
+/// filled once by `extend`, never zero-filled first and overwritten: on a sum as wide as
+/// `1000d1000` a zero-fill is a full extra pass over memory for every die.
 #[derive(Default)]
 struct Scratch {
     padded: Vec<f64>,
@@ -471,6 +473,10 @@ struct Scratch {
 /// additions of non-negative numbers, so unlike the running-sum trick (add the new value,
 /// subtract the old) there is no cancellation and tiny tail probabilities stay accurate to a
 /// few ulps.
+///
+/// This is the general case, for kernels of several runs (exploding dice, pools); a kernel
+/// of one run, a fair die, goes through [`stream_windows`], which gives the same numbers
+/// bit for bit without the whole-width `padded`, `prefix` and `suffix` arrays.
 fn add_windows(
     x: &[f64],
     len: usize,
@@ -487,30 +493,27 @@ fn add_windows(
         return;
     }
     let pad = len - 1;
-    let n = x.len() + 2 * pad;
     s.padded.clear();
-    s.padded.resize(n, 0.0);
-    s.padded[pad..pad + x.len()].copy_from_slice(x);
+    s.padded.extend(std::iter::repeat_n(0.0, pad));
+    s.padded.extend_from_slice(x);
+    s.padded.extend(std::iter::repeat_n(0.0, pad));
     s.prefix.clear();
-    s.prefix.resize(n, 0.0);
     s.suffix.clear();
-    s.suffix.resize(n, 0.0);
-    let blocks = s
-        .padded
-        .chunks(len)
-        .zip(s.prefix.chunks_mut(len))
-        .zip(s.suffix.chunks_mut(len));
-    for ((yb, pb), sb) in blocks {
+    for block in s.padded.chunks(len) {
         let mut acc = 0.0;
-        for (p, &v) in pb.iter_mut().zip(yb) {
+        s.prefix.extend(block.iter().map(|&v| {
             acc += v;
-            *p = acc;
-        }
+            acc
+        }));
+        // Suffix sums are made from the end of the block: push them backwards, then turn
+        // them round in place.
+        let at = s.suffix.len();
         let mut acc = 0.0;
-        for (q, &v) in sb.iter_mut().zip(yb).rev() {
+        s.suffix.extend(block.iter().rev().map(|&v| {
             acc += v;
-            *q = acc;
-        }
+            acc
+        }));
+        s.suffix[at..].reverse();
     }
     let wlen = x.len() + pad;
     let (prefix, suffix) = (&s.prefix, &s.suffix);
@@ -533,10 +536,143 @@ fn add_windows(
     }
 }
 
+/// How many blocks [`stream_windows`] scans side by side.
+const STREAM_BLOCKS: usize = 4;
+
+/// Sets `out` to `q · W`, with `W` the window sums of [`add_windows`] for windows of `len`:
+/// the sum with a kernel of one run of `len` equal probabilities `q`, such as a fair die.
+///
+/// The same block scans as [`add_windows`], adding the same numbers in the same order (so
+/// the result is identical to the last bit), but streamed: block `b`'s suffix sums and block
+/// `b + 1`'s prefix sums are all that the windows starting in block `b` need, so only a few
+/// blocks are held at a time, in buffers of a few `len` that stay in cache. Each die then
+/// costs about one read of the running sum and one write of the new one, where
+/// materialising the padded copy and its whole-width prefix and suffix arrays (each
+/// zero-filled first) took seven more passes over memory.
+///
+/// Each scan is a chain of dependent additions, so one scan at a time runs at the latency
+/// of an addition, not its throughput. [`STREAM_BLOCKS`] blocks are therefore laid side by
+/// side (element `i` of every block in one row) and scanned together, prefix and suffix
+/// chains in the same loop: the additions of different chains are independent, and a row
+/// is a small array the compiler can keep in vector registers. Each chain still adds the
+/// same numbers in the same order.
+fn stream_windows(x: &[f64], len: usize, q: f64, out: &mut Vec<f64>, s: &mut Scratch) {
+    const G: usize = STREAM_BLOCKS;
+    out.clear();
+    if len == 1 {
+        out.extend(x.iter().map(|&v| q * v));
+        return;
+    }
+    let pad = len - 1;
+    let wlen = x.len() + pad;
+    out.reserve(wlen);
+    let Scratch {
+        padded: rows,
+        prefix,
+        suffix,
+        ..
+    } = s;
+    rows.clear();
+    rows.resize((G + 1) * len, 0.0);
+    prefix.clear();
+    prefix.resize(G * len, 0.0);
+    suffix.clear();
+    suffix.resize(G * len, 0.0);
+    let (rows, _) = rows.as_chunks_mut::<{ G + 1 }>();
+    let (prefix, _) = prefix.as_chunks_mut::<G>();
+    let (suffix, _) = suffix.as_chunks_mut::<G>();
+    // Block `b` of the padded input (`pad` zeros, `x`, `pad` zeros, then zeros past the
+    // end, which only ever follow the numbers a scan needs and so change none of them) into
+    // column `k` of `rows`.
+    let load = |b: usize, k: usize, rows: &mut [[f64; G + 1]]| {
+        let a = b * len;
+        let data =
+            &x[a.saturating_sub(pad).min(x.len())..(a + len).saturating_sub(pad).min(x.len())];
+        let lead = pad.saturating_sub(a).min(len);
+        for row in &mut rows[..lead] {
+            row[k] = 0.0;
+        }
+        for (row, &v) in rows[lead..].iter_mut().zip(data) {
+            row[k] = v;
+        }
+        for row in &mut rows[lead + data.len()..] {
+            row[k] = 0.0;
+        }
+    };
+    // The whole of the first block, summed from its start: `prefix[pad]` in `add_windows`.
+    load(0, 0, rows);
+    let mut block_total = rows.iter().fold(0.0, |acc, row| acc + row[0]);
+    let mut base = 0;
+    let mut b = 0;
+    while base < wlen {
+        // Blocks `b..b+G` have their windows computed here, from their suffix sums and the
+        // prefix sums of the block after each. The windows starting in a block lie inside
+        // the padded input, so that block is whole; past the end only prefix sums run over
+        // the zeros `load` adds, and only the sums before those zeros are read.
+        if base >= pad && base + (G + 1) * len <= pad + x.len() {
+            // Away from the ends the blocks are plain stretches of `x`: scan them in place.
+            let at = base - pad;
+            let cols: [&[f64]; G + 1] = std::array::from_fn(|k| &x[at + k * len..][..len]);
+            scan_blocks(len, |i, k| cols[k][i], prefix, suffix);
+        } else {
+            for k in 0..=G {
+                load(b + k, k, rows);
+            }
+            let rows = &*rows;
+            scan_blocks(len, |i, k| rows[i][k], prefix, suffix);
+        }
+        for k in 0..G {
+            if base >= wlen {
+                break;
+            }
+            // A window starting on a block boundary is exactly that block.
+            out.push(q * block_total);
+            let m = len.min(wlen - base);
+            out.extend(
+                suffix[1..m]
+                    .iter()
+                    .zip(&prefix[..m - 1])
+                    .map(|(sf, pf)| q * (sf[k] + pf[k])),
+            );
+            block_total = prefix[pad][k];
+            base += len;
+        }
+        b += G;
+    }
+}
+
+/// The scans of [`stream_windows`]: `prefix[i][k]` is the sum of elements `0..=i` of block
+/// `k + 1` and `suffix[i][k]` that of elements `i..len` of block `k`, where `at(i, k)` is
+/// element `i` of block `k`. The `2·G` chains are independent and advance together.
+fn scan_blocks(
+    len: usize,
+    at: impl Fn(usize, usize) -> f64,
+    prefix: &mut [[f64; STREAM_BLOCKS]],
+    suffix: &mut [[f64; STREAM_BLOCKS]],
+) {
+    const G: usize = STREAM_BLOCKS;
+    let mut pa = [0.0f64; G];
+    let mut sa = [0.0f64; G];
+    let forward = prefix[..len].iter_mut().enumerate();
+    let backward = suffix[..len].iter_mut().enumerate().rev();
+    for ((i, pre), (j, suf)) in forward.zip(backward) {
+        for k in 0..G {
+            pa[k] += at(i, k + 1);
+            sa[k] += at(j, k);
+        }
+        *pre = pa;
+        *suf = sa;
+    }
+}
+
 /// A running sum of independent distributions, keeping its buffers between additions.
 pub(crate) struct SumBuilder {
     lo: i64,
+    /// The running sum is `p[start..]`: `lo` is the outcome of `p[start]`. Trimming
+    /// underflowed zeros off the front moves `start` instead of shifting the vector down,
+    /// which on a wide sum whose low tail underflows at every die was another full pass.
     p: Vec<f64>,
+    start: usize,
     scratch: Scratch,
 }
 
@@ -545,6 +681,7 @@ impl SumBuilder {
         SumBuilder {
             lo: start.lo,
             p: start.p,
+            start: 0,
             scratch: Scratch::default(),
         }
     }
@@ -558,54 +695,71 @@ impl SumBuilder {
     /// distribution degrades to the ordinary O(n·m) convolution (runs of length 1, whose
     /// window sums are the operand itself).
     ///
+    /// So `NdS` costs the sum of the running widths, about N²·S/2 additions: quadratic in
+    /// N by nature (the sum of N dice is N·S wide, and each die touches all of it), but
+    /// with nothing quadratic on top of that.
+    ///
     /// # Panics
     /// If an outcome overflows `i64`.
     pub(crate) fn add(&mut self, d: &Dist) {
+        let x = &self.p[self.start..];
         let lo = self
             .lo
             .checked_add(d.lo)
             .expect("Dist::add: outcome overflows i64");
-        let hi = self.lo + (self.p.len() as i64 - 1);
+        let hi = self.lo + (x.len() as i64 - 1);
         hi.checked_add(d.max())
             .expect("Dist::add: outcome overflows i64");
         let d_runs = runs(&d.p);
-        let d_cost = d_runs.len() * self.p.len() + d.p.len();
+        let d_cost = d_runs.len() * x.len() + d.p.len();
         // Counting the running sum's runs costs a pass: only worth it if `d` is irregular.
         let own_runs = if d_runs.len() > 1 {
-            Some(runs(&self.p))
+            Some(runs(x))
         } else {
             None
         };
         let (mut kernel, other) = match own_runs {
-            Some(r) if r.len() * d.p.len() + self.p.len() < d_cost => (r, &d.p),
-            _ => (d_runs, &self.p),
+            Some(r) if r.len() * d.p.len() + x.len() < d_cost => (r, &d.p[..]),
+            _ => (d_runs, x),
         };
+        let width = x.len() + d.p.len() - 1;
         let mut out = std::mem::take(&mut self.scratch.out);
-        out.clear();
-        out.resize(self.p.len() + d.p.len() - 1, 0.0);
-        kernel.sort_by_key(|&(_, len, _)| len);
-        for group in kernel.chunk_by(|x, y| x.1 == y.1) {
-            add_windows(other, group[0].1, group, &mut out, &mut self.scratch);
+        match kernel[..] {
+            // One run over the whole kernel (a trimmed distribution starts and ends on a
+            // non-zero): every output is written exactly once, so no zero-fill.
+            [(0, len, q)] if other.len() + len - 1 == width => {
+                stream_windows(other, len, q, &mut out, &mut self.scratch);
+            }
+            _ => {
+                out.clear();
+                out.resize(width, 0.0);
+                kernel.sort_by_key(|&(_, len, _)| len);
+                for group in kernel.chunk_by(|x, y| x.1 == y.1) {
+                    add_windows(other, group[0].1, group, &mut out, &mut self.scratch);
+                }
+            }
         }
         self.scratch.out = std::mem::replace(&mut self.p, out);
+        self.start = 0;
         self.lo = lo;
         self.trim();
     }
 
     /// Drops zero (underflowed) probabilities at the ends.
     fn trim(&mut self) {
-        let Some(first) = self.p.iter().position(|&x| x != 0.0) else {
+        let live = &self.p[self.start..];
+        let Some(first) = live.iter().position(|&x| x != 0.0) else {
             return;
         };
-        let last = self.p.iter().rposition(|&x| x != 0.0).unwrap_or(first);
-        self.p.truncate(last + 1);
-        if first > 0 {
-            self.p.drain(..first);
-            self.lo += first as i64;
-        }
+        let last = live.iter().rposition(|&x| x != 0.0).unwrap_or(first);
+        self.p.truncate(self.start + last + 1);
+        self.start += first;
+        self.lo += first as i64;
     }
 
-    pub(crate) fn finish(self) -> Dist {
+    pub(crate) fn finish(mut self) -> Dist {
+        // One shift at the very end, instead of one per die.
+        self.p.drain(..self.start);
         Dist::from_parts(self.lo, self.p)
     }
 }
@@ -660,6 +814,27 @@ mod tests {
                     (got - want).abs() < 1e-15,
                     "len {len} u {u}: {got} vs {want}"
                 );
+            }
+        }
+    }
+
+    /// The streamed kernel must give the general one's numbers to the last bit (the CLI's
+    /// output is compared byte for byte), at every width around the block boundaries.
+    #[test]
+    fn streamed_windows_are_bit_identical() {
+        let mut s = Scratch::default();
+        for width in 1..60 {
+            let x: Vec<f64> = (0..width)
+                .map(|i| 1.0 / (1.0 + (i * 7 % 13) as f64))
+                .collect();
+            for len in 1..20 {
+                let q = 1.0 / len as f64;
+                let mut want = vec![0.0; width + len - 1];
+                add_windows(&x, len, &[(0, len, q)], &mut want, &mut s);
+                let mut got = Vec::new();
+                stream_windows(&x, len, q, &mut got, &mut s);
+                let bits = |v: &[f64]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&got), bits(&want), "width {width} len {len}");
             }
         }
     }

@@ -280,3 +280,32 @@ fn parser_never_panics_on_garbage() {
     // The generator makes a few valid ones too, so both paths are exercised.
     assert!(parsed > 5, "only {parsed} garbage strings parsed");
 }
+
+/// A sum too wide to check term by term against anything else: `1000d1000` (646,007
+/// outcomes left after the tails underflow) against what must hold of any sum of fair dice.
+/// Not a timing test: the speed is measured in `benches/dice.rs`.
+#[test]
+fn wide_sum_is_right() {
+    let (n, s) = (1000i64, 1000i64);
+    let d: Expr = format!("{n}d{s}").parse().expect("valid");
+    let d = d.try_dist().expect("1000d1000 is within the limits");
+    assert!((d.total() - 1.0).abs() < 1e-9, "total {}", d.total());
+    let mean = (n * (s + 1)) as f64 / 2.0;
+    assert!((d.mean() - mean).abs() < 1e-6 * mean, "mean {}", d.mean());
+    let var = n as f64 * ((s * s - 1) as f64 / 12.0);
+    assert!((d.std_dev() - var.sqrt()).abs() < 1e-6 * var.sqrt());
+    // Symmetric about the mean: the outcome n(s+1) - x is as likely as x.
+    assert_eq!(d.min() + d.max(), n * (s + 1));
+    let top = d.p_eq(n * (s + 1) / 2);
+    for x in (d.min()..=d.max()).step_by(997) {
+        let (a, b) = (d.p_eq(x), d.p_eq(n * (s + 1) - x));
+        assert!((a - b).abs() <= 1e-9 * top.max(a), "at {x}: {a} vs {b}");
+        assert!(a > 0.0, "no gaps in a sum of fair dice, at {x}");
+    }
+    // Peaking at the middle outcome n(s+1)/2, its two neighbours alike.
+    let mid = n * (s + 1) / 2;
+    let (left, right) = (d.p_eq(mid - 1), d.p_eq(mid + 1));
+    assert!(top > left && top > right && (left - right).abs() <= 1e-12 * top);
+    assert!(d.p_eq(d.min()) < d.p_eq(d.min() + 1000));
+    assert!(top > d.p_eq(mid - 5000));
+}
