@@ -771,14 +771,97 @@ fn odds(game: &str, params: &[String], json: bool) -> Result<()> {
     let mut params = params.to_vec();
     let json = json || params.iter().any(|p| p == "--json");
     params.retain(|p| p != "--json");
+    // `--plot FILE.svg` (or `--plot=FILE.svg`): the CLI's own, not the game's.
+    let mut plot = None;
+    if let Some(i) = params
+        .iter()
+        .position(|p| p == "--plot" || p.starts_with("--plot="))
+    {
+        let p = params.remove(i);
+        plot = Some(match p.strip_prefix("--plot=") {
+            Some(f) => f.to_string(),
+            None if i < params.len() => params.remove(i),
+            None => bail!("--plot needs a file name: --plot odds.svg"),
+        });
+    }
+    // `--check-sims N`: N simulated rolls against the exact answer (dice from seed 0).
+    let mut sims = None;
+    if let Some(i) = params
+        .iter()
+        .position(|p| p == "--check-sims" || p.starts_with("--check-sims="))
+    {
+        let p = params.remove(i);
+        let n = match p.strip_prefix("--check-sims=") {
+            Some(n) => n.to_string(),
+            None if i < params.len() => params.remove(i),
+            None => bail!("--check-sims needs a number of rolls: --check-sims 100000"),
+        };
+        let n: u64 = n
+            .parse()
+            .ok()
+            .filter(|n| (1..=100_000_000).contains(n))
+            .ok_or_else(|| {
+                anyhow::anyhow!("--check-sims {n:?}: a number of rolls, 1 to 100000000")
+            })?;
+        sims = Some(n);
+    }
     let map = parse_params(&params)?;
     let info = entry.ruleset.info();
     let odds = entry
         .ruleset
         .matchup_odds(&map)
         .map_err(|e| anyhow::anyhow!("{e}\n{} odds take: {}", info.id, info.odds))?;
+    if let Some(file) = &plot {
+        // The outcomes as bars, in the game's order.
+        let bars: Vec<battlemat_lab::plot::Bar> = odds
+            .outcomes
+            .iter()
+            .map(|(k, p)| battlemat_lab::plot::Bar {
+                label: k.clone(),
+                value: 100.0 * p,
+                interval: None,
+            })
+            .collect();
+        let title = format!("{}: {}", info.name, params.join(" "));
+        let svg = battlemat_lab::plot::bars(&title, "chance (%)", &bars, 0.0)
+            .map_err(anyhow::Error::msg)?;
+        std::fs::write(file, svg).map_err(|e| anyhow::anyhow!("--plot {file}: {e}"))?;
+    }
+    // The check: counts per outcome, in the exact odds' order, and Pearson's test.
+    let check = match sims {
+        None => None,
+        Some(n) => {
+            let names: Vec<&String> = odds.outcomes.keys().collect();
+            let mut counts = vec![0u64; names.len()];
+            let mut roller = Roller::new(0, 0);
+            for _ in 0..n {
+                let o = entry
+                    .ruleset
+                    .matchup_sample(&map, &mut roller)
+                    .map_err(anyhow::Error::msg)?;
+                let i = names.iter().position(|k| **k == o).ok_or_else(|| {
+                    anyhow::anyhow!("a simulated roll gave {o:?}, which the exact odds do not list")
+                })?;
+                counts[i] += 1;
+            }
+            let expected: Vec<f64> = odds.outcomes.values().copied().collect();
+            let (chi2, df, p) = battlemat_lab::stats::chi_square(&counts, &expected);
+            Some(serde_json::json!({
+                "rolls": n,
+                "seed": 0,
+                "counts": names.iter().zip(&counts).map(|(k, c)| ((*k).clone(), *c)).collect::<BTreeMap<String, u64>>(),
+                "chi_square": chi2,
+                "degrees_of_freedom": df,
+                "p_value": p,
+            }))
+        }
+    };
     if json {
-        return print_json(&odds);
+        let mut v = serde_json::to_value(&odds)?;
+        if let (Some(c), Some(obj)) = (check, v.as_object_mut()) {
+            obj.insert("check".into(), c);
+        }
+        return print_json(&v);
     }
     for (k, v) in &odds.details {
         println!(
@@ -788,8 +871,32 @@ fn odds(game: &str, params: &[String], json: bool) -> Result<()> {
                 .unwrap_or_else(|| v.to_string())
         );
     }
-    for (k, p) in &odds.outcomes {
-        println!("{k:<24} {:>8.4}%", 100.0 * p);
+    match &check {
+        None => {
+            for (k, p) in &odds.outcomes {
+                println!("{k:<24} {:>8.4}%", 100.0 * p);
+            }
+        }
+        Some(c) => {
+            let n = c["rolls"].as_u64().unwrap_or(1) as f64;
+            println!("{:<24} {:>9} {:>10}", "", "exact", "simulated");
+            for (k, p) in &odds.outcomes {
+                let sim = c["counts"][k].as_u64().unwrap_or(0) as f64 / n;
+                println!("{k:<24} {:>8.4}% {:>9.4}%", 100.0 * p, 100.0 * sim);
+            }
+            println!(
+                "{} simulated rolls: chi-square {:.2} on {} degrees of freedom, p = {:.3}{}",
+                c["rolls"],
+                c["chi_square"].as_f64().unwrap_or(0.0),
+                c["degrees_of_freedom"],
+                c["p_value"].as_f64().unwrap_or(0.0),
+                if c["p_value"].as_f64().unwrap_or(0.0) < 0.001 {
+                    " — the exact odds and the simulation disagree"
+                } else {
+                    ""
+                }
+            );
+        }
     }
     Ok(())
 }

@@ -57,6 +57,12 @@ pub trait DynRuleset: Send + Sync {
     ) -> Result<Value, SetupError>;
     fn new_game(&self, setup: &Value) -> Result<Box<dyn DynState>, SetupError>;
     fn matchup_odds(&self, params: &BTreeMap<String, String>) -> Result<Odds, String>;
+    /// [`Game::matchup_sample`].
+    fn matchup_sample(
+        &self,
+        params: &BTreeMap<String, String>,
+        roller: &mut battlemat_dice::Roller,
+    ) -> Result<String, String>;
     /// Replay a record; the error names the failing step (typed: a front end can tell a
     /// record of another version from a bad step).
     fn replay(&self, record: &DynRecord)
@@ -153,6 +159,13 @@ impl<G: Game> DynRuleset for RulesetOf<G> {
     }
     fn matchup_odds(&self, params: &BTreeMap<String, String>) -> Result<Odds, String> {
         G::matchup_odds(params)
+    }
+    fn matchup_sample(
+        &self,
+        params: &BTreeMap<String, String>,
+        roller: &mut battlemat_dice::Roller,
+    ) -> Result<String, String> {
+        G::matchup_sample(params, roller)
     }
     fn replay(
         &self,

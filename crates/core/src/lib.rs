@@ -662,6 +662,20 @@ pub trait Game:
         Err(format!("{} has no matchup odds", Self::info().id))
     }
 
+    /// One simulated roll of the matchup `params` describe: the name of the
+    /// [`Game::matchup_odds`] outcome it gave, dice from `roller`. Simulated through the
+    /// rules' own dice handling, not the exact odds' arithmetic, so `battlemat odds ...
+    /// --check-sims N` checks one against the other.
+    fn matchup_sample(
+        _params: &BTreeMap<String, String>,
+        _roller: &mut battlemat_dice::Roller,
+    ) -> Result<String, String> {
+        Err(format!(
+            "{} has no simulated check of its odds yet",
+            Self::info().id
+        ))
+    }
+
     /// What the game waits for, in words: [`Game::next`] with the prompt, the chance
     /// point's outcomes, or the result. Serialisable (the stable JSON of `to_act`).
     fn to_act(&self) -> ToAct {

@@ -16,7 +16,14 @@ pub struct Bar {
 pub fn bars(title: &str, y_label: &str, bars: &[Bar], reference: f64) -> Result<String, String> {
     let mut out = String::new();
     {
-        let width = (160 + 110 * bars.len() as u32).max(480);
+        // Room under each bar for its label (about 7 pixels a character at this size).
+        let longest = bars
+            .iter()
+            .map(|b| b.label.chars().count())
+            .max()
+            .unwrap_or(0) as u32;
+        let per_bar = (longest * 7 + 16).max(110);
+        let width = (160 + per_bar * bars.len() as u32).max(480);
         let root = SVGBackend::with_string(&mut out, (width, 400)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
         let mut lo = reference;

@@ -180,8 +180,137 @@ pub(crate) fn invert(a: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
     )
 }
 
+/// Pearson's chi-square test of `observed` counts against `expected` probabilities (same
+/// order): the statistic, its degrees of freedom and the p-value. Outcomes expected fewer
+/// than 5 times are pooled into one cell (the test's usual condition).
+pub fn chi_square(observed: &[u64], expected: &[f64]) -> (f64, usize, f64) {
+    let n: u64 = observed.iter().sum();
+    let n = n as f64;
+    let mut cells: Vec<(f64, f64)> = Vec::new();
+    let mut pooled = (0.0, 0.0);
+    for (&o, &p) in observed.iter().zip(expected) {
+        let e = p * n;
+        if e < 5.0 {
+            pooled.0 += o as f64;
+            pooled.1 += e;
+        } else {
+            cells.push((o as f64, e));
+        }
+    }
+    if pooled.1 > 0.0 || pooled.0 > 0.0 {
+        cells.push(pooled);
+    }
+    let stat: f64 = cells
+        .iter()
+        .filter(|(_, e)| *e > 0.0)
+        .map(|(o, e)| (o - e) * (o - e) / e)
+        .sum();
+    let df = cells.len().saturating_sub(1);
+    let p = if df == 0 {
+        1.0
+    } else {
+        gamma_q(df as f64 / 2.0, stat / 2.0)
+    };
+    (stat, df, p)
+}
+
+/// The regularised upper incomplete gamma function Q(a, x): a series below a + 1, a
+/// continued fraction above (Numerical Recipes, 6.2).
+pub fn gamma_q(a: f64, x: f64) -> f64 {
+    if x <= 0.0 {
+        return 1.0;
+    }
+    let ln_front = a * x.ln() - x - ln_gamma(a);
+    if x < a + 1.0 {
+        let (mut sum, mut term, mut ap) = (1.0 / a, 1.0 / a, a);
+        for _ in 0..10_000 {
+            ap += 1.0;
+            term *= x / ap;
+            sum += term;
+            if term.abs() < sum.abs() * 1e-15 {
+                break;
+            }
+        }
+        (1.0 - sum * ln_front.exp()).clamp(0.0, 1.0)
+    } else {
+        let tiny = 1e-300;
+        let mut b = x + 1.0 - a;
+        let mut c = 1.0 / tiny;
+        let mut d = 1.0 / b;
+        let mut h = d;
+        for i in 1..10_000 {
+            let an = -(i as f64) * (i as f64 - a);
+            b += 2.0;
+            d = an * d + b;
+            if d.abs() < tiny {
+                d = tiny;
+            }
+            c = b + an / c;
+            if c.abs() < tiny {
+                c = tiny;
+            }
+            d = 1.0 / d;
+            let del = d * c;
+            h *= del;
+            if (del - 1.0).abs() < 1e-15 {
+                break;
+            }
+        }
+        (ln_front.exp() * h).clamp(0.0, 1.0)
+    }
+}
+
+/// ln Γ(x) for x > 0 (Lanczos, g = 7, nine terms).
+fn ln_gamma(x: f64) -> f64 {
+    const C: [f64; 9] = [
+        0.999_999_999_999_809_9,
+        676.520_368_121_885_1,
+        -1_259.139_216_722_402_8,
+        771.323_428_777_653_1,
+        -176.615_029_162_140_6,
+        12.507_343_278_686_905,
+        -0.138_571_095_265_720_12,
+        9.984_369_578_019_572e-6,
+        1.505_632_735_149_311_6e-7,
+    ];
+    if x < 0.5 {
+        // Reflection.
+        let pi = std::f64::consts::PI;
+        return (pi / (pi * x).sin()).ln() - ln_gamma(1.0 - x);
+    }
+    let x = x - 1.0;
+    let mut a = C[0];
+    let t = x + 7.5;
+    for (i, c) in C.iter().enumerate().skip(1) {
+        a += c / (x + i as f64);
+    }
+    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln()
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn chi_square_p_values_match_the_tables() {
+        // The 5 % critical values: 3.841 (1 df), 5.991 (2), 11.070 (5), 18.307 (10).
+        for (x, df) in [
+            (3.841459, 1.0),
+            (5.991465, 2.0),
+            (11.070498, 5.0),
+            (18.307038, 10.0),
+        ] {
+            let p = super::gamma_q(df / 2.0, x / 2.0);
+            assert!((p - 0.05).abs() < 1e-5, "df {df}: {p}");
+        }
+        assert!((super::gamma_q(1.0, 1.0) - (-1.0f64).exp()).abs() < 1e-12);
+        // Counts exactly as expected: statistic 0, p = 1.
+        let (stat, df, p) = super::chi_square(&[50, 30, 20], &[0.5, 0.3, 0.2]);
+        assert_eq!((stat, df), (0.0, 2));
+        assert!((p - 1.0).abs() < 1e-12);
+        // Far off: tiny p.
+        let (_, _, p) = super::chi_square(&[90, 5, 5], &[0.5, 0.3, 0.2]);
+        assert!(p < 1e-6);
+    }
+
     use super::*;
 
     #[test]

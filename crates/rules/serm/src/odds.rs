@@ -50,6 +50,42 @@ pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
     Ok(Odds { outcomes, details })
 }
 
+/// One roll of the matchup, die by die as the game rolls them ([`crate::state::Pool::add`]:
+/// a six is added and rolled again), ties failing (SERM-POOL, SERM-SHOOT, SERM-REACT).
+pub fn sample(
+    params: &BTreeMap<String, String>,
+    roller: &mut battlemat_dice::Roller,
+) -> Result<String, String> {
+    let odds = matchup(params)?;
+    let dice = |k: &str| -> u8 { odds.details.get(k).and_then(|v| v.as_u64()).unwrap_or(0) as u8 };
+    let total = |n: u8, roller: &mut battlemat_dice::Roller| -> u32 {
+        let mut pool = crate::state::Pool::of(n);
+        if n == 0 {
+            return 0;
+        }
+        loop {
+            if let Some(t) = pool.add(roller.roll(6) as u8) {
+                return t;
+            }
+        }
+    };
+    let (a, b, names) = if odds.details.contains_key("shoot_dice") {
+        (
+            dice("shoot_dice"),
+            dice("endure_dice"),
+            ["eliminated", "survives"],
+        )
+    } else {
+        (
+            dice("react_dice"),
+            dice("move_dice"),
+            ["stopped", "moves on"],
+        )
+    };
+    let (x, y) = (total(a, roller), total(b, roller));
+    Ok(names[usize::from(x <= y)].to_string())
+}
+
 impl Serm {
     /// Odds before a shot, and before a React (against the move roll already made).
     pub fn action_odds(&self, a: &Action) -> Option<Odds> {
