@@ -115,8 +115,14 @@ fn mcts_beats_random_in_every_game() {
         ("swtb", wins::<Swtb>("outpost", 6)),
         ("ms-d20", wins::<battlemat_ms_d20::MsD20>("duel", 8)),
         ("serm", wins::<battlemat_serm::Serm>("skirmish", 4)),
-        ("sd-era", wins::<battlemat_sd_era::SdEra>("king_of_the_hill", 4)),
+        (
+            "sd-era",
+            wins::<battlemat_sd_era::SdEra>("king_of_the_hill", 4),
+        ),
     ] {
-        assert!(won * 2 > games, "{id}: MCTS won {won} of {games} against random");
+        assert!(
+            won * 2 > games,
+            "{id}: MCTS won {won} of {games} against random"
+        );
     }
 }

@@ -2668,16 +2668,29 @@ fn tournament_rates_players_the_same_whatever_the_threads_and_draws_a_chart() {
     }
     // The text table.
     let text = ok([
-        "tournament", "swtb", "--players", "greedy,random", "--games", "2", "--threads", "1",
+        "tournament",
+        "swtb",
+        "--players",
+        "greedy,random",
+        "--games",
+        "2",
+        "--threads",
+        "1",
     ]);
-    assert!(text.contains("95% interval") && text.contains("greedy vs random"), "{text}");
+    assert!(
+        text.contains("95% interval") && text.contains("greedy vs random"),
+        "{text}"
+    );
 }
 
 #[test]
 fn tournament_and_sim_refuse_bad_players_in_words() {
     for bad in ["mcts:0", "mcts:abc", "mcts:0s", "mcts:9999s", "alphazero"] {
         let err = fails(["tournament", "swtb", "--players", &format!("{bad},greedy")]);
-        assert!(err.contains("players are random, greedy, mcts"), "{bad}: {err}");
+        assert!(
+            err.contains("players are random, greedy, mcts"),
+            "{bad}: {err}"
+        );
     }
     let err = fails(["tournament", "swtb", "--players", "greedy"]);
     assert!(err.contains("at least two players"), "{err}");
@@ -2718,12 +2731,23 @@ fn balance_draws_armies_within_the_points_and_suggests_costs() {
     assert!(svg.exists() && dir.path().join("bal-units.svg").exists());
     // Fixed armies: sides only.
     let fixed = json(&ok([
-        "balance", "serm", "--scenario", "points", "--player", "random", "--games", "10",
-        "--fixed", "--json",
+        "balance",
+        "serm",
+        "--scenario",
+        "points",
+        "--player",
+        "random",
+        "--games",
+        "10",
+        "--fixed",
+        "--json",
     ]));
     assert_eq!(fixed["random_armies"], false);
     assert_eq!(fixed["units"].as_array().unwrap().len(), 0);
     // A game without points rules: side balance, said in words.
     let text = ok(["balance", "swtb", "--player", "random", "--games", "10"]);
-    assert!(text.contains("seat 0") && text.contains("only the seats are compared"), "{text}");
+    assert!(
+        text.contains("seat 0") && text.contains("only the seats are compared"),
+        "{text}"
+    );
 }
