@@ -127,8 +127,9 @@ enum Command {
         game: Option<String>,
         #[command(flatten)]
         setup: SetupArgs,
-        /// Who sits in each seat, in seat order: human, random or greedy.
-        #[arg(long, value_delimiter = ',', default_value = "human,greedy")]
+        /// Who sits in each seat, in seat order: human, random, greedy, mcts, mcts:N
+        /// (iterations a move) or mcts:2s (time a move).
+        #[arg(long, value_delimiter = ',', default_value = "human,mcts")]
         seats: Vec<String>,
         /// The seed of the dice (a whole number; the same seed gives the same dice).
         #[arg(long, allow_hyphen_values = true, value_parser = parse_seed)]

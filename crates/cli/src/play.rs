@@ -203,7 +203,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
     }
     if sitters.len() != seats {
         bail!(
-            "--seats names {} player(s); {} has {seats} seats (e.g. --seats human,greedy)",
+            "--seats names {} player(s); {} has {seats} seats (e.g. --seats human,mcts)",
             sitters.len(),
             a.game
         );
