@@ -2751,3 +2751,80 @@ fn balance_draws_armies_within_the_points_and_suggests_costs() {
         "{text}"
     );
 }
+
+#[test]
+fn odds_plot_and_simulated_check() {
+    let dir = TempDir::new().unwrap();
+    let svg = dir.path().join("odds.svg");
+    let out = ok([
+        "odds",
+        "sd-era",
+        "--attacker",
+        "4V",
+        "--defender",
+        "3C",
+        "--plot",
+        p(&svg),
+        "--check-sims",
+        "20000",
+        "--json",
+    ]);
+    let j = json(&out);
+    let check = &j["check"];
+    assert_eq!(check["rolls"], 20000);
+    let counted: u64 = check["counts"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(
+        counted, 20000,
+        "every simulated roll is one of the exact outcomes"
+    );
+    let p = check["p_value"].as_f64().unwrap();
+    assert!(
+        p > 1e-4,
+        "the referee's dice agree with the exact odds: p = {p}"
+    );
+    let doc = std::fs::read_to_string(&svg).unwrap();
+    let tree = roxmltree::Document::parse(&doc).expect("well-formed SVG");
+    assert!(
+        tree.descendants()
+            .any(|n| n.text().is_some_and(|t| t.contains("knockback 2 sticks")))
+    );
+    // SERM in words; a game without a simulated check says so.
+    let text = ok([
+        "odds",
+        "serm",
+        "--shoot",
+        "3",
+        "--endure",
+        "3",
+        "--check-sims",
+        "5000",
+    ]);
+    assert!(text.contains("5000 simulated rolls: chi-square"), "{text}");
+    let err = fails([
+        "odds",
+        "swtb",
+        "--attacker",
+        "hero",
+        "--defender",
+        "trooper",
+        "--check-sims",
+        "10",
+    ]);
+    assert!(err.contains("no simulated check"), "{err}");
+    let err = fails([
+        "odds",
+        "serm",
+        "--shoot",
+        "3",
+        "--endure",
+        "3",
+        "--check-sims",
+        "0",
+    ]);
+    assert!(err.contains("--check-sims"), "{err}");
+}

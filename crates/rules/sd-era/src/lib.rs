@@ -320,6 +320,13 @@ impl Game for SdEra {
     fn matchup_odds(params: &BTreeMap<String, String>) -> Result<Odds, String> {
         odds::matchup(params)
     }
+
+    fn matchup_sample(
+        params: &BTreeMap<String, String>,
+        roller: &mut battlemat_dice::Roller,
+    ) -> Result<String, String> {
+        odds::sample(params, roller)
+    }
 }
 
 // A saved state is checked as strictly as a setup (`saved::check_progress`).

@@ -106,10 +106,23 @@ fn after_rolls(duel: &Duel, a: Pool, d: Pool, att_left: bool, def_left: bool) ->
         out.insert((class, knockback(duel, w, ok)), 1.0);
         return out;
     }
-    let attacker = att_left;
+    reroll_choice(duel, a, d, att_left, def_left).1
+}
+
+/// A VETERAN's choice (the attacker's when `attacker`, else the defender's): the face to
+/// re-roll (`None`: keep the dice) and the distribution it leads to; the attacker plays for
+/// the most expected knockback, the defender for the least. `def_left`: the defender's
+/// re-roll is still to come after the attacker's.
+fn reroll_choice(
+    duel: &Duel,
+    a: Pool,
+    d: Pool,
+    attacker: bool,
+    def_left: bool,
+) -> (Option<u8>, Dist) {
     let next = |a: Pool, d: Pool| after_rolls(duel, a, d, false, attacker && def_left);
-    let mut best = next(a, d);
-    let mut best_e = expect(&best);
+    let mut best = (None, next(a, d));
+    let mut best_e = expect(&best.1);
     let pool = if attacker { a } else { d };
     for f in 1..=6u8 {
         if pool.faces[f as usize - 1] == 0 {
@@ -127,7 +140,7 @@ fn after_rolls(duel: &Duel, a: Pool, d: Pool, att_left: bool, def_left: bool) ->
         }
         let e = expect(&dist);
         if (attacker && e > best_e + 1e-12) || (!attacker && e < best_e - 1e-12) {
-            best = dist;
+            best = (Some(f), dist);
             best_e = e;
         }
     }
@@ -165,26 +178,15 @@ pub fn odds_of(duel: &Duel) -> Odds {
     let mut outcomes = BTreeMap::new();
     let (mut win, mut tie, mut lose, mut expected) = (0.0, 0.0, 0.0, 0.0);
     for (&(class, k), &p) in &dist {
-        let name = match class {
+        match class {
             1 => {
                 win += p;
                 expected += f64::from(k) * p;
-                format!("win, knockback {k} stick{}", if k == 1 { "" } else { "s" })
             }
-            0 => {
-                tie += p;
-                "tie: nothing happens".to_string()
-            }
-            _ if k < 0 => {
-                lose += p;
-                "lose, the attacker knocked back 1 stick".to_string()
-            }
-            _ => {
-                lose += p;
-                "lose: nothing happens".to_string()
-            }
-        };
-        *outcomes.entry(name).or_insert(0.0) += p;
+            0 => tie += p,
+            _ => lose += p,
+        }
+        *outcomes.entry(outcome_name(class, k)).or_insert(0.0) += p;
     }
     let mut details = BTreeMap::new();
     details.insert("attack_dice".into(), serde_json::json!(duel.att.dice));
@@ -222,6 +224,65 @@ fn parse_unit(s: &str) -> Result<(u8, Option<Special>), String> {
 /// `battlemat odds sd-era --attacker 4V --defender 3C [--range STICKS] [--melee]
 /// [--contest sum] [--artillery extra_die]`.
 pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
+    Ok(odds_of(&duel_of(params)?))
+}
+
+/// One roll of the matchup, die by die: each side's dice rolled, a VETERAN's re-roll chosen
+/// as the odds assume (the attacker's first, for the most knockback, then the defender's,
+/// for the least) and rolled, then decided by the referee's own [`crate::combat::opposed`].
+pub fn sample(
+    params: &BTreeMap<String, String>,
+    roller: &mut battlemat_dice::Roller,
+) -> Result<String, String> {
+    let duel = duel_of(params)?;
+    let roll = |n: u8, r: &mut battlemat_dice::Roller| {
+        let mut faces = [0u8; 6];
+        for _ in 0..n {
+            faces[r.roll(6) as usize - 1] += 1;
+        }
+        Pool {
+            dice: n,
+            rolled: n,
+            faces,
+            rerolled: false,
+            cheered: false,
+        }
+    };
+    let mut a = roll(duel.att.dice, roller);
+    let mut d = roll(duel.def.dice, roller);
+    let (att_left, def_left) = (
+        duel.att.veteran && a.dice > 0,
+        duel.def.veteran && d.dice > 0,
+    );
+    if att_left && let (Some(f), _) = reroll_choice(&duel, a, d, true, def_left) {
+        a.faces[f as usize - 1] -= 1;
+        a.faces[roller.roll(6) as usize - 1] += 1;
+    }
+    if def_left && let (Some(f), _) = reroll_choice(&duel, a, d, false, false) {
+        d.faces[f as usize - 1] -= 1;
+        d.faces[roller.roll(6) as usize - 1] += 1;
+    }
+    let (w, ok) = judge(duel.contest, &a, &d, &duel);
+    let class = match w {
+        Winner::Attacker => 1,
+        Winner::Tie => 0,
+        Winner::Defender => -1,
+    };
+    Ok(outcome_name(class, knockback(&duel, w, ok)))
+}
+
+/// The outcome's name in the odds: who won and the knockback.
+fn outcome_name(class: i8, k: i32) -> String {
+    match class {
+        1 => format!("win, knockback {k} stick{}", if k == 1 { "" } else { "s" }),
+        0 => "tie: nothing happens".to_string(),
+        _ if k < 0 => "lose, the attacker knocked back 1 stick".to_string(),
+        _ => "lose: nothing happens".to_string(),
+    }
+}
+
+/// The fight a matchup's parameters describe.
+fn duel_of(params: &BTreeMap<String, String>) -> Result<Duel, String> {
     for k in params.keys() {
         if ![
             "attacker",
@@ -321,7 +382,7 @@ pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
         att_melee_special: aspec == Some(Special::M),
         contest: o.contest,
     };
-    Ok(odds_of(&duel))
+    Ok(duel)
 }
 
 impl SdEra {
