@@ -208,6 +208,76 @@ impl Game for SdEra {
         SdEra::new(setup)
     }
 
+    /// The armies a mission sets up (not a draft's, chosen in play), costed by SDE-T2.
+    fn armies(setup: &Setup) -> Option<battlemat_core::Armies> {
+        if setup.options.armies == data::Armies::Draft || setup.mission.points == 0 {
+            return None;
+        }
+        Some(battlemat_core::Armies {
+            seats: setup
+                .armies
+                .iter()
+                .take(setup.players as usize)
+                .cloned()
+                .collect(),
+            costs: setup
+                .chart
+                .iter()
+                .map(|(k, t)| (k.clone(), f64::from(t.cost())))
+                .collect(),
+        })
+    }
+
+    /// SDE-T2's limits, at random: each seat draws a budget from half the mission's points
+    /// to all of them (spending less is allowed; varying it lets the lab tell what a point
+    /// is worth), then units from the chart, each one that still fits the points and the
+    /// unit limit equally likely, until none fits (at most twelve units).
+    fn random_armies(
+        setup: &Setup,
+        roller: &mut battlemat_dice::Roller,
+    ) -> Option<Result<Setup, SetupError>> {
+        Self::armies(setup)?;
+        let m = &setup.mission;
+        let points = u32::from(m.points);
+        let least = points.div_ceil(2);
+        let mut s = setup.clone();
+        for seat in 0..(setup.players as usize).min(s.armies.len()) {
+            let mut army = Vec::new();
+            // A draw that cannot reach the mission's least units is drawn again.
+            for _ in 0..100 {
+                army.clear();
+                let mut left = least + roller.roll(points - least + 1) - 1;
+                let mut counted = 0u8;
+                while army.len() < 12 {
+                    let fits: Vec<&String> = setup
+                        .chart
+                        .iter()
+                        .filter(|(_, t)| {
+                            u32::from(t.cost()) <= left
+                                && (t.is(data::Special::T)
+                                    || m.most_units == 0
+                                    || counted < m.most_units)
+                        })
+                        .map(|(k, _)| k)
+                        .collect();
+                    if fits.is_empty() {
+                        break;
+                    }
+                    let k = fits[roller.roll(fits.len() as u32) as usize - 1];
+                    let t = &setup.chart[k];
+                    left -= u32::from(t.cost());
+                    counted += u8::from(!t.is(data::Special::T));
+                    army.push(k.clone());
+                }
+                if counted >= m.least_units && !army.is_empty() {
+                    break;
+                }
+            }
+            s.armies[seat] = army;
+        }
+        Some(SdEra::new(&s).map(|_| s))
+    }
+
     fn seats(&self) -> u8 {
         self.fixed.players
     }

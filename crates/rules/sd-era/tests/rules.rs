@@ -28,6 +28,34 @@ fn stunned(g: &SdEra, u: u8) -> bool {
 // ----- SDE-T2: value, cost, armies ---------------------------------------------------------
 
 #[test]
+fn sde_t2_random_armies_keep_the_points_and_the_unit_limit() {
+    // SDE-T2 for the balance lab: armies drawn at random stay within the mission's points
+    // and its three units besides transports, and spend between half and all the points.
+    let s = SdEra::setup("king_of_the_hill", &Default::default()).unwrap();
+    let armies = SdEra::armies(&s).unwrap();
+    assert_eq!(armies.seats.len(), 2);
+    assert_eq!(armies.costs["zaku"], 1.0, "CHEAP costs one less");
+    let mut r = battlemat_dice::Roller::new(3, 0);
+    let mut spent = std::collections::BTreeSet::new();
+    for _ in 0..200 {
+        let drawn = SdEra::random_armies(&s, &mut r).unwrap().unwrap();
+        for army in &drawn.armies {
+            let cost: u32 = army.iter().map(|k| u32::from(drawn.chart[k].cost())).sum();
+            let counted = army
+                .iter()
+                .filter(|k| !drawn.chart[*k].is(battlemat_sd_era::data::Special::T))
+                .count();
+            assert!(cost <= 7 && counted <= 3 && !army.is_empty(), "{army:?}");
+            spent.insert(cost);
+        }
+    }
+    assert!(
+        spent.contains(&7) && spent.iter().any(|&c| c < 7),
+        "{spent:?}"
+    );
+}
+
+#[test]
 fn sde_t2_value_is_dice_and_cost_cheap_costs_one_less() {
     let chart = &Catalog::builtin().chart;
     assert_eq!(chart["gundam"].cost(), 4);
