@@ -146,6 +146,15 @@ impl<G: Game> Player<G> {
         }
     }
 
+    /// An MCTS player with its own settings (experiments, tuning).
+    pub fn with_mcts(config: MctsConfig) -> Player<G> {
+        Player {
+            kind: PlayerKind::Mcts(config.budget),
+            listed: Vec::new(),
+            mcts: Some(Mcts::new(config)),
+        }
+    }
+
     /// The action for the deciding seat of `state`; `None` when no seat decides or it has
     /// no action.
     pub fn choose(&mut self, state: &G, roller: &mut Roller) -> Option<G::Action> {
