@@ -186,7 +186,7 @@ fn abaoaqu(c: &mut Criterion) {
         }
     }
     let cat = Catalog::builtin();
-    for n in [10usize, 100, 1000] {
+    let counters_setup = |n: usize| {
         let side = |name: &str, kinds: &[&str]| SideSpec {
             name: name.into(),
             hold: None,
@@ -224,6 +224,32 @@ fn abaoaqu(c: &mut Criterion) {
             options: Default::default(),
             seating: battlemat_core::Seating::one_per_side(2),
         };
+        setup
+    };
+    // One random game's cost from 10 to 1,000 counters: criterion draws the curve
+    // (target/criterion/abaoaqu_random_game_by_counters/report/lines.svg).
+    let mut group = c.benchmark_group("abaoaqu/random_game_by_counters");
+    group.sample_size(10);
+    for n in [10usize, 30, 100, 300, 1000] {
+        let setup = counters_setup(n);
+        let mut seed = 0u64;
+        group.bench_with_input(
+            criterion::BenchmarkId::from_parameter(n),
+            &setup,
+            |b, setup| {
+                b.iter(|| {
+                    seed += 1;
+                    let mut r = Roller::new(seed, 0);
+                    black_box(
+                        play::<AbaoAqu>(setup, &[PlayerKind::Random], &mut r, 100_000_000).unwrap(),
+                    )
+                })
+            },
+        );
+    }
+    group.finish();
+    for n in [10usize, 100, 1000] {
+        let setup = counters_setup(n);
         // The decisions of two random games, from the first turn on (set-up excluded).
         let mut decisions: Vec<AbaoAqu> = Vec::new();
         for seed in 0..2 {
