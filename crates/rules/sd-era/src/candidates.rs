@@ -158,13 +158,18 @@ impl SdEra {
         // What the active player's units may attack is the same for each of them (a friend
         // is never a target), outside a ring battle (where it depends on the side of the
         // ring): judged once per listing.
-        let shooter = self.ids().find(|&u| {
-            let x = self.unit(u);
-            x.owner == Some(seat) && x.on_table()
-        });
+        // Only bodies on the table can act or be attacked: the listing looks through them,
+        // not every id.
+        let on_table: Vec<UnitId> = scratch.on_table().collect();
+        let shooter = on_table
+            .iter()
+            .copied()
+            .find(|&u| self.unit(u).owner == Some(seat));
         let targets: Option<Vec<UnitId>> = match shooter {
             Some(s) if self.fixed.kind != MissionKind::RingBattle => Some(
-                self.ids()
+                on_table
+                    .iter()
+                    .copied()
                     .filter(|&t| t != s && self.target_ok(s, t).is_ok())
                     .collect(),
             ),
@@ -173,8 +178,10 @@ impl SdEra {
         let hill = self.hill().is_some();
         // EGG HUNT: the credits lying on the table, found once per listing.
         let credits: Vec<UnitId> = if self.fixed.kind == MissionKind::EggHunt {
-            self.ids()
-                .filter(|&c| self.unit(c).is_marker() && self.unit(c).on_table())
+            on_table
+                .iter()
+                .copied()
+                .filter(|&c| self.unit(c).is_marker())
                 .collect()
         } else {
             Vec::new()
@@ -186,9 +193,9 @@ impl SdEra {
                 }
             }
         }
-        for u in self.ids() {
+        for &u in &on_table {
             let x = self.unit(u);
-            if x.owner != Some(seat) || !x.on_table() {
+            if x.owner != Some(seat) {
                 continue;
             }
             if x.stunned {

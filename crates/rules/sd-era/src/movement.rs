@@ -605,6 +605,12 @@ impl Scratch {
         s
     }
 
+    /// The bodies on the table, in id order (what a listing looks through instead of every
+    /// id: broken eggs, taken credits and captured units stay in the list of units).
+    pub fn on_table(&self) -> impl Iterator<Item = UnitId> + '_ {
+        self.bodies.iter().map(|(u, _)| *u)
+    }
+
     /// Hand the buffers back for the next listing on this thread.
     pub fn recycle(self) {
         SPARE.with(|c| c.set(Some(self)));
