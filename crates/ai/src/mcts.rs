@@ -242,14 +242,17 @@ impl<G: Game> Mcts<G> {
                 }
             }
         }
+        // Every tree ran at least one iteration, so some action was tried; were none, the
+        // listed actions would be reported unvisited and the first chosen.
+        let any = visits.iter().any(|&v| v > 0);
         let mut actions: Vec<ActionStats<G::Action>> = legal
             .into_iter()
             .enumerate()
-            .filter(|&(i, _)| visits[i] > 0)
+            .filter(|&(i, _)| visits[i] > 0 || !any)
             .map(|(i, action)| ActionStats {
                 action,
                 visits: visits[i],
-                value: totals[i] / visits[i] as f64,
+                value: totals[i] / visits[i].max(1) as f64,
             })
             .collect();
         // Most visited first; then the better value; then the listed order (stable sort).
@@ -387,7 +390,10 @@ impl<G: Game> Tree<G> {
     fn run(&mut self, cfg: &MctsConfig, iterations: u64, deadline: Option<Instant>) -> u64 {
         let mut done = 0;
         while done < iterations {
+            // At least one iteration, however late it starts (a paused process, a budget
+            // shorter than one iteration).
             if let Some(d) = deadline
+                && done > 0
                 && done % 32 == 0
                 && Instant::now() >= d
             {

@@ -126,3 +126,17 @@ fn mcts_beats_random_in_every_game() {
         );
     }
 }
+
+/// However short the time, a search chooses an action (each tree runs one iteration at
+/// least): a budget already spent when the search starts (a paused process) still moves.
+#[test]
+fn a_tiny_time_budget_still_chooses() {
+    let setup = battlemat_ms_d20::MsD20::setup("duel", &BTreeMap::new()).unwrap();
+    let p = play::<battlemat_ms_d20::MsD20>(
+        &setup,
+        &[PlayerKind::Mcts(Budget::Millis(0)), PlayerKind::Random],
+        &mut Roller::new(3, 0),
+        1_000_000,
+    );
+    assert!(p.is_ok(), "{p:?}");
+}
