@@ -2805,13 +2805,31 @@ fn odds_plot_and_simulated_check() {
         "5000",
     ]);
     assert!(text.contains("5000 simulated rolls: chi-square"), "{text}");
-    let err = fails([
+    // SWTB plays the attack through the referee, ties rolled again under `ties = reroll`.
+    let j = json(&ok([
         "odds",
         "swtb",
         "--attacker",
-        "hero",
+        "trooper",
         "--defender",
         "trooper",
+        "--ties",
+        "reroll",
+        "--check-sims",
+        "4000",
+        "--json",
+    ]));
+    assert_eq!(
+        j["check"]["counts"].as_object().unwrap().len(),
+        2,
+        "no ties left: {j}"
+    );
+    assert!(j["check"]["p_value"].as_f64().unwrap() > 1e-4, "{j}");
+    let err = fails([
+        "odds",
+        "ms-d20",
+        "--strike-bonus",
+        "3",
         "--check-sims",
         "10",
     ]);

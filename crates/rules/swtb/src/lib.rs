@@ -380,6 +380,13 @@ impl Game for Swtb {
     fn matchup_odds(params: &BTreeMap<String, String>) -> Result<Odds, String> {
         odds::matchup(params)
     }
+
+    fn matchup_sample(
+        params: &BTreeMap<String, String>,
+        roller: &mut battlemat_dice::Roller,
+    ) -> Result<String, String> {
+        odds::sample(params, roller)
+    }
 }
 
 /// The `seats` option: several players per side (`4`: two a side, dealt in turn; or each

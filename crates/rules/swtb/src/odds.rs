@@ -150,6 +150,43 @@ impl Swtb {
 /// side (a fixed gun with a trooper to crew it; a flier on its line, a flying defender on
 /// the battlefield unless both fly): a refusal is the referee's own, rule id and all.
 pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
+    let (g, action, a_id, d_id) = duel_of(params)?;
+    matchup_of(&g, &action, a_id, d_id)
+}
+
+/// One roll of the matchup played by the referee: the attack made in the small game the
+/// odds describe, every die a chance point rolled from `roller` (ties rolled again under
+/// `ties = reroll`), the outcome read off the last comparison (SWTB-3).
+pub fn sample(
+    params: &BTreeMap<String, String>,
+    roller: &mut battlemat_dice::Roller,
+) -> Result<String, String> {
+    use battlemat_core::{Game, Next};
+    let (mut g, action, _, _) = duel_of(params)?;
+    let mut ev = Vec::new();
+    g.apply_action(&action, &mut ev)
+        .map_err(|e| e.to_string())?;
+    // A tie rolled again forever has probability zero; the bound only stops a bug.
+    for _ in 0..100_000 {
+        let Next::Chance(o) = g.next() else { break };
+        g.apply_chance(o.roll(roller), &mut ev);
+    }
+    let last = ev.iter().rev().find_map(|e| match e {
+        crate::events::Event::Compared {
+            attack, defence, ..
+        } => Some(attack.cmp(defence)),
+        _ => None,
+    });
+    Ok(match last.ok_or("the attack compared no rolls")? {
+        std::cmp::Ordering::Greater => "attacker_wins",
+        std::cmp::Ordering::Less => "defender_wins",
+        std::cmp::Ordering::Equal => "tie",
+    }
+    .to_string())
+}
+
+/// The small game and the attack a matchup's parameters describe, with the two unit types.
+fn duel_of(params: &BTreeMap<String, String>) -> Result<(Swtb, Action, String, String), String> {
     let cat = crate::data::Catalog::builtin();
     let get_type = |key: &str| -> Result<String, String> {
         let k = params
@@ -181,7 +218,11 @@ pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
     o.points = false;
     o.artillery = true;
     let (g, action) = duel(&a_id, &d_id, o)?;
-    let plan = g.plan(&action).map_err(|w| g.explain(w).to_string())?;
+    Ok((g, action, a_id, d_id))
+}
+
+fn matchup_of(g: &Swtb, action: &Action, a_id: String, d_id: String) -> Result<Odds, String> {
+    let plan = g.plan(action).map_err(|w| g.explain(w).to_string())?;
     let (unit, target, kind) = match plan {
         Plan::Attack {
             unit, target, kind, ..
