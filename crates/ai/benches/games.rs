@@ -204,7 +204,7 @@ fn abaoaqu(c: &mut Criterion) {
                 deploy_rows: Some((1, 21)),
             }],
         };
-        let setup = Setup {
+        Setup {
             units: cat.units.clone(),
             tables: cat.tables.clone(),
             scenario: Scenario {
@@ -223,8 +223,7 @@ fn abaoaqu(c: &mut Criterion) {
             },
             options: Default::default(),
             seating: battlemat_core::Seating::one_per_side(2),
-        };
-        setup
+        }
     };
     // One random game's cost from 10 to 1,000 counters: criterion draws the curve
     // (target/criterion/abaoaqu_random_game_by_counters/report/lines.svg).

@@ -83,11 +83,11 @@ fn winners(r: &GameResult, seats: usize) -> Vec<bool> {
 
 /// Run the games: `play` plays game `i` (drawing its armies first when it has them) and
 /// says what each seat fielded.
-pub fn run(
-    spec: &Spec,
-    play: &(dyn Fn(u64, &mut Roller) -> Result<(Played, Option<Armies>), String> + Sync),
-    tick: &(dyn Fn() + Sync),
-) -> Result<Report, String> {
+/// Plays game `i` from its dice: the game and what each seat fielded.
+pub type PlayOne<'a> =
+    &'a (dyn Fn(u64, &mut Roller) -> Result<(Played, Option<Armies>), String> + Sync);
+
+pub fn run(spec: &Spec, play: PlayOne<'_>, tick: &(dyn Fn() + Sync)) -> Result<Report, String> {
     if spec.games == 0 {
         return Err("at least one game".into());
     }

@@ -7,6 +7,9 @@
 //!   still has a finite rating. Ratings are centred on their mean; 95 % intervals come from
 //!   the inverse of the Fisher information, centred the same way.
 
+// Small dense matrices: indices say it best.
+#![allow(clippy::needless_range_loop)]
+
 use serde::Serialize;
 
 /// z for a two-sided 95 % interval.

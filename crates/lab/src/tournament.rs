@@ -5,6 +5,9 @@
 //! falls on both alike. A game is a win for the seat in sole first place and a draw when
 //! first place is shared (or in a co-operative mission, where both seats share the fate).
 
+// The tallies are a matrix read by (row, column): indices say it best.
+#![allow(clippy::needless_range_loop)]
+
 use crate::stats::{Rating, Tally, fit_elo, wilson};
 use battlemat_ai::{Played, PlayerKind};
 use battlemat_core::GameResult;
@@ -84,11 +87,10 @@ fn seat0_score(r: &GameResult) -> f64 {
 
 /// Play the tournament: `play` plays one game with these players in seat order, dice
 /// from the roller. `tick` is called after each game.
-pub fn run(
-    spec: &Spec,
-    play: &(dyn Fn(&[PlayerKind], &mut Roller) -> Result<Played, String> + Sync),
-    tick: &(dyn Fn() + Sync),
-) -> Result<Report, String> {
+/// Plays one game with these players in seat order.
+pub type PlayOne<'a> = &'a (dyn Fn(&[PlayerKind], &mut Roller) -> Result<Played, String> + Sync);
+
+pub fn run(spec: &Spec, play: PlayOne<'_>, tick: &(dyn Fn() + Sync)) -> Result<Report, String> {
     let n = spec.players.len();
     if n < 2 {
         return Err("a tournament needs at least two players".into());
