@@ -2825,15 +2825,33 @@ fn odds_plot_and_simulated_check() {
         "no ties left: {j}"
     );
     assert!(j["check"]["p_value"].as_f64().unwrap() > 1e-4, "{j}");
-    let err = fails([
-        "odds",
-        "ms-d20",
-        "--strike-bonus",
-        "3",
-        "--check-sims",
-        "10",
-    ]);
-    assert!(err.contains("no simulated check"), "{err}");
+    // A-Bao-A-Qu and ms-d20 too: every game checks its odds.
+    for args in [
+        &[
+            "abaoaqu",
+            "--attack",
+            "6",
+            "--defence",
+            "3",
+            "--defender-state",
+            "C",
+        ][..],
+        &[
+            "ms-d20",
+            "--strike-bonus",
+            "3",
+            "--defence",
+            "dodge",
+            "--defence-bonus",
+            "4",
+        ][..],
+    ] {
+        let mut a = vec!["odds"];
+        a.extend_from_slice(args);
+        a.extend(["--check-sims", "4000", "--json"]);
+        let j = json(&ok(a));
+        assert!(j["check"]["p_value"].as_f64().unwrap() > 1e-4, "{j}");
+    }
     let err = fails([
         "odds",
         "serm",

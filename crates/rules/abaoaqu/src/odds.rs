@@ -45,16 +45,42 @@ pub fn outcomes(
         return out;
     };
     for face in 1..=6u8 {
-        let m = state.unwrap_or(Morale::Normal);
-        let hit = tables.hit(face + die_modifier(m), col, close);
-        let name = match state {
-            Some(s) if after_hit(s, hit) == Some(s) => "no effect",
-            Some(s) => state_name(after_hit(s, hit)),
-            None => hit_name(hit),
-        };
+        let name = face_result(tables, col, close, state, face);
         *out.entry(name.to_string()).or_insert(0.0) += 1.0 / 6.0;
     }
     out
+}
+
+/// What one face of the die does at `column` (ABQ-7-4, 9-5; the C/D die modifier, 12-2):
+/// the referee's table and morale functions.
+fn face_result(
+    tables: &Tables,
+    col: u8,
+    close: bool,
+    state: Option<Morale>,
+    face: u8,
+) -> &'static str {
+    let m = state.unwrap_or(Morale::Normal);
+    let hit = tables.hit(face + die_modifier(m), col, close);
+    match state {
+        Some(s) if after_hit(s, hit) == Some(s) => "no effect",
+        Some(s) => state_name(after_hit(s, hit)),
+        None => hit_name(hit),
+    }
+}
+
+/// One roll of the matchup: a die rolled and read off the results table as the referee
+/// reads it.
+pub fn sample(
+    params: &BTreeMap<String, String>,
+    roller: &mut battlemat_dice::Roller,
+) -> Result<String, String> {
+    let (column, close, state, _) = parse(params)?;
+    let Some(col) = column else {
+        return Ok("no effect".to_string());
+    };
+    let face = roller.roll(6) as u8;
+    Ok(face_result(&Catalog::builtin().tables, col, close, Some(state), face).to_string())
 }
 
 /// `battlemat odds abaoaqu --attack A --defence D [--range R] [--same-hex] [--close]
@@ -62,6 +88,28 @@ pub fn outcomes(
 /// counter's anti-MS or anti-ship value and the range is taken off (7-2; doubled in the same
 /// hex, 7-3); in close combat (`--close`) A and D are the two sides of 9-5's ratio.
 pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
+    let (column, close, state, details) = parse(params)?;
+    let tables = &Catalog::builtin().tables;
+    Ok(Odds {
+        outcomes: outcomes(tables, column, close, Some(state)),
+        details,
+    })
+}
+
+/// A matchup's parameters: the final column, close combat or not, the defender's state,
+/// and the details shown.
+#[allow(clippy::type_complexity)]
+fn parse(
+    params: &BTreeMap<String, String>,
+) -> Result<
+    (
+        Option<u8>,
+        bool,
+        Morale,
+        BTreeMap<String, serde_json::Value>,
+    ),
+    String,
+> {
     let num = |k: &str| -> Result<Option<u32>, String> {
         params
             .get(k)
@@ -139,7 +187,6 @@ pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
     };
     let shift = pilot_rank(ap) - pilot_rank(dp);
     let column = final_column(effective, d, shift);
-    let tables = &Catalog::builtin().tables;
     let mut details = BTreeMap::new();
     details.insert("column".into(), crate::combat::column_name(column).into());
     details.insert("effective_attack".into(), effective.into());
@@ -154,10 +201,7 @@ pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
         })
         .into(),
     );
-    Ok(Odds {
-        outcomes: outcomes(tables, column, close, Some(state)),
-        details,
-    })
+    Ok((column, close, state, details))
 }
 
 impl AbaoAqu {

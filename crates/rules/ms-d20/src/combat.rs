@@ -103,7 +103,7 @@ impl MsD20 {
             .unwrap_or(0);
         a.natural = face;
         a.total = face as i16 + bonus;
-        let miss = face == 1 || a.total <= MISS_AT_OR_BELOW;
+        let miss = strike_misses(face, a.total);
         ev.push(Event::Strike {
             unit: a.attacker,
             natural: face,
@@ -230,13 +230,7 @@ impl MsD20 {
             Defence::Take => 0,
         } as i16;
         let total = face as i16 + bonus;
-        let ok = if a.critical {
-            face == 20
-        } else if d == Defence::Roll {
-            total > a.total
-        } else {
-            total >= a.total
-        };
+        let ok = defence_succeeds(a.critical, d == Defence::Roll, face, total, a.total);
         if a.critical && face == 20 {
             a.critical = false;
         }
@@ -412,5 +406,22 @@ impl MsD20 {
                 acted: true,
             };
         }
+    }
+}
+
+/// D20-3 d): a strike misses on a natural 1 or a total of 4 or less (rulings.md).
+pub fn strike_misses(face: u8, total: i16) -> bool {
+    face == 1 || total <= MISS_AT_OR_BELOW
+}
+
+/// D20-3D: does a defence die succeed? Against a natural 20 only a natural 20; a roll with
+/// impact must beat the strike, a dodge, leap dodge or parry meet it (ties to the defender).
+pub fn defence_succeeds(critical: bool, roll: bool, face: u8, total: i16, strike: i16) -> bool {
+    if critical {
+        face == 20
+    } else if roll {
+        total > strike
+    } else {
+        total >= strike
     }
 }

@@ -207,6 +207,13 @@ impl Game for MsD20 {
     fn matchup_odds(params: &BTreeMap<String, String>) -> Result<Odds, String> {
         odds::matchup(params)
     }
+
+    fn matchup_sample(
+        params: &BTreeMap<String, String>,
+        roller: &mut battlemat_dice::Roller,
+    ) -> Result<String, String> {
+        odds::sample(params, roller)
+    }
 }
 
 // A saved state is its setup and its progress, checked as strictly as a new game.

@@ -49,6 +49,47 @@ pub fn strike_odds(bonus: i16, def: Def, def_bonus: i16) -> [f64; 4] {
 }
 
 pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
+    let (total_bonus, def, db, details) = parse(params)?;
+    let [miss, hit, crit, defended] = strike_odds(total_bonus, def, db);
+    let mut outcomes = BTreeMap::new();
+    outcomes.insert("miss".to_string(), miss);
+    outcomes.insert("hit".to_string(), hit);
+    outcomes.insert("critical".to_string(), crit);
+    outcomes.insert("defended".to_string(), defended);
+    Ok(Odds { outcomes, details })
+}
+
+/// One strike of the matchup: the strike die and, if it lands and the target defends, the
+/// defence die, decided by the referee's own `strike_misses` and `defence_succeeds`.
+pub fn sample(
+    params: &BTreeMap<String, String>,
+    roller: &mut battlemat_dice::Roller,
+) -> Result<String, String> {
+    let (bonus, def, db, _) = parse(params)?;
+    let s = roller.roll(20) as u8;
+    let total = i16::from(s) + bonus;
+    if crate::combat::strike_misses(s, total) {
+        return Ok("miss".into());
+    }
+    let critical = s == 20;
+    let defended = def != Def::None && {
+        let d = roller.roll(20) as u8;
+        crate::combat::defence_succeeds(critical, def == Def::Beat, d, i16::from(d) + db, total)
+    };
+    Ok(match (defended, critical) {
+        (true, _) => "defended",
+        (false, true) => "critical",
+        (false, false) => "hit",
+    }
+    .into())
+}
+
+/// A matchup's parameters: the strike's total modifier, the defence, its bonus, and the
+/// details shown.
+#[allow(clippy::type_complexity)]
+fn parse(
+    params: &BTreeMap<String, String>,
+) -> Result<(i16, Def, i16, BTreeMap<String, serde_json::Value>), String> {
     for k in params.keys() {
         if !matches!(
             k.as_str(),
@@ -114,18 +155,12 @@ pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
         get("defence-bonus", "defence_bonus").or(params.get("defense-bonus")),
     )?;
     let total_bonus = bonus + range.strike() + target_type(ak, tk) + terrain(ta, tt);
-    let [miss, hit, crit, defended] = strike_odds(total_bonus, def, db);
-    let mut outcomes = BTreeMap::new();
-    outcomes.insert("miss".to_string(), miss);
-    outcomes.insert("hit".to_string(), hit);
-    outcomes.insert("critical".to_string(), crit);
-    outcomes.insert("defended".to_string(), defended);
     let mut details = BTreeMap::new();
     details.insert("strike_modifier".into(), total_bonus.into());
     details.insert("range".into(), range.strike().into());
     details.insert("target_type".into(), target_type(ak, tk).into());
     details.insert("terrain".into(), terrain(ta, tt).into());
-    Ok(Odds { outcomes, details })
+    Ok((total_bonus, def, db, details))
 }
 
 impl MsD20 {
