@@ -434,27 +434,12 @@ impl<G: Game> Tree<G> {
                     };
                     if node.children.len() < allowed {
                         // Try the next action.
-                        let a = node.actions[node.children.len()].clone();
-                        let mut next = node.state.clone();
-                        self.events.clear();
-                        let ok = next
-                            .apply_trusted(
-                                &Step::Act {
-                                    seat: seat as Seat,
-                                    action: a,
-                                },
-                                &mut self.events,
-                            )
-                            .is_ok();
-                        if !ok || self.nodes.len() >= MAX_NODES {
-                            break self.value_of(next, cfg);
-                        }
-                        let child = self.new_node(next);
-                        let c = self.nodes.len() as u32;
-                        self.nodes.push(child);
-                        self.nodes[at].children.push(c);
-                        self.path.push(c);
-                        break self.value_leaf(c as usize, cfg);
+                        let action = node.actions[node.children.len()].clone();
+                        let step = Step::Act {
+                            seat: seat as Seat,
+                            action,
+                        };
+                        break self.expand(at, &step, None, cfg);
                     }
                     // UCT among the tried actions, for the deciding seat.
                     let ln = f64::from(node.visits.max(1)).ln();
@@ -493,20 +478,7 @@ impl<G: Game> Tree<G> {
                         self.path.push(c);
                         continue;
                     }
-                    let mut next = node.state.clone();
-                    self.events.clear();
-                    let ok = next
-                        .apply_trusted(&Step::Roll { value }, &mut self.events)
-                        .is_ok();
-                    if !ok || self.nodes.len() >= MAX_NODES {
-                        break self.value_of(next, cfg);
-                    }
-                    let child = self.new_node(next);
-                    let c = self.nodes.len() as u32;
-                    self.nodes.push(child);
-                    self.nodes[at].children[slot] = c;
-                    self.path.push(c);
-                    break self.value_leaf(c as usize, cfg);
+                    break self.expand(at, &Step::Roll { value }, Some(slot), cfg);
                 }
             }
         };
@@ -517,6 +489,33 @@ impl<G: Game> Tree<G> {
                 *t += v;
             }
         }
+    }
+
+    /// Add the state after `step` from node `at` as its child (`slot`: a chance outcome's
+    /// place; `None`: the next action tried) and value the new leaf; past [`MAX_NODES`] the
+    /// state is valued without being added.
+    fn expand(
+        &mut self,
+        at: usize,
+        step: &Step<G::Action>,
+        slot: Option<usize>,
+        cfg: &MctsConfig,
+    ) -> Values {
+        let mut next = self.nodes[at].state.clone();
+        self.events.clear();
+        let ok = next.apply_trusted(step, &mut self.events).is_ok();
+        if !ok || self.nodes.len() >= MAX_NODES {
+            return self.value_of(next, cfg);
+        }
+        let child = self.new_node(next);
+        let c = self.nodes.len() as u32;
+        self.nodes.push(child);
+        match slot {
+            Some(s) => self.nodes[at].children[s] = c,
+            None => self.nodes[at].children.push(c),
+        }
+        self.path.push(c);
+        self.value_leaf(c as usize, cfg)
     }
 
     fn widens(&self, actions: usize) -> bool {

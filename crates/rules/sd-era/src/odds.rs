@@ -48,6 +48,18 @@ fn knockback(duel: &Duel, w: Winner, ok: u8) -> i32 {
     }
 }
 
+/// A pool with every die rolled, showing these faces.
+fn rolled_pool(faces: [u8; 6]) -> Pool {
+    let n = faces.iter().sum();
+    Pool {
+        dice: n,
+        rolled: n,
+        faces,
+        rerolled: false,
+        cheered: false,
+    }
+}
+
 /// Every multiset of `n` dice with its weight (the number of sequences giving it).
 fn pools(n: u8) -> Vec<(Pool, u64)> {
     let mut out = Vec::new();
@@ -67,16 +79,7 @@ fn pools(n: u8) -> Vec<(Pool, u64)> {
     rec(0, n, &mut [0; 6], &mut all);
     for faces in all {
         let w = fact(u64::from(n)) / faces.iter().map(|&k| fact(u64::from(k))).product::<u64>();
-        out.push((
-            Pool {
-                dice: n,
-                rolled: n,
-                faces,
-                rerolled: false,
-                cheered: false,
-            },
-            w,
-        ));
+        out.push((rolled_pool(faces), w));
     }
     out
 }
@@ -240,13 +243,7 @@ pub fn sample(
         for _ in 0..n {
             faces[r.roll(6) as usize - 1] += 1;
         }
-        Pool {
-            dice: n,
-            rolled: n,
-            faces,
-            rerolled: false,
-            cheered: false,
-        }
+        rolled_pool(faces)
     };
     let mut a = roll(duel.att.dice, roller);
     let mut d = roll(duel.def.dice, roller);
