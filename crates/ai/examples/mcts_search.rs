@@ -2,6 +2,9 @@
 //! printed: `cargo run --release -p battlemat-ai --example mcts_search -- GAME SCENARIO N`
 //! (N iterations, one tree).
 
+#[path = "common/mod.rs"]
+mod common;
+
 use battlemat_ai::{Budget, Mcts, MctsConfig};
 use battlemat_core::{Game, Next, Step};
 use battlemat_dice::Roller;
@@ -48,12 +51,5 @@ fn main() {
     let game = args.first().map_or("swtb", String::as_str);
     let scenario = args.get(1).map_or("outpost", String::as_str);
     let n: u32 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(10_000);
-    match game {
-        "swtb" => run::<battlemat_swtb::Swtb>(scenario, n),
-        "sd-era" => run::<battlemat_sd_era::SdEra>(scenario, n),
-        "abaoaqu" => run::<battlemat_abaoaqu::AbaoAqu>(scenario, n),
-        "ms-d20" => run::<battlemat_ms_d20::MsD20>(scenario, n),
-        "serm" => run::<battlemat_serm::Serm>(scenario, n),
-        other => eprintln!("unknown game {other:?}: swtb, sd-era, abaoaqu, ms-d20, serm"),
-    }
+    common::with_game!(game, run(scenario, n));
 }

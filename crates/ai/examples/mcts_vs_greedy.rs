@@ -2,6 +2,9 @@
 //! `cargo run --release -p battlemat-ai --example mcts_vs_greedy -- GAME SCENARIO GAMES
 //! ITERATIONS EXPLORATION PLAYOUT_DECISIONS` prints the MCTS player's wins, draws and losses.
 
+#[path = "common/mod.rs"]
+mod common;
+
 use battlemat_ai::{Budget, MctsConfig, Player, PlayerKind};
 use battlemat_core::{Game, Next, Step};
 use battlemat_dice::Roller;
@@ -62,14 +65,12 @@ fn main() {
     let mut config = MctsConfig::new(Budget::Iterations(
         get(3, "20000").parse().expect("iterations"),
     ));
-    config.exploration = get(4, "1.0").parse().expect("exploration");
-    config.playout_decisions = get(5, "2").parse().expect("playout decisions");
-    match game.as_str() {
-        "swtb" => run::<battlemat_swtb::Swtb>(&scenario, games, &config),
-        "sd-era" => run::<battlemat_sd_era::SdEra>(&scenario, games, &config),
-        "abaoaqu" => run::<battlemat_abaoaqu::AbaoAqu>(&scenario, games, &config),
-        "ms-d20" => run::<battlemat_ms_d20::MsD20>(&scenario, games, &config),
-        "serm" => run::<battlemat_serm::Serm>(&scenario, games, &config),
-        other => eprintln!("unknown game {other:?}"),
+    // Left out: the defaults.
+    if let Some(c) = a.get(4) {
+        config.exploration = c.parse().expect("exploration");
     }
+    if let Some(p) = a.get(5) {
+        config.playout_decisions = p.parse().expect("playout decisions");
+    }
+    common::with_game!(game.as_str(), run(&scenario, games, &config));
 }

@@ -1,6 +1,9 @@
 //! Play random games of one game and scenario and report games per second, steps and
 //! decisions a game, and who won (a quick look; the measured figures come from `cargo
 //! bench`): `cargo run --release -p battlemat-ai --example random_games -- GAME SCENARIO N`.
+#[path = "common/mod.rs"]
+mod common;
+
 use battlemat_ai::{PlayerKind, play};
 use battlemat_core::Game;
 use battlemat_dice::Roller;
@@ -40,12 +43,5 @@ fn main() {
     let game = args.get(1).map_or("sd-era", String::as_str);
     let scenario = args.get(2).map_or("shooting_gallery", String::as_str);
     let n: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(500);
-    match game {
-        "swtb" => run::<battlemat_swtb::Swtb>(scenario, n),
-        "sd-era" => run::<battlemat_sd_era::SdEra>(scenario, n),
-        "abaoaqu" => run::<battlemat_abaoaqu::AbaoAqu>(scenario, n),
-        "ms-d20" => run::<battlemat_ms_d20::MsD20>(scenario, n),
-        "serm" => run::<battlemat_serm::Serm>(scenario, n),
-        other => eprintln!("{other}: the games are swtb, sd-era, abaoaqu, ms-d20, serm"),
-    }
+    common::with_game!(game, run(scenario, n));
 }
