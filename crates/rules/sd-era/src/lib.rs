@@ -42,9 +42,11 @@
 //! VETERAN re-rolls *one* die the player picks after seeing them, and a player with real
 //! dice reads faces, not a distribution; one die per chance point keeps the record faithful.
 
+pub mod action_text;
 pub mod ai;
 pub mod army;
 pub mod candidates;
+pub mod cargo;
 pub mod carry;
 pub mod combat;
 pub mod convoy;
@@ -54,6 +56,7 @@ pub mod enemies;
 pub mod events;
 pub mod knockback;
 pub mod legal;
+pub mod measure;
 pub mod missions;
 pub mod movement;
 pub mod odds;
@@ -61,6 +64,7 @@ pub mod options;
 pub mod picture;
 pub mod saved;
 pub mod setup;
+pub mod shares;
 pub mod state;
 pub mod text;
 pub mod turn;
