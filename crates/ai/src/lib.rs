@@ -19,11 +19,11 @@ use battlemat_core::{Game, Next, Seat, Step};
 use battlemat_dice::Roller;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
 
 /// The memo's hasher: foldhash, not SipHash (hashing whole states was 42 % of Greedy's time).
 pub type Memo<G> = HashMap<G, f64, foldhash::fast::FixedState>;
-use std::fmt;
-use std::str::FromStr;
 
 pub mod mcts;
 
@@ -84,24 +84,21 @@ impl FromStr for PlayerKind {
             t.parse::<u64>()
                 .map_err(|_| bad(&format!("{t:?} is not a whole number")))
         };
-        let budget = if let Some(ms) = b.strip_suffix("ms") {
-            let ms = number(ms)?;
-            if ms == 0 || ms > u64::from(MAX_MCTS_MILLIS) {
-                return Err(bad("a time budget is 1ms to 600s"));
-            }
-            Budget::Millis(ms as u32)
+        // A time ("2s", "500ms") or a number of iterations.
+        let (n, time) = if let Some(ms) = b.strip_suffix("ms") {
+            (number(ms)?, true)
         } else if let Some(secs) = b.strip_suffix('s') {
-            let secs = number(secs)?;
-            if secs == 0 || secs * 1000 > u64::from(MAX_MCTS_MILLIS) {
-                return Err(bad("a time budget is 1ms to 600s"));
-            }
-            Budget::Millis(secs as u32 * 1000)
+            (number(secs)?.saturating_mul(1000), true)
         } else {
-            let n = number(b)?;
-            if n == 0 || n > u64::from(MAX_MCTS_ITERATIONS) {
-                return Err(bad(&format!("iterations are 1 to {MAX_MCTS_ITERATIONS}")));
+            (number(b)?, false)
+        };
+        let budget = match time {
+            true if (1..=u64::from(MAX_MCTS_MILLIS)).contains(&n) => Budget::Millis(n as u32),
+            true => return Err(bad("a time budget is 1ms to 600s")),
+            false if (1..=u64::from(MAX_MCTS_ITERATIONS)).contains(&n) => {
+                Budget::Iterations(n as u32)
             }
-            Budget::Iterations(n as u32)
+            false => return Err(bad(&format!("iterations are 1 to {MAX_MCTS_ITERATIONS}"))),
         };
         Ok(PlayerKind::Mcts(budget))
     }
@@ -128,40 +125,33 @@ pub fn choose<G: Game>(kind: PlayerKind, state: &G, roller: &mut Roller) -> Opti
 
 /// A player in a seat for a whole game: what it keeps between moves (an MCTS player's
 /// trees, a random player's listing buffer).
-pub struct Player<G: Game> {
-    pub kind: PlayerKind,
-    listed: Vec<G::Action>,
-    mcts: Option<Mcts<G>>,
+pub enum Player<G: Game> {
+    Random { listed: Vec<G::Action> },
+    Greedy,
+    Mcts(Box<Mcts<G>>),
 }
 
 impl<G: Game> Player<G> {
     pub fn new(kind: PlayerKind) -> Player<G> {
-        Player {
-            kind,
-            listed: Vec::new(),
-            mcts: match kind {
-                PlayerKind::Mcts(b) => Some(Mcts::new(MctsConfig::new(b))),
-                _ => None,
-            },
+        match kind {
+            PlayerKind::Random => Player::Random { listed: Vec::new() },
+            PlayerKind::Greedy => Player::Greedy,
+            PlayerKind::Mcts(b) => Player::with_mcts(MctsConfig::new(b)),
         }
     }
 
     /// An MCTS player with its own settings (experiments, tuning).
     pub fn with_mcts(config: MctsConfig) -> Player<G> {
-        Player {
-            kind: PlayerKind::Mcts(config.budget),
-            listed: Vec::new(),
-            mcts: Some(Mcts::new(config)),
-        }
+        Player::Mcts(Box::new(Mcts::new(config)))
     }
 
     /// The action for the deciding seat of `state`; `None` when no seat decides or it has
     /// no action.
     pub fn choose(&mut self, state: &G, roller: &mut Roller) -> Option<G::Action> {
-        match (&mut self.mcts, self.kind) {
-            (Some(m), _) => m.choose(state, roller),
-            (None, PlayerKind::Greedy) => Greedy::default().choose(state, roller),
-            (None, _) => Random.choose_listing_into(state, roller, &mut self.listed),
+        match self {
+            Player::Random { listed } => Random.choose_listing_into(state, roller, listed),
+            Player::Greedy => Greedy::default().choose(state, roller),
+            Player::Mcts(m) => m.choose(state, roller),
         }
     }
 }

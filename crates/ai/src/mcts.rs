@@ -366,15 +366,7 @@ impl<G: Game> Tree<G> {
                 };
                 (Kind::Chance(o), vec![NONE; n])
             }
-            Next::Over => {
-                let mut v = [0.0; MAX_SEATS];
-                if let Some(r) = state.result() {
-                    for (s, x) in v.iter_mut().enumerate().take(self.seats) {
-                        *x = result_value(&r, s as Seat);
-                    }
-                }
-                (Kind::Over(v), Vec::new())
-            }
+            Next::Over => (Kind::Over(self.evaluate(&state)), Vec::new()),
         };
         Node {
             state,

@@ -104,16 +104,11 @@ pub fn run(a: SimArgs) -> Result<()> {
     let mut scores = vec![0f64; seats];
     let mut draws = 0;
     for p in &played {
-        // The seats in first place win (a side's seats together); a co-operative mission
-        // won is a win for every seat, one lost is a win for none; first place shared by
-        // every seat is a draw.
-        match p.result.cooperative {
-            Some(true) => wins.iter_mut().for_each(|w| *w += 1),
-            Some(false) => {}
-            None if p.result.is_shared() => draws += 1,
-            None => {
-                for w in p.result.winners() {
-                    wins[w as usize] += 1;
+        match battlemat_lab::seat_wins(&p.result) {
+            None => draws += 1,
+            Some(w) => {
+                for (s, x) in w.iter().enumerate().take(seats) {
+                    wins[s] += u64::from(*x);
                 }
             }
         }

@@ -15,7 +15,7 @@
 
 use crate::stats::{Z95, wilson};
 use battlemat_ai::Played;
-use battlemat_core::{Armies, GameResult};
+use battlemat_core::Armies;
 use battlemat_dice::Roller;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -65,22 +65,6 @@ pub struct Report {
     pub logit_per_point: Option<f64>,
 }
 
-fn winners(r: &GameResult, seats: usize) -> Vec<bool> {
-    let mut w = vec![false; seats];
-    match r.cooperative {
-        Some(won) => w.iter_mut().for_each(|x| *x = won),
-        None if r.is_shared() => {}
-        None => {
-            for s in r.winners() {
-                if let Some(x) = w.get_mut(s as usize) {
-                    *x = true;
-                }
-            }
-        }
-    }
-    w
-}
-
 /// Run the games: `play` plays game `i` (drawing its armies first when it has them) and
 /// says what each seat fielded.
 /// Plays game `i` from its dice: the game and what each seat fielded.
@@ -102,15 +86,17 @@ pub fn run(spec: &Spec, play: PlayOne<'_>, tick: &(dyn Fn() + Sync)) -> Result<R
     let mut draws = 0;
     let mut decided: Vec<(Vec<bool>, Option<&Armies>)> = Vec::new();
     for (p, armies) in &games {
-        let w = winners(&p.result, seats);
+        let Some(w) = crate::seat_wins(&p.result) else {
+            draws += 1;
+            continue;
+        };
         for (s, x) in w.iter().enumerate() {
             wins[s] += u64::from(*x);
         }
-        if !w.iter().any(|x| *x) || w.iter().all(|x| *x) {
-            draws += u64::from(!w.iter().any(|x| *x));
-            continue;
+        // Only games one seat won tell the seats' armies apart.
+        if w.iter().any(|x| *x) && !w.iter().all(|x| *x) {
+            decided.push((w, armies.as_ref()));
         }
-        decided.push((w, armies.as_ref()));
     }
     let seat_lines = (0..seats)
         .map(|s| SeatLine {
@@ -186,11 +172,11 @@ fn unit_lines(
             let (mut g, mut w) = (0u64, 0u64);
             for (p, a) in games {
                 let Some(a) = a else { continue };
-                let won = winners(&p.result, a.seats.len());
+                let won = crate::seat_wins(&p.result).unwrap_or_default();
                 for (s, units) in a.seats.iter().enumerate() {
                     if units.contains(t) {
                         g += 1;
-                        w += u64::from(won[s]);
+                        w += u64::from(won.get(s).copied().unwrap_or(false));
                     }
                 }
             }
@@ -353,6 +339,7 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use battlemat_core::GameResult;
 
     /// Data made from a known model: seat 0 wins with probability σ(0.8·Δa − 0.4·Δb).
     #[test]

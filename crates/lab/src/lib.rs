@@ -24,8 +24,28 @@ pub mod plot;
 pub mod stats;
 pub mod tournament;
 
+use battlemat_core::GameResult;
 use battlemat_dice::Roller;
 use rayon::prelude::*;
+
+/// Who won a game, seat by seat: the seats in first place (a side's seats together); a
+/// co-operative mission won is a win for every seat, one lost a win for none. `None` for a
+/// draw (first place shared by every seat).
+pub fn seat_wins(r: &GameResult) -> Option<Vec<bool>> {
+    let mut w = vec![false; r.ranks.len()];
+    match r.cooperative {
+        Some(won) => w.iter_mut().for_each(|x| *x = won),
+        None if r.is_shared() => return None,
+        None => {
+            for s in r.winners() {
+                if let Some(x) = w.get_mut(s as usize) {
+                    *x = true;
+                }
+            }
+        }
+    }
+    Some(w)
+}
 
 /// Play `games` games on `threads` worker threads (0: every core): game `i` gets dice
 /// stream `i` of `seed`; the results come back in game order. `tick` is called after each

@@ -72,15 +72,11 @@ pub fn schedule(players: usize, games_per_pair: u64) -> Vec<(usize, usize)> {
     out
 }
 
-/// Seat 0's outcome: 1 a win, 0 a loss, ½ a draw.
+/// Seat 0's outcome: 1 a win, 0 a loss, ½ a draw (or a co-operative mission's shared fate).
 fn seat0_score(r: &GameResult) -> f64 {
-    if r.cooperative.is_some() || r.is_shared() {
-        return 0.5;
-    }
-    let w = r.winners();
-    match (w.contains(&0), w.contains(&1)) {
-        (true, false) => 1.0,
-        (false, true) => 0.0,
+    match crate::seat_wins(r).as_deref() {
+        Some([true, false]) => 1.0,
+        Some([false, true]) => 0.0,
         _ => 0.5,
     }
 }
