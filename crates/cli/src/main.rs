@@ -12,6 +12,7 @@
 
 mod game_file;
 mod lab;
+mod odds;
 mod play;
 mod progress;
 mod sim;
@@ -599,7 +600,7 @@ fn run(cli: Cli) -> Result<()> {
                 load,
             })
         }
-        Command::Odds { game, params, json } => odds(&game, &params, json),
+        Command::Odds { game, params, json } => odds::run(&game, &params, json),
         Command::Sim {
             game,
             setup,
@@ -723,179 +724,6 @@ fn rulesets(json: bool) -> Result<()> {
                 o.help,
                 o.rule,
                 if o.house_rule { ", house rule" } else { "" }
-            );
-        }
-    }
-    Ok(())
-}
-
-/// `--key value` and `--flag` pairs, game-agnostic.
-fn parse_params(params: &[String]) -> Result<BTreeMap<String, String>> {
-    let mut out = BTreeMap::new();
-    let mut i = 0;
-    while i < params.len() {
-        let Some(key) = params[i].strip_prefix("--") else {
-            bail!(
-                "unexpected {:?}: parameters are --key value, --key=value or --flag",
-                params[i]
-            );
-        };
-        // `--key=value`, `--key value`, `--flag`; a rule option as `--option key=value`.
-        let (key, value, used) = if let Some((k, v)) = key.split_once('=') {
-            (k.to_string(), v.to_string(), 1)
-        } else {
-            match params.get(i + 1) {
-                Some(v) if !v.starts_with("--") => (key.to_string(), v.clone(), 2),
-                _ => (key.to_string(), "true".to_string(), 1),
-            }
-        };
-        let (key, value) = if key == "option" {
-            match value.split_once('=') {
-                Some((k, v)) => (k.to_string(), v.to_string()),
-                None => bail!(
-                    "--option {value:?}: a rule option is key=value (e.g. --option ties=reroll)"
-                ),
-            }
-        } else {
-            (key, value)
-        };
-        if out.insert(key.clone(), value).is_some() {
-            bail!("--{key} is given twice");
-        }
-        i += used;
-    }
-    Ok(out)
-}
-
-fn odds(game: &str, params: &[String], json: bool) -> Result<()> {
-    let entry = battlemat_rulesets::get(game).map_err(anyhow::Error::msg)?;
-    let mut params = params.to_vec();
-    let json = json || params.iter().any(|p| p == "--json");
-    params.retain(|p| p != "--json");
-    // `--plot FILE.svg` (or `--plot=FILE.svg`): the CLI's own, not the game's.
-    let mut plot = None;
-    if let Some(i) = params
-        .iter()
-        .position(|p| p == "--plot" || p.starts_with("--plot="))
-    {
-        let p = params.remove(i);
-        plot = Some(match p.strip_prefix("--plot=") {
-            Some(f) => f.to_string(),
-            None if i < params.len() => params.remove(i),
-            None => bail!("--plot needs a file name: --plot odds.svg"),
-        });
-    }
-    // `--check-sims N`: N simulated rolls against the exact answer (dice from seed 0).
-    let mut sims = None;
-    if let Some(i) = params
-        .iter()
-        .position(|p| p == "--check-sims" || p.starts_with("--check-sims="))
-    {
-        let p = params.remove(i);
-        let n = match p.strip_prefix("--check-sims=") {
-            Some(n) => n.to_string(),
-            None if i < params.len() => params.remove(i),
-            None => bail!("--check-sims needs a number of rolls: --check-sims 100000"),
-        };
-        let n: u64 = n
-            .parse()
-            .ok()
-            .filter(|n| (1..=100_000_000).contains(n))
-            .ok_or_else(|| {
-                anyhow::anyhow!("--check-sims {n:?}: a number of rolls, 1 to 100000000")
-            })?;
-        sims = Some(n);
-    }
-    let map = parse_params(&params)?;
-    let info = entry.ruleset.info();
-    let odds = entry
-        .ruleset
-        .matchup_odds(&map)
-        .map_err(|e| anyhow::anyhow!("{e}\n{} odds take: {}", info.id, info.odds))?;
-    if let Some(file) = &plot {
-        // The outcomes as bars, in the game's order.
-        let bars: Vec<battlemat_lab::plot::Bar> = odds
-            .outcomes
-            .iter()
-            .map(|(k, p)| battlemat_lab::plot::Bar {
-                label: k.clone(),
-                value: 100.0 * p,
-                interval: None,
-            })
-            .collect();
-        let title = format!("{}: {}", info.name, params.join(" "));
-        let svg = battlemat_lab::plot::bars(&title, "chance (%)", &bars, 0.0)
-            .map_err(anyhow::Error::msg)?;
-        std::fs::write(file, svg).map_err(|e| anyhow::anyhow!("--plot {file}: {e}"))?;
-    }
-    // The check: counts per outcome, in the exact odds' order, and Pearson's test.
-    let check = match sims {
-        None => None,
-        Some(n) => {
-            let names: Vec<&String> = odds.outcomes.keys().collect();
-            let mut counts = vec![0u64; names.len()];
-            let mut roller = Roller::new(0, 0);
-            for _ in 0..n {
-                let o = entry
-                    .ruleset
-                    .matchup_sample(&map, &mut roller)
-                    .map_err(anyhow::Error::msg)?;
-                let i = names.iter().position(|k| **k == o).ok_or_else(|| {
-                    anyhow::anyhow!("a simulated roll gave {o:?}, which the exact odds do not list")
-                })?;
-                counts[i] += 1;
-            }
-            let expected: Vec<f64> = odds.outcomes.values().copied().collect();
-            let (chi2, df, p) = battlemat_lab::stats::chi_square(&counts, &expected);
-            Some(serde_json::json!({
-                "rolls": n,
-                "seed": 0,
-                "counts": names.iter().zip(&counts).map(|(k, c)| ((*k).clone(), *c)).collect::<BTreeMap<String, u64>>(),
-                "chi_square": chi2,
-                "degrees_of_freedom": df,
-                "p_value": p,
-            }))
-        }
-    };
-    if json {
-        let mut v = serde_json::to_value(&odds)?;
-        if let (Some(c), Some(obj)) = (check, v.as_object_mut()) {
-            obj.insert("check".into(), c);
-        }
-        return print_json(&v);
-    }
-    for (k, v) in &odds.details {
-        println!(
-            "{k}: {}",
-            v.as_str()
-                .map(str::to_string)
-                .unwrap_or_else(|| v.to_string())
-        );
-    }
-    match &check {
-        None => {
-            for (k, p) in &odds.outcomes {
-                println!("{k:<24} {:>8.4}%", 100.0 * p);
-            }
-        }
-        Some(c) => {
-            let n = c["rolls"].as_u64().unwrap_or(1) as f64;
-            println!("{:<24} {:>9} {:>10}", "", "exact", "simulated");
-            for (k, p) in &odds.outcomes {
-                let sim = c["counts"][k].as_u64().unwrap_or(0) as f64 / n;
-                println!("{k:<24} {:>8.4}% {:>9.4}%", 100.0 * p, 100.0 * sim);
-            }
-            println!(
-                "{} simulated rolls: chi-square {:.2} on {} degrees of freedom, p = {:.3}{}",
-                c["rolls"],
-                c["chi_square"].as_f64().unwrap_or(0.0),
-                c["degrees_of_freedom"],
-                c["p_value"].as_f64().unwrap_or(0.0),
-                if c["p_value"].as_f64().unwrap_or(0.0) < 0.001 {
-                    " — the exact odds and the simulation disagree"
-                } else {
-                    ""
-                }
             );
         }
     }

@@ -1,0 +1,165 @@
+//! `battlemat odds GAME --key value ...`: a game's exact odds of one matchup, its parameters
+//! passed through untouched; `--plot` draws them, `--check-sims` checks them against the
+//! game's own simulated rolls (`Game::matchup_sample`).
+
+use crate::print_json;
+use anyhow::{Result, bail};
+use battlemat_dice::Roller;
+use std::collections::BTreeMap;
+
+/// `--key value` and `--flag` pairs, game-agnostic.
+fn parse_params(params: &[String]) -> Result<BTreeMap<String, String>> {
+    let mut out = BTreeMap::new();
+    let mut i = 0;
+    while i < params.len() {
+        let Some(key) = params[i].strip_prefix("--") else {
+            bail!(
+                "unexpected {:?}: parameters are --key value, --key=value or --flag",
+                params[i]
+            );
+        };
+        // `--key=value`, `--key value`, `--flag`; a rule option as `--option key=value`.
+        let (key, value, used) = if let Some((k, v)) = key.split_once('=') {
+            (k.to_string(), v.to_string(), 1)
+        } else {
+            match params.get(i + 1) {
+                Some(v) if !v.starts_with("--") => (key.to_string(), v.clone(), 2),
+                _ => (key.to_string(), "true".to_string(), 1),
+            }
+        };
+        let (key, value) = if key == "option" {
+            match value.split_once('=') {
+                Some((k, v)) => (k.to_string(), v.to_string()),
+                None => bail!(
+                    "--option {value:?}: a rule option is key=value (e.g. --option ties=reroll)"
+                ),
+            }
+        } else {
+            (key, value)
+        };
+        if out.insert(key.clone(), value).is_some() {
+            bail!("--{key} is given twice");
+        }
+        i += used;
+    }
+    Ok(out)
+}
+
+pub fn run(game: &str, params: &[String], json: bool) -> Result<()> {
+    let entry = battlemat_rulesets::get(game).map_err(anyhow::Error::msg)?;
+    let mut params = params.to_vec();
+    let json = json || params.iter().any(|p| p == "--json");
+    params.retain(|p| p != "--json");
+    let mut map = parse_params(&params)?;
+    // The CLI's own parameters, not the game's: `--plot FILE.svg` and `--check-sims N` (N
+    // simulated rolls against the exact answer, dice from seed 0). A flag without its value
+    // reads as "true".
+    let plot = match map.remove("plot") {
+        Some(f) if f == "true" => bail!("--plot needs a file name: --plot odds.svg"),
+        other => other,
+    };
+    let sims = match map.remove("check-sims") {
+        None => None,
+        Some(n) => Some(
+            n.parse::<u64>()
+                .ok()
+                .filter(|n| (1..=100_000_000).contains(n))
+                .ok_or_else(|| {
+                    anyhow::anyhow!("--check-sims {n:?}: a number of rolls, 1 to 100000000")
+                })?,
+        ),
+    };
+    let info = entry.ruleset.info();
+    let odds = entry
+        .ruleset
+        .matchup_odds(&map)
+        .map_err(|e| anyhow::anyhow!("{e}\n{} odds take: {}", info.id, info.odds))?;
+    if let Some(file) = &plot {
+        // The outcomes as bars, in the game's order.
+        let bars: Vec<battlemat_lab::plot::Bar> = odds
+            .outcomes
+            .iter()
+            .map(|(k, p)| battlemat_lab::plot::Bar {
+                label: k.clone(),
+                value: 100.0 * p,
+                interval: None,
+            })
+            .collect();
+        let title = format!("{}: {}", info.name, params.join(" "));
+        let svg = battlemat_lab::plot::bars(&title, "chance (%)", &bars, 0.0)
+            .map_err(anyhow::Error::msg)?;
+        std::fs::write(file, svg).map_err(|e| anyhow::anyhow!("--plot {file}: {e}"))?;
+    }
+    // The check: counts per outcome, in the exact odds' order, and Pearson's test.
+    let check = match sims {
+        None => None,
+        Some(n) => {
+            let names: Vec<&String> = odds.outcomes.keys().collect();
+            let mut counts = vec![0u64; names.len()];
+            let mut roller = Roller::new(0, 0);
+            for _ in 0..n {
+                let o = entry
+                    .ruleset
+                    .matchup_sample(&map, &mut roller)
+                    .map_err(anyhow::Error::msg)?;
+                let i = names.iter().position(|k| **k == o).ok_or_else(|| {
+                    anyhow::anyhow!("a simulated roll gave {o:?}, which the exact odds do not list")
+                })?;
+                counts[i] += 1;
+            }
+            let expected: Vec<f64> = odds.outcomes.values().copied().collect();
+            let (chi2, df, p) = battlemat_lab::stats::chi_square(&counts, &expected);
+            Some(serde_json::json!({
+                "rolls": n,
+                "seed": 0,
+                "counts": names.iter().zip(&counts).map(|(k, c)| ((*k).clone(), *c)).collect::<BTreeMap<String, u64>>(),
+                "chi_square": chi2,
+                "degrees_of_freedom": df,
+                "p_value": p,
+            }))
+        }
+    };
+    if json {
+        let mut v = serde_json::to_value(&odds)?;
+        if let (Some(c), Some(obj)) = (check, v.as_object_mut()) {
+            obj.insert("check".into(), c);
+        }
+        return print_json(&v);
+    }
+    for (k, v) in &odds.details {
+        println!(
+            "{k}: {}",
+            v.as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| v.to_string())
+        );
+    }
+    match &check {
+        None => {
+            for (k, p) in &odds.outcomes {
+                println!("{k:<24} {:>8.4}%", 100.0 * p);
+            }
+        }
+        Some(c) => {
+            let n = c["rolls"].as_u64().unwrap_or(1) as f64;
+            println!("{:<24} {:>9} {:>10}", "", "exact", "simulated");
+            for (k, p) in &odds.outcomes {
+                let sim = c["counts"][k].as_u64().unwrap_or(0) as f64 / n;
+                println!("{k:<24} {:>8.4}% {:>9.4}%", 100.0 * p, 100.0 * sim);
+            }
+            println!(
+                "{} simulated rolls: chi-square {:.2} on {} degrees of freedom, p = {:.3}{}",
+                c["rolls"],
+                c["chi_square"].as_f64().unwrap_or(0.0),
+                c["degrees_of_freedom"],
+                c["p_value"].as_f64().unwrap_or(0.0),
+                if c["p_value"].as_f64().unwrap_or(0.0) < 0.001 {
+                    " — the exact odds and the simulation disagree"
+                } else {
+                    ""
+                }
+            );
+        }
+    }
+    Ok(())
+}
