@@ -140,7 +140,8 @@ impl Game for Serm {
         })
     }
 
-    /// Each side draws a budget from half its points to all of them (a line-up may spend
+    /// A line-up by points (the `points` scenario; ours, docs/rules/serm.md "line-ups"):
+    /// each side draws a budget from half its points to all of them (a line-up may spend
     /// less than the limit; varying it lets the lab tell what a point is worth), then cards
     /// at random, each one that still fits (every card equally likely), for the scenario's
     /// places in order, until none fits or the places run out.
