@@ -218,6 +218,92 @@ impl Game for Swtb {
         Swtb::new(setup)
     }
 
+    /// Each side's army costed by SWTB-P, with one seat per side (the balance lab compares
+    /// two armies).
+    fn armies(setup: &Setup) -> Option<battlemat_core::Armies> {
+        let seating = setup
+            .seating
+            .clone()
+            .unwrap_or_else(|| Seating::one_per_side(2));
+        if setup.scenario.points == 0 || seating.seats() != 2 {
+            return None;
+        }
+        let side_units = |side: u8| -> Vec<String> {
+            setup.scenario.sides[side as usize]
+                .units
+                .iter()
+                .map(|u| u.kind.clone())
+                .collect()
+        };
+        Some(battlemat_core::Armies {
+            seats: (0..2)
+                .map(|seat| side_units(seating.side_of(seat)))
+                .collect(),
+            costs: setup
+                .unit_types
+                .iter()
+                .map(|(k, t)| (k.clone(), f64::from(t.cost)))
+                .collect(),
+        })
+    }
+
+    /// SWTB-P's points, at random (ours, docs/rules/swtb.md "Points"): each side draws a
+    /// budget from half the scenario's points to all of them, then unit types, each one that
+    /// still fits equally likely — fixed guns (which need crews) and Force Users (whose
+    /// powers depend on the side) are kept as the scenario has them, not drawn. Ground units
+    /// take the side's starting cells in order, ships the line, until the budget or the
+    /// cells run out.
+    fn random_armies(
+        setup: &Setup,
+        roller: &mut battlemat_dice::Roller,
+    ) -> Option<Result<Setup, SetupError>> {
+        Self::armies(setup)?;
+        let points = setup.scenario.points;
+        let least = points.div_ceil(2);
+        let mut s = setup.clone();
+        let drawable: Vec<&String> = setup
+            .unit_types
+            .iter()
+            .filter(|(_, t)| !t.crewed && !t.force_user)
+            .map(|(k, _)| k)
+            .collect();
+        for side in s.scenario.sides.iter_mut() {
+            let (kept, drawn): (Vec<_>, Vec<_>) = side.units.drain(..).partition(|u| {
+                let t = &setup.unit_types[&u.kind];
+                t.crewed || t.force_user
+            });
+            let kept_cost: u32 = kept.iter().map(|u| setup.unit_types[&u.kind].cost).sum();
+            let mut cells: std::collections::VecDeque<_> =
+                drawn.iter().filter_map(|u| u.at).collect();
+            let mut left = (least + roller.roll(points - least + 1) - 1).saturating_sub(kept_cost);
+            side.units = kept;
+            let mut n = 0;
+            loop {
+                let fits: Vec<&&String> = drawable
+                    .iter()
+                    .filter(|k| {
+                        let t = &setup.unit_types[**k];
+                        t.cost <= left && (t.flies() || !cells.is_empty())
+                    })
+                    .collect();
+                if fits.is_empty() || n >= 40 {
+                    break;
+                }
+                let k = fits[roller.roll(fits.len() as u32) as usize - 1];
+                let t = &setup.unit_types[*k];
+                left -= t.cost;
+                n += 1;
+                side.units.push(data::UnitSpec {
+                    kind: (*k).clone(),
+                    name: format!("{} {n}", t.name),
+                    at: if t.flies() { None } else { cells.pop_front() },
+                    power: None,
+                });
+            }
+        }
+        Some(Swtb::new(&s).map(|_| s))
+    }
+
     /// Version 1 differs from 2, for what a version 1 record's steps do, only when a flier
     /// can stand on a fortified cell with the `fortified` option on (SWTB-O7): the scenario
     /// has fortified cells and a flying unit. The other changes since add choices (every

@@ -959,6 +959,50 @@ fn swtb_u2_revive_needs_own_adjacent_fallen_unit() {
 
 // ===== SWTB-P: points ====================================================================
 
+// SWTB-P for the balance lab: armies drawn at random keep within the scenario's points,
+// keep the scenario's Force Users and fixed guns, stand on the side's starting cells (ships
+// on the line) and spend between half and all the points.
+#[test]
+fn swtb_p_random_armies_keep_the_points() {
+    let s = Swtb::setup("outpost", &BTreeMap::new()).unwrap();
+    let armies = Swtb::armies(&s).unwrap();
+    assert_eq!(armies.seats.len(), 2);
+    let mut r = battlemat_dice::Roller::new(5, 0);
+    let mut spent = std::collections::BTreeSet::new();
+    for _ in 0..100 {
+        let drawn = Swtb::random_armies(&s, &mut r).unwrap().unwrap();
+        for (side, old) in drawn.scenario.sides.iter().zip(&s.scenario.sides) {
+            let cost: u32 = side
+                .units
+                .iter()
+                .map(|u| drawn.unit_types[&u.kind].cost)
+                .sum();
+            assert!(cost <= s.scenario.points, "{cost}");
+            spent.insert(cost);
+            let cells: Vec<_> = old.units.iter().filter_map(|u| u.at).collect();
+            for u in &side.units {
+                let t = &drawn.unit_types[&u.kind];
+                if t.force_user || t.crewed {
+                    assert!(
+                        old.units.contains(u),
+                        "{} kept as the scenario has it",
+                        u.name
+                    );
+                } else if t.class == Class::Ship {
+                    assert_eq!(u.at, None, "ships start on the line");
+                } else {
+                    assert!(
+                        cells.contains(&u.at.unwrap()),
+                        "{} on a starting cell",
+                        u.name
+                    );
+                }
+            }
+        }
+    }
+    assert!(spent.len() > 3, "budgets vary: {spent:?}");
+}
+
 // SWTB-P: points are optional — off by default ("use every figure"); on, an army over the
 // scenario's points is a setup error naming the side.
 #[test]
