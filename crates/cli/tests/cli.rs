@@ -2745,7 +2745,13 @@ fn balance_draws_armies_within_the_points_and_suggests_costs() {
     assert_eq!(fixed["random_armies"], false);
     assert_eq!(fixed["units"].as_array().unwrap().len(), 0);
     // A game without points rules: side balance, said in words.
-    let text = ok(["balance", "swtb", "--player", "random", "--games", "10"]);
+    // SWTB's scenarios have points (SWTB-P): armies are drawn there too.
+    let swtb = json(&ok([
+        "balance", "swtb", "--player", "random", "--games", "20", "--json",
+    ]));
+    assert_eq!(swtb["random_armies"], true);
+    assert!(!swtb["units"].as_array().unwrap().is_empty());
+    let text = ok(["balance", "ms-d20", "--player", "random", "--games", "10"]);
     assert!(
         text.contains("seat 0") && text.contains("only the seats are compared"),
         "{text}"
