@@ -75,7 +75,7 @@ pub fn run(game: &str, params: &[String], json: bool) -> Result<()> {
         .matchup_odds(&map)
         .map_err(|e| anyhow::anyhow!("{e}\n{} odds take: {}", info.id, info.odds))?;
     if let Some(file) = &plot {
-        // The outcomes as bars, in the game's order.
+        // The outcomes as bars, in the game's order; then each distribution on its axis.
         let bars: Vec<battlemat_lab::plot::Bar> = odds
             .outcomes
             .iter()
@@ -85,38 +85,83 @@ pub fn run(game: &str, params: &[String], json: bool) -> Result<()> {
                 interval: None,
             })
             .collect();
-        let title = format!("{}: {}", info.name, params.join(" "));
-        let svg = battlemat_lab::plot::bars(&title, "chance (%)", &bars, 0.0)
-            .map_err(anyhow::Error::msg)?;
+        // The title: the game and its own parameters (not --plot or --check-sims).
+        let title = map
+            .iter()
+            .fold(info.name.clone(), |t, (k, v)| match v.as_str() {
+                "true" => format!("{t} --{k}"),
+                v => format!("{t} --{k} {v}"),
+            });
+        let mut panels = vec![battlemat_lab::plot::Panel::Bars {
+            title,
+            y_label: "chance (%)".into(),
+            bars,
+            reference: 0.0,
+        }];
+        for (name, dist) in &odds.distributions {
+            panels.push(battlemat_lab::plot::Panel::Histogram {
+                title: format!("{name} (mean {:.1})", mean(dist)),
+                x_label: name.clone(),
+                points: dist.iter().map(|(v, p)| (*v, *p)).collect(),
+            });
+        }
+        let svg = battlemat_lab::plot::panels(&panels).map_err(anyhow::Error::msg)?;
         std::fs::write(file, svg).map_err(|e| anyhow::anyhow!("--plot {file}: {e}"))?;
     }
-    // The check: counts per outcome, in the exact odds' order, and Pearson's test.
+    // The check: counts per outcome (and per value of each distribution), in the exact
+    // odds' order, and Pearson's test of each.
     let check = match sims {
         None => None,
         Some(n) => {
             let names: Vec<&String> = odds.outcomes.keys().collect();
             let mut counts = vec![0u64; names.len()];
+            let mut values: BTreeMap<&String, BTreeMap<i64, u64>> = odds
+                .distributions
+                .iter()
+                .map(|(k, d)| (k, d.keys().map(|v| (*v, 0)).collect()))
+                .collect();
             let mut roller = Roller::new(0, 0);
             for _ in 0..n {
                 let o = entry
                     .ruleset
                     .matchup_sample(&map, &mut roller)
                     .map_err(anyhow::Error::msg)?;
-                let i = names.iter().position(|k| **k == o).ok_or_else(|| {
-                    anyhow::anyhow!("a simulated roll gave {o:?}, which the exact odds do not list")
+                let i = names.iter().position(|k| **k == o.outcome).ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "a simulated roll gave {:?}, which the exact odds do not list",
+                        o.outcome
+                    )
                 })?;
                 counts[i] += 1;
+                for (name, seen) in &mut values {
+                    let v = o
+                        .values
+                        .get(*name)
+                        .ok_or_else(|| anyhow::anyhow!("a simulated roll gave no {name}"))?;
+                    *seen.get_mut(v).ok_or_else(|| {
+                        anyhow::anyhow!(
+                            "a simulated roll gave {name} {v}, which the exact odds give no chance"
+                        )
+                    })? += 1;
+                }
             }
             let expected: Vec<f64> = odds.outcomes.values().copied().collect();
-            let (chi2, df, p) = battlemat_lab::stats::chi_square(&counts, &expected);
-            Some(serde_json::json!({
-                "rolls": n,
-                "seed": 0,
-                "counts": names.iter().zip(&counts).map(|(k, c)| ((*k).clone(), *c)).collect::<BTreeMap<String, u64>>(),
-                "chi_square": chi2,
-                "degrees_of_freedom": df,
-                "p_value": p,
-            }))
+            let mut check = test(
+                n,
+                names.iter().map(|k| (*k).clone()).zip(counts).collect(),
+                &expected,
+            );
+            // Each distribution's own test, its values in numeric order.
+            let mut per = serde_json::Map::new();
+            for (name, seen) in values {
+                let expected: Vec<f64> = odds.distributions[name].values().copied().collect();
+                let counts = seen.into_iter().map(|(v, c)| (v.to_string(), c)).collect();
+                per.insert(name.clone(), test(n, counts, &expected));
+            }
+            if !per.is_empty() {
+                check["distributions"] = per.into();
+            }
+            Some(check)
         }
     };
     if json {
@@ -134,16 +179,52 @@ pub fn run(game: &str, params: &[String], json: bool) -> Result<()> {
                 .unwrap_or_else(|| v.to_string())
         );
     }
-    match &check {
+    let outcomes: Vec<(String, f64)> = odds.outcomes.iter().map(|(k, p)| (k.clone(), *p)).collect();
+    print_table(&outcomes, check.as_ref());
+    for (name, dist) in &odds.distributions {
+        println!();
+        println!("{name}: mean {:.2}", mean(dist));
+        let rows: Vec<(String, f64)> = dist.iter().map(|(v, p)| (v.to_string(), *p)).collect();
+        print_table(
+            &rows,
+            check.as_ref().map(|c| &c["distributions"][name.as_str()]),
+        );
+    }
+    Ok(())
+}
+
+/// A distribution's mean.
+fn mean(dist: &BTreeMap<i64, f64>) -> f64 {
+    dist.iter().map(|(v, p)| *v as f64 * p).sum()
+}
+
+/// Pearson's test of simulated `counts` (name, count) against `expected` chances, as the
+/// JSON `check` shows it.
+fn test(n: u64, counts: Vec<(String, u64)>, expected: &[f64]) -> serde_json::Value {
+    let observed: Vec<u64> = counts.iter().map(|c| c.1).collect();
+    let (chi2, df, p) = battlemat_lab::stats::chi_square(&observed, expected);
+    serde_json::json!({
+        "rolls": n,
+        "seed": 0,
+        "counts": counts.into_iter().collect::<BTreeMap<String, u64>>(),
+        "chi_square": chi2,
+        "degrees_of_freedom": df,
+        "p_value": p,
+    })
+}
+
+/// Rows of a name and its chance, with the simulated share beside it when checked.
+fn print_table(rows: &[(String, f64)], check: Option<&serde_json::Value>) {
+    match check {
         None => {
-            for (k, p) in &odds.outcomes {
+            for (k, p) in rows {
                 println!("{k:<24} {:>8.4}%", 100.0 * p);
             }
         }
         Some(c) => {
             let n = c["rolls"].as_u64().unwrap_or(1) as f64;
             println!("{:<24} {:>9} {:>10}", "", "exact", "simulated");
-            for (k, p) in &odds.outcomes {
+            for (k, p) in rows {
                 let sim = c["counts"][k].as_u64().unwrap_or(0) as f64 / n;
                 println!("{k:<24} {:>8.4}% {:>9.4}%", 100.0 * p, 100.0 * sim);
             }
@@ -161,5 +242,4 @@ pub fn run(game: &str, params: &[String], json: bool) -> Result<()> {
             );
         }
     }
-    Ok(())
 }

@@ -2870,3 +2870,61 @@ fn odds_plot_and_simulated_check() {
     ]);
     assert!(err.contains("--check-sims"), "{err}");
 }
+
+#[test]
+fn d20_3_odds_plot_and_check_the_damage_distribution() {
+    // ms-d20 with a damage roll: D20-3 (critical ×2), D20-3D e (a roll halves), D20-4
+    // (titanium takes 10 off). The damage is a distribution of its own: in the JSON, drawn
+    // under the outcomes, and checked against the referee's dice like the outcomes.
+    let dir = TempDir::new().unwrap();
+    let svg = dir.path().join("damage.svg");
+    let j = json(&ok([
+        "odds",
+        "ms-d20",
+        "--strike-bonus",
+        "4",
+        "--defence",
+        "roll",
+        "--defence-bonus",
+        "3",
+        "--damage",
+        "2d6x10",
+        "--armour",
+        "titanium",
+        "--plot",
+        p(&svg),
+        "--check-sims",
+        "20000",
+        "--json",
+    ]));
+    let damage = j["distributions"]["damage"].as_object().unwrap();
+    // A critical of 12 doubled less 10; a halved 2 less 10 (never below 0).
+    assert!(
+        damage.contains_key("230") && damage.contains_key("0"),
+        "{j}"
+    );
+    let total: f64 = damage.values().map(|v| v.as_f64().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-9);
+    let check = &j["check"]["distributions"]["damage"];
+    let counted: u64 = check["counts"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(counted, 20000);
+    assert!(check["p_value"].as_f64().unwrap() > 1e-4, "{check}");
+    let doc = std::fs::read_to_string(&svg).unwrap();
+    let tree = roxmltree::Document::parse(&doc).expect("well-formed SVG");
+    assert!(
+        tree.descendants().any(|n| n
+            .text()
+            .is_some_and(|t| t.trim().starts_with("damage (mean"))),
+        "the damage chart is drawn"
+    );
+    // In words: the distribution's table after the outcomes (3/4 × 30 + 1/20 × 60).
+    let text = ok(["odds", "ms-d20", "--strike-bonus", "0", "--damage", "30"]);
+    assert!(text.contains("damage: mean 25.50"), "{text}");
+    let err = fails(["odds", "ms-d20", "--damage", "2x6"]);
+    assert!(err.contains("--damage"), "{err}");
+}

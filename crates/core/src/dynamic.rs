@@ -62,7 +62,7 @@ pub trait DynRuleset: Send + Sync {
         &self,
         params: &BTreeMap<String, String>,
         roller: &mut battlemat_dice::Roller,
-    ) -> Result<String, String>;
+    ) -> Result<crate::MatchupRoll, String>;
     /// Replay a record; the error names the failing step (typed: a front end can tell a
     /// record of another version from a bad step).
     fn replay(&self, record: &DynRecord)
@@ -164,7 +164,7 @@ impl<G: Game> DynRuleset for RulesetOf<G> {
         &self,
         params: &BTreeMap<String, String>,
         roller: &mut battlemat_dice::Roller,
-    ) -> Result<String, String> {
+    ) -> Result<crate::MatchupRoll, String> {
         G::matchup_sample(params, roller)
     }
     fn replay(

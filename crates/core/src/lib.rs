@@ -443,12 +443,35 @@ pub struct ScenarioInfo {
 
 /// Exact odds of an action's outcome, before it is taken. Serialises as
 /// `{"outcomes": {NAME: p, ...}, ...}`, the probabilities summing to one.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Odds {
     pub outcomes: BTreeMap<String, f64>,
     /// Anything else worth showing (dice on each side, modifiers applied).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub details: BTreeMap<String, serde_json::Value>,
+    /// The effect of the outcomes as numbers, where the game has one: each named quantity
+    /// ("damage") with the chance of each value, the chances summing to one (a miss counts
+    /// as 0). JSON: `{"damage": {"0": 0.4, "20": 0.1, ...}}`, values in numeric order.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub distributions: BTreeMap<String, BTreeMap<i64, f64>>,
+}
+
+/// One simulated roll of a matchup ([`Game::matchup_sample`]): the outcome's name and the
+/// value each of the odds' [`Odds::distributions`] took.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchupRoll {
+    pub outcome: String,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub values: BTreeMap<String, i64>,
+}
+
+impl From<String> for MatchupRoll {
+    fn from(outcome: String) -> MatchupRoll {
+        MatchupRoll {
+            outcome,
+            values: BTreeMap::new(),
+        }
+    }
 }
 
 /// What the seats of a setup field ([`Game::armies`]).
@@ -663,13 +686,13 @@ pub trait Game:
     }
 
     /// One simulated roll of the matchup `params` describe: the name of the
-    /// [`Game::matchup_odds`] outcome it gave, dice from `roller`. Simulated through the
-    /// rules' own dice handling, not the exact odds' arithmetic, so `battlemat odds ...
-    /// --check-sims N` checks one against the other.
+    /// [`Game::matchup_odds`] outcome it gave and the value of each of its distributions,
+    /// dice from `roller`. Simulated through the rules' own dice handling, not the exact
+    /// odds' arithmetic, so `battlemat odds ... --check-sims N` checks one against the other.
     fn matchup_sample(
         _params: &BTreeMap<String, String>,
         _roller: &mut battlemat_dice::Roller,
-    ) -> Result<String, String> {
+    ) -> Result<MatchupRoll, String> {
         Err(format!(
             "{} has no simulated check of its odds yet",
             Self::info().id

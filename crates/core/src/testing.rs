@@ -187,13 +187,18 @@ pub fn fuzz_text<G: Game>(words: &[&str], texts: u64, roller: &mut battlemat_dic
     }
 }
 
-/// Every test a rules page cites as `` `tests/FILE.rs::NAME` `` exists: `read(FILE)` gives
-/// the text of the game's `tests/FILE.rs`. Capitalised placeholders (`NAME`) are skipped.
-pub fn cited_tests_exist(doc: &str, read: impl Fn(&str) -> String) {
-    for cite in doc.split("tests/").skip(1) {
-        let Some((file, rest)) = cite.split_once(".rs::") else {
+/// Every test a rules page cites as `` `tests/FILE.rs::NAME` `` (the game's own, under
+/// `crate_dir`) or `` `crates/OTHER/tests/FILE.rs::NAME` `` (another crate's, such as the
+/// CLI's) exists: `read(PATH)` gives the text of the file at `PATH` from the repository's
+/// root. Capitalised placeholders (`NAME`) are skipped.
+pub fn cited_tests_exist(doc: &str, crate_dir: &str, read: impl Fn(&str) -> String) {
+    for (at, _) in doc.match_indices("tests/") {
+        let Some((file, rest)) = doc[at + "tests/".len()..].split_once(".rs::") else {
             continue;
         };
+        if file.contains(|c: char| c.is_whitespace() || c == '`') {
+            continue;
+        }
         let name: String = rest
             .chars()
             .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
@@ -201,9 +206,17 @@ pub fn cited_tests_exist(doc: &str, read: impl Fn(&str) -> String) {
         if name.chars().all(|c| c.is_ascii_uppercase()) {
             continue;
         }
+        // What the path says before `tests/`: nothing for the game's own tests.
+        let start = doc[..at]
+            .rfind(|c: char| c == '`' || c == '(' || c.is_whitespace())
+            .map_or(0, |i| i + 1);
+        let path = match &doc[start..at] {
+            "" => format!("{crate_dir}/tests/{file}.rs"),
+            prefix => format!("{prefix}tests/{file}.rs"),
+        };
         assert!(
-            read(file).contains(&format!("fn {name}(")),
-            "docs cite tests/{file}.rs::{name}, which does not exist"
+            read(&path).contains(&format!("fn {name}(")),
+            "docs cite {path}::{name}, which does not exist"
         );
     }
 }

@@ -93,6 +93,7 @@ pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
     Ok(Odds {
         outcomes: outcomes(tables, column, close, Some(state)),
         details,
+        ..Default::default()
     })
 }
 
@@ -243,6 +244,7 @@ impl AbaoAqu {
         Some(Odds {
             outcomes: outcomes(&self.fixed.setup.tables, attack.column, attack.close, state),
             details,
+            ..Default::default()
         })
     }
 }

@@ -10,6 +10,23 @@ use battlemat_geom::Cell;
 /// D20-6O: "If 80 damage or more is inflicted on the defender's mobile suit".
 pub const KNOCKDOWN: u32 = 80;
 
+/// A hit's damage before armour: `raw` as rolled, doubled by a critical and by melee
+/// against a large vehicle or mobile armor (D20-5M), then halved by a roll with impact
+/// (D20-3D e), rounding down. The referee's `deal` and the matchup odds both use it.
+pub fn damage_dealt(raw: u32, critical: bool, melee_on_large: bool, halved: bool) -> u32 {
+    let mut dmg = raw;
+    if critical {
+        dmg *= 2;
+    }
+    if melee_on_large {
+        dmg *= 2;
+    }
+    if halved {
+        dmg /= 2;
+    }
+    dmg
+}
+
 impl MsD20 {
     /// The damage of a hit, `raw` as rolled: doubled by a critical and by melee against a
     /// large vehicle or mobile armor (D20-5M), halved by a roll (D20-3D e), then each
@@ -18,16 +35,12 @@ impl MsD20 {
     pub fn deal(&mut self, a: Attack, raw: u32, ev: &mut Vec<Event>) {
         let w = self.data(a.attacker).weapons[a.weapon as usize].clone();
         let large = self.data(a.target).kind.is_large();
-        let mut dmg = raw;
-        if a.critical {
-            dmg *= 2;
-        }
-        if w.kind == WeaponType::Melee && large {
-            dmg *= 2;
-        }
-        if a.halved {
-            dmg /= 2;
-        }
+        let dmg = damage_dealt(
+            raw,
+            a.critical,
+            w.kind == WeaponType::Melee && large,
+            a.halved,
+        );
         let hit = self.hurt(a.target, a.onto, dmg, ev);
         if w.kind == WeaponType::Explosive && !large {
             for s in 0..self.unit(a.target).sections.len() as u8 {

@@ -93,7 +93,7 @@ impl Game for MsD20 {
                     ours: s.ours,
                 })
                 .collect(),
-            odds: "--strike-bonus B [--range short|mid|long] [--attacker-kind K] [--target-kind K] [--terrain ATTACKER-TARGET] [--defence none|dodge|parry|roll] [--defence-bonus B]; kinds: person, vehicle, mobile_unit, large_vehicle, mobile_armor".into(),
+            odds: "--strike-bonus B [--range short|mid|long] [--attacker-kind K] [--target-kind K] [--terrain ATTACKER-TARGET] [--defence none|dodge|parry|roll] [--defence-bonus B] [--damage NdSxM+K|N] [--weapon-type beam|blade|explosive|melee|projectile] [--armour steel|titanium|composite|luna_titanium]; kinds: person, vehicle, mobile_unit, large_vehicle, mobile_armor".into(),
         }
     }
 
@@ -211,7 +211,7 @@ impl Game for MsD20 {
     fn matchup_sample(
         params: &BTreeMap<String, String>,
         roller: &mut battlemat_dice::Roller,
-    ) -> Result<String, String> {
+    ) -> Result<battlemat_core::MatchupRoll, String> {
         odds::sample(params, roller)
     }
 }

@@ -2,12 +2,19 @@
 //! every face of the defence die, by the same rules the referee applies — a natural 1 or a
 //! total of 4 or less misses; a natural 20 is a critical unless the defence is a natural 20;
 //! dodge and parry meet or beat the strike, a roll must beat it.
+//!
+//! With a damage roll the odds also carry the damage the section takes as a distribution
+//! (D20-4, D20-5M, D20-7), exact: the damage dice's sum from `battlemat_dice::Dist`, each
+//! strike outcome's share of it put through the referee's own `damage_dealt`. The rejected
+//! alternative, sampling the damage, would make the chart noisy and the `--check-sims`
+//! comparison meaningless.
 
 use crate::combat::MISS_AT_OR_BELOW;
-use crate::data::{Kind, Terrain};
+use crate::damage::damage_dealt;
+use crate::data::{Armour, Kind, Roll, Terrain, WeaponType};
 use crate::modifiers::{Range, parse_kind, parse_terrain, target_type, terrain};
 use crate::state::{MsD20, Phase};
-use battlemat_core::Odds;
+use battlemat_core::{MatchupRoll, Odds};
 use std::collections::BTreeMap;
 
 /// Which defence the odds assume.
@@ -48,48 +55,184 @@ pub fn strike_odds(bonus: i16, def: Def, def_bonus: i16) -> [f64; 4] {
     n.map(|k| k as f64 / 400.0)
 }
 
+/// The defence a matchup assumes, by what a success does to the damage (D20-3D).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Guard {
+    None,
+    /// Dodge or leap dodge: a success avoids the strike.
+    Dodge,
+    /// "Parry (taking damage to that section)": a success moves the damage, all of it, onto
+    /// the parrying section (taken here with the same armour).
+    Parry,
+    /// Roll with impact: a success halves the damage.
+    Roll,
+}
+
+impl Guard {
+    fn def(self) -> Def {
+        match self {
+            Guard::None => Def::None,
+            Guard::Dodge | Guard::Parry => Def::Meet,
+            Guard::Roll => Def::Beat,
+        }
+    }
+}
+
+/// What a hit does (`--damage`, `--weapon-type`, `--armour`): the damage roll and what
+/// changes it on the way to the section.
+#[derive(Clone, Copy, Debug)]
+struct Wound {
+    /// The damage roll (NdS × M + K), or `None` for a hand attack of a fixed amount.
+    roll: Option<Roll>,
+    /// A hand attack's damage (D20-7: strength − 20), when `roll` is `None`.
+    fixed: u32,
+    /// D20-5M: melee against a large vehicle or mobile armor does double damage.
+    melee_on_large: bool,
+    /// D20-4: the section's armour, taken off after doubling and halving.
+    armour: u32,
+}
+
+impl Wound {
+    /// The raw roll's distribution as (value, probability).
+    fn raw(&self) -> Vec<(u32, f64)> {
+        match self.roll {
+            None => vec![(self.fixed, 1.0)],
+            Some(r) => battlemat_dice::Dist::die(u32::from(r.sides))
+                .repeat_sum(u32::from(r.dice))
+                .iter()
+                .map(|(sum, p)| (sum as u32 * u32::from(r.times) + u32::from(r.plus), p))
+                .collect(),
+        }
+    }
+
+    /// What the section takes from a raw roll: the referee's own arithmetic.
+    fn taken(&self, raw: u32, critical: bool, halved: bool) -> u32 {
+        damage_dealt(raw, critical, self.melee_on_large, halved).saturating_sub(self.armour)
+    }
+}
+
 pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
-    let (total_bonus, def, db, details) = parse(params)?;
-    let [miss, hit, crit, defended] = strike_odds(total_bonus, def, db);
+    let m = parse(params)?;
+    let [miss, hit, crit, defended] = strike_odds(m.bonus, m.guard.def(), m.guard_bonus);
     let mut outcomes = BTreeMap::new();
     outcomes.insert("miss".to_string(), miss);
     outcomes.insert("hit".to_string(), hit);
     outcomes.insert("critical".to_string(), crit);
     outcomes.insert("defended".to_string(), defended);
-    Ok(Odds { outcomes, details })
+    let mut distributions = BTreeMap::new();
+    let mut details = m.details;
+    if let Some(w) = m.wound {
+        // A defended critical is a natural 20 against a natural 20, which also takes the
+        // critical away (D20-3D); the other defended strikes were never critical.
+        let mut dist: BTreeMap<i64, f64> = BTreeMap::new();
+        *dist.entry(0).or_default() += miss;
+        for (raw, p) in w.raw() {
+            *dist
+                .entry(i64::from(w.taken(raw, false, false)))
+                .or_default() += hit * p;
+            *dist
+                .entry(i64::from(w.taken(raw, true, false)))
+                .or_default() += crit * p;
+            let on_defence = match m.guard {
+                Guard::None | Guard::Dodge => 0,
+                Guard::Parry => w.taken(raw, false, false),
+                Guard::Roll => w.taken(raw, false, true),
+            };
+            *dist.entry(i64::from(on_defence)).or_default() += defended * p;
+        }
+        dist.retain(|_, p| *p > 0.0);
+        let mean: f64 = dist.iter().map(|(v, p)| *v as f64 * p).sum();
+        details.insert(
+            "damage_mean".into(),
+            ((mean * 1000.0).round() / 1000.0).into(),
+        );
+        distributions.insert("damage".to_string(), dist);
+    }
+    Ok(Odds {
+        outcomes,
+        details,
+        distributions,
+    })
 }
 
 /// One strike of the matchup: the strike die and, if it lands and the target defends, the
-/// defence die, decided by the referee's own `strike_misses` and `defence_succeeds`.
+/// defence die, decided by the referee's own `strike_misses` and `defence_succeeds`; then,
+/// with `--damage`, the damage dice one at a time, as the referee rolls them.
 pub fn sample(
     params: &BTreeMap<String, String>,
     roller: &mut battlemat_dice::Roller,
-) -> Result<String, String> {
-    let (bonus, def, db, _) = parse(params)?;
+) -> Result<MatchupRoll, String> {
+    let m = parse(params)?;
     let s = roller.roll(20) as u8;
-    let total = i16::from(s) + bonus;
-    if crate::combat::strike_misses(s, total) {
-        return Ok("miss".into());
-    }
-    let critical = s == 20;
-    let defended = def != Def::None && {
-        let d = roller.roll(20) as u8;
-        crate::combat::defence_succeeds(critical, def == Def::Beat, d, i16::from(d) + db, total)
+    let total = i16::from(s) + m.bonus;
+    let mut critical = s == 20;
+    let outcome = if crate::combat::strike_misses(s, total) {
+        "miss"
+    } else {
+        let defended = m.guard != Guard::None && {
+            let d = roller.roll(20) as u8;
+            let ok = crate::combat::defence_succeeds(
+                critical,
+                m.guard == Guard::Roll,
+                d,
+                i16::from(d) + m.guard_bonus,
+                total,
+            );
+            if critical && d == 20 {
+                critical = false;
+            }
+            ok
+        };
+        match (defended, critical) {
+            (true, _) => "defended",
+            (false, true) => "critical",
+            (false, false) => "hit",
+        }
     };
-    Ok(match (defended, critical) {
-        (true, _) => "defended",
-        (false, true) => "critical",
-        (false, false) => "hit",
+    let mut values = BTreeMap::new();
+    if let Some(w) = m.wound {
+        let lands = match outcome {
+            "miss" => false,
+            "defended" => m.guard != Guard::Dodge,
+            _ => true,
+        };
+        let damage = if lands {
+            let raw = match w.roll {
+                None => w.fixed,
+                Some(r) => {
+                    let sum: u32 = (0..r.dice).map(|_| roller.roll(u32::from(r.sides))).sum();
+                    sum * u32::from(r.times) + u32::from(r.plus)
+                }
+            };
+            w.taken(
+                raw,
+                critical,
+                outcome == "defended" && m.guard == Guard::Roll,
+            )
+        } else {
+            0
+        };
+        values.insert("damage".to_string(), i64::from(damage));
     }
-    .into())
+    Ok(MatchupRoll {
+        outcome: outcome.into(),
+        values,
+    })
 }
 
-/// A matchup's parameters: the strike's total modifier, the defence, its bonus, and the
-/// details shown.
-#[allow(clippy::type_complexity)]
-fn parse(
-    params: &BTreeMap<String, String>,
-) -> Result<(i16, Def, i16, BTreeMap<String, serde_json::Value>), String> {
+/// A matchup read from its parameters.
+struct Matchup {
+    /// The strike's total modifier.
+    bonus: i16,
+    guard: Guard,
+    guard_bonus: i16,
+    wound: Option<Wound>,
+    details: BTreeMap<String, serde_json::Value>,
+}
+
+const USAGE: &str = "--strike-bonus B [--range short|mid|long] [--attacker-kind K] [--target-kind K] [--terrain ATTACKER-TARGET] [--defence none|dodge|parry|roll] [--defence-bonus B] [--damage NdSxM+K|N] [--weapon-type beam|blade|explosive|melee|projectile] [--armour steel|titanium|composite|luna_titanium]";
+
+fn parse(params: &BTreeMap<String, String>) -> Result<Matchup, String> {
     for k in params.keys() {
         if !matches!(
             k.as_str(),
@@ -106,11 +249,14 @@ fn parse(
                 | "defence-bonus"
                 | "defence_bonus"
                 | "defense-bonus"
+                | "damage"
+                | "weapon-type"
+                | "weapon_type"
+                | "armour"
+                | "armor"
                 | "json"
         ) {
-            return Err(format!(
-                "--{k} is not an option of ms-d20 odds: --strike-bonus B [--range short|mid|long] [--attacker-kind K] [--target-kind K] [--terrain ATTACKER-TARGET] [--defence none|dodge|parry|roll] [--defence-bonus B]"
-            ));
+            return Err(format!("--{k} is not an option of ms-d20 odds: {USAGE}"));
         }
     }
     let get = |a: &str, b: &str| params.get(a).or_else(|| params.get(b));
@@ -141,16 +287,17 @@ fn parse(
             "--terrain: {t:?} is the attacker's and the target's place, e.g. ground-airborne (ground, airborne, space, space_surface, submerged)"
         ))?,
     };
-    let def = match get("defence", "defense")
+    let guard = match get("defence", "defense")
         .map(|s| s.to_ascii_lowercase())
         .as_deref()
     {
-        None | Some("none") => Def::None,
-        Some("dodge") | Some("parry") | Some("leap") => Def::Meet,
-        Some("roll") => Def::Beat,
+        None | Some("none") => Guard::None,
+        Some("dodge") | Some("leap") => Guard::Dodge,
+        Some("parry") => Guard::Parry,
+        Some("roll") => Guard::Roll,
         Some(x) => return Err(format!("--defence: {x:?} is none, dodge, parry or roll")),
     };
-    let db = int(
+    let guard_bonus = int(
         "defence-bonus",
         get("defence-bonus", "defence_bonus").or(params.get("defense-bonus")),
     )?;
@@ -160,7 +307,64 @@ fn parse(
     details.insert("range".into(), range.strike().into());
     details.insert("target_type".into(), target_type(ak, tk).into());
     details.insert("terrain".into(), terrain(ta, tt).into());
-    Ok((total_bonus, def, db, details))
+    // A name in the data files' words (`luna_titanium`, `mobile_armor`).
+    fn named<T: serde::de::DeserializeOwned>(v: &str) -> Option<T> {
+        serde_json::from_value(serde_json::Value::String(v.trim().to_ascii_lowercase())).ok()
+    }
+    let weapon_type = get("weapon-type", "weapon_type")
+        .map(|v| {
+            named::<WeaponType>(v).ok_or(format!(
+                "--weapon-type: {v:?} is beam, blade, explosive, melee or projectile"
+            ))
+        })
+        .transpose()?;
+    let armour = get("armour", "armor")
+        .map(|v| {
+            named::<Armour>(v).ok_or(format!(
+                "--armour: {v:?} is steel, titanium, composite or luna_titanium"
+            ))
+        })
+        .transpose()?;
+    let wound = match params.get("damage") {
+        None => {
+            if weapon_type.is_some() || armour.is_some() {
+                return Err(
+                    "--weapon-type and --armour change the damage: give the damage roll too (--damage 2d6x10)".into(),
+                );
+            }
+            None
+        }
+        Some(v) => {
+            let (roll, fixed) = match v.trim().parse::<u32>() {
+                Ok(n) if n <= 100_000 => (None, n),
+                Ok(_) => return Err(format!("--damage {v:?}: at most 100000")),
+                Err(_) => (
+                    Some(Roll::parse(v).map_err(|e| format!("--damage {e}"))?),
+                    0,
+                ),
+            };
+            let melee_on_large = weapon_type == Some(WeaponType::Melee) && tk.is_large();
+            let armour = armour.unwrap_or(Armour::Steel);
+            details.insert("damage_roll".into(), v.trim().into());
+            details.insert("armour_reduction".into(), armour.reduction().into());
+            if melee_on_large {
+                details.insert("melee_on_large".into(), "double damage".into());
+            }
+            Some(Wound {
+                roll,
+                fixed,
+                melee_on_large,
+                armour: armour.reduction(),
+            })
+        }
+    };
+    Ok(Matchup {
+        bonus: total_bonus,
+        guard,
+        guard_bonus,
+        wound,
+        details,
+    })
 }
 
 impl MsD20 {
@@ -186,7 +390,11 @@ impl MsD20 {
                 outcomes.insert("critical".to_string(), crit);
                 let mut details = BTreeMap::new();
                 details.insert("strike_modifier".into(), b.into());
-                Some(Odds { outcomes, details })
+                Some(Odds {
+                    outcomes,
+                    details,
+                    ..Default::default()
+                })
             }
             (
                 Action::Dodge | Action::Leap | Action::Parry { .. } | Action::Roll,
@@ -218,6 +426,7 @@ impl MsD20 {
                 Some(Odds {
                     outcomes,
                     details: BTreeMap::new(),
+                    ..Default::default()
                 })
             }
             _ => None,

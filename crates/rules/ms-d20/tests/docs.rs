@@ -54,7 +54,5 @@ fn every_rule_id_is_documented_and_tested() {
         let quoted = tests.contains(&format!("// {id}:")) || tests.contains(&format!("{id}: \""));
         assert!(named || quoted, "no test for {id}");
     }
-    battlemat_core::testing::cited_tests_exist(&doc, |file| {
-        read(&format!("crates/rules/ms-d20/tests/{file}.rs"))
-    });
+    battlemat_core::testing::cited_tests_exist(&doc, "crates/rules/ms-d20", read);
 }

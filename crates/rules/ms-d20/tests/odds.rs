@@ -93,3 +93,206 @@ fn d20_3d_odds_before_a_dodge_match_its_die() {
     }
     assert!((odds.outcomes["defended"] - ok as f64 / 20.0).abs() < 1e-12);
 }
+
+/// The damage distribution written out again: every strike face, defence face and damage
+/// die, by the rules (D20-3 critical ×2, D20-5M melee on large ×2, D20-3D e roll halves,
+/// D20-4 armour after, never below 0; a dodge avoids, a parry takes it all on the parrying
+/// section).
+#[allow(clippy::too_many_arguments)]
+fn damage_by_enumeration(
+    bonus: i16,
+    defence: &str,
+    db: i16,
+    dice: u32,
+    sides: u32,
+    times: u32,
+    double: bool,
+    armour: u32,
+) -> BTreeMap<i64, f64> {
+    let mut raws: Vec<u32> = vec![0];
+    for _ in 0..dice {
+        raws = raws
+            .iter()
+            .flat_map(|r| (1..=sides).map(move |f| r + f))
+            .collect();
+    }
+    let per = 1.0 / (400.0 * raws.len() as f64);
+    let mut out: BTreeMap<i64, f64> = BTreeMap::new();
+    for s in 1..=20i16 {
+        for d in 1..=20i16 {
+            for raw in &raws {
+                let t = s + bonus;
+                let dmg = if s == 1 || t <= 4 {
+                    0
+                } else {
+                    let ok = defence != "none"
+                        && if s == 20 {
+                            d == 20
+                        } else if defence == "roll" {
+                            d + db > t
+                        } else {
+                            d + db >= t
+                        };
+                    let critical = s == 20 && !(ok || d == 20 && defence != "none");
+                    if ok && defence == "dodge" {
+                        0
+                    } else {
+                        let mut x = raw * times;
+                        if critical {
+                            x *= 2;
+                        }
+                        if double {
+                            x *= 2;
+                        }
+                        if ok && defence == "roll" {
+                            x /= 2;
+                        }
+                        x.saturating_sub(armour)
+                    }
+                };
+                *out.entry(i64::from(dmg)).or_default() += per;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn d20_3_d20_4_d20_5m_damage_distribution_by_enumeration() {
+    for (bonus, defence, db, roll, dice, sides, times, wtype, target, armour, red) in [
+        (
+            4i16,
+            "roll",
+            3i16,
+            "2d6x10",
+            2,
+            6,
+            10,
+            "beam",
+            "mobile_unit",
+            "titanium",
+            10,
+        ),
+        (
+            0,
+            "none",
+            0,
+            "1d8",
+            1,
+            8,
+            1,
+            "melee",
+            "mobile_unit",
+            "steel",
+            0,
+        ),
+        (
+            2,
+            "dodge",
+            5,
+            "3d4x10",
+            3,
+            4,
+            10,
+            "projectile",
+            "mobile_unit",
+            "composite",
+            15,
+        ),
+        (
+            6,
+            "parry",
+            4,
+            "2d6x10",
+            2,
+            6,
+            10,
+            "melee",
+            "mobile_armor",
+            "luna_titanium",
+            20,
+        ),
+    ] {
+        let p = params(&[
+            ("strike-bonus", &bonus.to_string()),
+            ("defence", defence),
+            ("defence-bonus", &db.to_string()),
+            ("damage", roll),
+            ("weapon-type", wtype),
+            ("target-kind", target),
+            ("armour", armour),
+        ]);
+        let o = MsD20::matchup_odds(&p).unwrap();
+        let got = &o.distributions["damage"];
+        // Mobile armor as the target: D20-9's target-type modifier joins the strike.
+        let tb = o.details["target_type"].as_i64().unwrap() as i16;
+        let double = wtype == "melee" && target == "mobile_armor";
+        let want = damage_by_enumeration(bonus + tb, defence, db, dice, sides, times, double, red);
+        let want: BTreeMap<i64, f64> = want.into_iter().filter(|(_, p)| *p > 0.0).collect();
+        assert_eq!(
+            got.keys().collect::<Vec<_>>(),
+            want.keys().collect::<Vec<_>>(),
+            "{roll} {defence}"
+        );
+        for (v, p) in &want {
+            assert!((got[v] - p).abs() < 1e-12, "{roll} {defence}: {v}");
+        }
+        let sum: f64 = got.values().sum();
+        assert!((sum - 1.0).abs() < 1e-12);
+        // The miss and the dodge are in the 0 column; the mean is shown.
+        assert!(got[&0] >= o.outcomes["miss"] - 1e-12);
+        let mean: f64 = got.iter().map(|(v, p)| *v as f64 * p).sum();
+        assert!((o.details["damage_mean"].as_f64().unwrap() - mean).abs() < 1e-3);
+    }
+}
+
+#[test]
+fn d20_7_hand_damage_is_a_fixed_amount() {
+    // D20-7: hand damage is the strength less 20, no dice: `--damage 30`.
+    let o = MsD20::matchup_odds(&params(&[("strike-bonus", "0"), ("damage", "30")])).unwrap();
+    let d = &o.distributions["damage"];
+    // A miss 1/5 deals 0, a hit 3/4 deals 30, a critical 1/20 deals 60.
+    assert_eq!(d.keys().copied().collect::<Vec<_>>(), vec![0, 30, 60]);
+    assert!((d[&0] - 0.2).abs() < 1e-12 && (d[&30] - 0.75).abs() < 1e-12);
+    assert!((d[&60] - 0.05).abs() < 1e-12);
+    // Without --damage there is no distribution; bad damage, armour and type are refused.
+    let plain = MsD20::matchup_odds(&params(&[("strike-bonus", "0")])).unwrap();
+    assert!(plain.distributions.is_empty());
+    for bad in [
+        vec![("damage", "2x6")],
+        vec![("damage", "2d6"), ("armour", "mithril")],
+        vec![("damage", "2d6"), ("weapon-type", "laser")],
+        vec![("armour", "steel")],
+    ] {
+        let e = MsD20::matchup_odds(&params(&bad)).unwrap_err();
+        assert!(e.contains("--"), "{e}");
+    }
+}
+
+#[test]
+fn d20_3_simulated_damage_agrees_with_the_exact_distribution() {
+    // The sampler rolls the damage dice one by one, as the referee does: its shares of
+    // 40,000 rolls sit near the exact distribution.
+    let p = params(&[
+        ("strike-bonus", "5"),
+        ("defence", "roll"),
+        ("defence-bonus", "2"),
+        ("damage", "1d6x10+5"),
+        ("armour", "titanium"),
+    ]);
+    let exact = MsD20::matchup_odds(&p).unwrap().distributions["damage"].clone();
+    let mut roller = battlemat_dice::Roller::new(7, 0);
+    let mut seen: BTreeMap<i64, u32> = BTreeMap::new();
+    let n = 40_000;
+    for _ in 0..n {
+        let r = MsD20::matchup_sample(&p, &mut roller).unwrap();
+        *seen.entry(r.values["damage"]).or_default() += 1;
+    }
+    assert!(seen.keys().all(|v| exact.contains_key(v)), "{seen:?}");
+    for (v, p) in &exact {
+        let share = f64::from(seen.get(v).copied().unwrap_or(0)) / f64::from(n);
+        // Five standard errors.
+        let se = (p * (1.0 - p) / f64::from(n)).sqrt();
+        assert!((share - p).abs() < 5.0 * se + 1e-9, "{v}: {share} vs {p}");
+    }
+}

@@ -199,7 +199,11 @@ pub fn odds_of(duel: &Duel) -> Odds {
     details.insert("lose".into(), serde_json::json!(lose));
     details.insert("melee".into(), serde_json::json!(duel.melee));
     details.insert("expected_knockback".into(), serde_json::json!(expected));
-    Odds { outcomes, details }
+    Odds {
+        outcomes,
+        details,
+        ..Default::default()
+    }
 }
 
 /// `VALUE[LETTER]`, e.g. `4V`, `2C`, `3`.

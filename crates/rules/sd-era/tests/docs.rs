@@ -103,7 +103,5 @@ fn every_rule_id_is_documented_and_tested() {
             || tests.contains(&format!("({id})"));
         assert!(found, "no test for {id}");
     }
-    battlemat_core::testing::cited_tests_exist(&doc, |file| {
-        read(&format!("crates/rules/sd-era/tests/{file}.rs"))
-    });
+    battlemat_core::testing::cited_tests_exist(&doc, "crates/rules/sd-era", read);
 }

@@ -47,7 +47,11 @@ pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
         _ => return Err("give --shoot S --endure E, or --react R --move M".into()),
     }
     details.insert("ties".into(), "fail (the text: higher, greater)".into());
-    Ok(Odds { outcomes, details })
+    Ok(Odds {
+        outcomes,
+        details,
+        ..Default::default()
+    })
 }
 
 /// One roll of the matchup, die by die as the game rolls them ([`crate::state::Pool::add`]:
@@ -114,6 +118,7 @@ impl Serm {
         Some(Odds {
             outcomes,
             details: BTreeMap::new(),
+            ..Default::default()
         })
     }
 }

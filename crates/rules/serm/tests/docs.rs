@@ -50,7 +50,5 @@ fn every_rule_id_is_documented_and_tested() {
         });
         assert!(named, "no test for {id}");
     }
-    battlemat_core::testing::cited_tests_exist(&doc, |file| {
-        read(&format!("crates/rules/serm/tests/{file}.rs"))
-    });
+    battlemat_core::testing::cited_tests_exist(&doc, "crates/rules/serm", read);
 }

@@ -470,8 +470,8 @@ impl Game for Swtb {
     fn matchup_sample(
         params: &BTreeMap<String, String>,
         roller: &mut battlemat_dice::Roller,
-    ) -> Result<String, String> {
-        odds::sample(params, roller)
+    ) -> Result<battlemat_core::MatchupRoll, String> {
+        odds::sample(params, roller).map(Into::into)
     }
 }
 

@@ -138,6 +138,7 @@ impl Swtb {
         Some(Odds {
             outcomes: out,
             details,
+            ..Default::default()
         })
     }
 }
@@ -263,6 +264,7 @@ fn matchup_of(g: &Swtb, action: &Action, a_id: String, d_id: String) -> Result<O
     Ok(Odds {
         outcomes: out,
         details,
+        ..Default::default()
     })
 }
 
