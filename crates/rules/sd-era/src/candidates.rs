@@ -160,32 +160,35 @@ impl SdEra {
         // ring): judged once per listing.
         // Only bodies on the table can act or be attacked: the listing looks through them,
         // not every id.
-        let on_table: Vec<UnitId> = scratch.on_table().collect();
+        // (The lists are the scratch's, reused from listing to listing.)
+        let [mut on_table, mut shared, mut credits] = scratch.lend();
+        on_table.extend(scratch.on_table());
         let shooter = on_table
             .iter()
             .copied()
             .find(|&u| self.unit(u).owner == Some(seat));
-        let targets: Option<Vec<UnitId>> = match shooter {
-            Some(s) if self.fixed.kind != MissionKind::RingBattle => Some(
-                on_table
-                    .iter()
-                    .copied()
-                    .filter(|&t| t != s && self.target_ok(s, t).is_ok())
-                    .collect(),
-            ),
+        let targets: Option<&[UnitId]> = match shooter {
+            Some(s) if self.fixed.kind != MissionKind::RingBattle => {
+                shared.extend(
+                    on_table
+                        .iter()
+                        .copied()
+                        .filter(|&t| t != s && self.target_ok(s, t).is_ok()),
+                );
+                Some(&shared)
+            }
             _ => None,
         };
         let hill = self.hill().is_some();
         // EGG HUNT: the credits lying on the table, found once per listing.
-        let credits: Vec<UnitId> = if self.fixed.kind == MissionKind::EggHunt {
-            on_table
-                .iter()
-                .copied()
-                .filter(|&c| self.unit(c).is_marker())
-                .collect()
-        } else {
-            Vec::new()
-        };
+        if self.fixed.kind == MissionKind::EggHunt {
+            credits.extend(
+                on_table
+                    .iter()
+                    .copied()
+                    .filter(|&c| self.unit(c).is_marker()),
+            );
+        }
         if let Some(u) = self.now.charge {
             for t in self.ids() {
                 if t != u && self.unit(t).on_table() && self.next_to(u, t) {
@@ -212,14 +215,14 @@ impl SdEra {
                 continue;
             }
             self.move_candidates_with(u, out, &mut scratch);
-            self.shot_candidates(u, targets.as_deref(), out);
+            self.shot_candidates(u, targets, out);
             if self.now.charge != Some(u) && !self.has(u, Special::T) {
                 // Melee: the targets (judged once, when shared) next to it.
                 let next_to_it = |t: UnitId| {
                     let y = self.unit(t);
                     t != u && y.owner != x.owner && y.on_table() && !y.stunned && self.next_to(u, t)
                 };
-                match targets.as_deref() {
+                match targets {
                     Some(ts) => {
                         for &t in ts {
                             if next_to_it(t) {
@@ -259,6 +262,7 @@ impl SdEra {
                 }
             }
         }
+        scratch.give_back([on_table, shared, credits]);
         scratch.recycle();
         out.push(Action::End);
     }
@@ -279,7 +283,20 @@ impl SdEra {
         // target is judged by the same per-target rules as `judge_shot`.
         let total = self.attack_dice(u, false);
         let bits = self.has(u, Special::B);
-        for &t in targets.iter() {
+        if !bits {
+            // Each target in reach and sight, in one pass.
+            out.extend(
+                targets
+                    .iter()
+                    .filter(|&&t| self.aim_dice(u, x.at, BASE_RADIUS, t, total).is_ok())
+                    .map(|&t| Action::Shoot {
+                        unit: u,
+                        aims: Aims::One(Aim { target: t, dice: 0 }),
+                        from: None,
+                    }),
+            );
+        }
+        for &t in targets.iter().filter(|_| bits) {
             if self.aim_dice(u, x.at, BASE_RADIUS, t, total).is_ok() {
                 out.push(Action::Shoot {
                     unit: u,

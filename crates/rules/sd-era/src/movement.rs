@@ -11,7 +11,7 @@ use crate::data::{BASE_RADIUS, MissionKind, NEXT_TO, STICK, Special};
 use crate::events::{Drop, Event, Target, WIND_VECTORS};
 use crate::legal::Why;
 use crate::state::{Body, Phase, SdEra, Trail, UnitId};
-use battlemat_geom::table::{Base, Landing, Point, toward};
+use battlemat_geom::table::{Base, Landing, Point, Ticks, toward};
 
 /// A move the judge accepted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -153,8 +153,32 @@ impl SdEra {
                 ));
             }
         }
+        self.judge_drops(unit, me, load, drop, &mut others)?;
+        Ok(MovePlan {
+            unit,
+            to,
+            load: load.to_vec(),
+            drop: drop.to_vec(),
+            free,
+        })
+    }
+
+    /// SDE-T: the units a transport at `me` drops off (after loading `load`): each one it
+    /// carries, once, next to it, on its side of a ring, with room to land among `others`
+    /// (every base on the table but the transport's and the loaded units'; the drops are
+    /// added to it one by one, then taken off again).
+    pub(crate) fn judge_drops(
+        &self,
+        unit: UnitId,
+        me: Base,
+        load: &[UnitId],
+        drop: &[Drop],
+        others: &mut Vec<Base>,
+    ) -> Result<(), Why> {
+        let outside = self.unit(unit).outside;
+        let before = others.len();
         others.push(me);
-        for (i, d) in drop.iter().enumerate() {
+        let judged = drop.iter().enumerate().try_for_each(|(i, d)| {
             let y = self.unit(d.unit);
             let carried = y.aboard == Some(unit) || load.contains(&d.unit);
             if !carried || drop[..i].iter().any(|e| e.unit == d.unit) {
@@ -164,7 +188,7 @@ impl SdEra {
                 ));
             }
             let b = Base::new(d.at, BASE_RADIUS);
-            if self.fixed.kind == MissionKind::RingBattle && self.in_ring_zone(d.at) == x.outside {
+            if self.fixed.kind == MissionKind::RingBattle && self.in_ring_zone(d.at) == outside {
                 return Err(Why::new(
                     "SDE-RING.2",
                     "a transport carries no unit across the ring's edge",
@@ -176,18 +200,17 @@ impl SdEra {
                     "a unit is dropped off next to the transport",
                 ));
             }
-            if !matches!(t.landing(&b, &others), Landing::Ground | Landing::OnTop(_)) {
+            if !matches!(
+                self.fixed.table.landing(&b, others),
+                Landing::Ground | Landing::OnTop(_)
+            ) {
                 return Err(Why::new("SDE-T", "there is no room to drop it off there"));
             }
             others.push(b);
-        }
-        Ok(MovePlan {
-            unit,
-            to,
-            load: load.to_vec(),
-            drop: drop.to_vec(),
-            free,
-        })
+            Ok(())
+        });
+        others.truncate(before);
+        judged
     }
 
     /// Carry out a move; a move that ends next to an enemy may charge (SDE-CHARGE).
@@ -313,6 +336,9 @@ impl SdEra {
             points,
             others,
             near,
+            full_ring,
+            half_ring,
+            lists: _,
         } = scratch;
         let (bounds, centres) = (&self.fixed.piece_bounds, &self.fixed.piece_centres);
         points.clear();
@@ -321,7 +347,9 @@ impl SdEra {
         }
         // Only what a base within a stick of here could touch (and whoever stands on a
         // piece it could land on, who take its room).
-        let reach = STICK + 2 * BASE_RADIUS + 2;
+        // (A candidate base is within a stick of here: it can overlap only a body within a
+        // stick, its own radius and the body's.)
+        let reach = STICK + BASE_RADIUS + 1;
         near.clear();
         near.extend(
             bounds
@@ -339,6 +367,16 @@ impl SdEra {
         // whoever stands on a piece it could land on, who take its room) are `others`; enemies,
         // balls and the missions' things within reach give contact points.
         others.clear();
+        // Of those, the ones that could overlap a base on a wind point: a full stick's
+        // (`full_ring`) or half a stick's (`half_ring`) point lies that far from here (to 2
+        // ticks), so only a body in the band around that circle can overlap it.
+        full_ring.clear();
+        half_ring.clear();
+        let band = |d2: i128, at: Ticks, r: Ticks| {
+            let lo = (at - r - 4).max(0) as i128;
+            let hi = (at + r) as i128;
+            lo * lo <= d2 && d2 <= hi * hi
+        };
         // The winds' points are distinct; the rest are kept only if new.
         let mut nearest: Option<(i128, Point)> = None;
         for &(t, b) in bodies.iter() {
@@ -357,6 +395,13 @@ impl SdEra {
                         }))
                 {
                     others.push(b);
+                    let r = BASE_RADIUS + b.radius;
+                    if band(d2, STICK, r) {
+                        full_ring.push(b);
+                    }
+                    if band(d2, STICK / 2, r) {
+                        half_ring.push(b);
+                    }
                 }
             }
             // Beside enemies, balls, animals, and the missions' things to touch or attack.
@@ -469,14 +514,38 @@ impl SdEra {
                         )
                     } else {
                         // No piece to stand on: clear ground only (what `landing_among`
-                        // decides, without looking for a top).
+                        // decides, without looking for a top), among the bodies that could
+                        // be in the way of this point.
+                        let in_the_way: &[Base] = match k {
+                            0..16 => full_ring,
+                            16..WINDS => half_ring,
+                            _ => others,
+                        };
                         ((k < WINDS && winds_on_table) || t.on_table(&me))
-                            && !others.iter().any(|o| o.overlaps(&me))
+                            && !in_the_way.iter().any(|o| o.overlaps(&me))
                             && !touching.into_iter().any(|i| t.pieces[i].outline.overlaps(&me))
                     }
                 }
         };
         let transport = self.has(u, Special::T);
+        let passengers: Vec<UnitId> = if transport {
+            self.ids()
+                .filter(|&l| self.unit(l).aboard == Some(u))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        // Where its passengers may be dropped is judged against every base on the table but
+        // its own, read once for the eight winds.
+        let mut all_but_it: Vec<Base> = if passengers.is_empty() {
+            Vec::new()
+        } else {
+            self.bases_except(&[u])
+        };
+        // What it may pick up (SDE-T): friendly units, not transports, next to it and on its
+        // side of a ring, as many as it has room for. Loading them only takes bodies out of
+        // the way, so wherever the plain move lands, the move with them lands too: the judge
+        // would pass it (checked in debug builds).
         let load: Vec<UnitId> = if transport {
             self.ids()
                 .filter(|&l| {
@@ -485,17 +554,11 @@ impl SdEra {
                         && y.owner == x.owner
                         && y.is_unit()
                         && y.on_table()
+                        && y.outside == x.outside
                         && !self.has(l, Special::T)
                         && self.next_to(u, l)
                 })
-                .take(self.value(u) as usize)
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let passengers: Vec<UnitId> = if transport {
-            self.ids()
-                .filter(|&l| self.unit(l).aboard == Some(u))
+                .take((self.value(u) as usize).saturating_sub(passengers.len()))
                 .collect()
         } else {
             Vec::new()
@@ -531,10 +594,8 @@ impl SdEra {
             });
             // A transport loads or drops along the eight main winds only (a short menu).
             let main_wind = k < 16 && k % 2 == 0;
-            if main_wind
-                && !load.is_empty()
-                && self.judge_move(u, Target::Point(to), &load, &[]).is_ok()
-            {
+            if main_wind && !load.is_empty() {
+                debug_assert!(self.judge_move(u, Target::Point(to), &load, &[]).is_ok());
                 out.push(crate::events::Action::Move {
                     unit: u,
                     to: Target::Point(to),
@@ -555,7 +616,14 @@ impl SdEra {
                     };
                     drop.push(Drop { unit: l, at });
                 }
-                if self.judge_move(u, Target::Point(to), &[], &drop).is_ok() {
+                // The move itself lands (it fits); what is left of the judge is the drops.
+                let dropped =
+                    self.judge_drops(u, Base::new(to, BASE_RADIUS), &[], &drop, &mut all_but_it);
+                debug_assert_eq!(
+                    dropped.is_ok(),
+                    self.judge_move(u, Target::Point(to), &[], &drop).is_ok()
+                );
+                if dropped.is_ok() {
                     out.push(crate::events::Action::Move {
                         unit: u,
                         to: Target::Point(to),
@@ -587,6 +655,11 @@ pub struct Scratch {
     points: Vec<Point>,
     others: Vec<Base>,
     near: Vec<(usize, (i64, i64, i64, i64))>,
+    full_ring: Vec<Base>,
+    half_ring: Vec<Base>,
+    /// Lists of ids the turn's listing keeps (the bodies on the table, what may be attacked,
+    /// the credits lying about), lent out with [`Scratch::lend`].
+    lists: [Vec<UnitId>; 3],
 }
 
 thread_local! {
@@ -609,6 +682,19 @@ impl Scratch {
     /// id: broken eggs, taken credits and captured units stay in the list of units).
     pub fn on_table(&self) -> impl Iterator<Item = UnitId> + '_ {
         self.bodies.iter().map(|(u, _)| *u)
+    }
+
+    /// Three empty id lists to fill, given back with [`Scratch::give_back`].
+    pub fn lend(&mut self) -> [Vec<UnitId>; 3] {
+        let mut lists = std::mem::take(&mut self.lists);
+        for l in &mut lists {
+            l.clear();
+        }
+        lists
+    }
+
+    pub fn give_back(&mut self, lists: [Vec<UnitId>; 3]) {
+        self.lists = lists;
     }
 
     /// Hand the buffers back for the next listing on this thread.

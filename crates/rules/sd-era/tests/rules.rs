@@ -672,6 +672,53 @@ fn sde_t_transports_carry_their_value_and_never_melee() {
 }
 
 #[test]
+fn sde_t_a_transport_with_room_left_is_offered_the_rest() {
+    // SDE-T: a Megarider (value 2) carrying one unit, with two more friendly units next to
+    // it, may still pick up one of them: the candidates offer it, and a full transport is
+    // offered no load.
+    let mut g = open(&[&["megarider", "zaku", "gm", "zaku"], &["zaku"]]);
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.0, 1.0);
+    put(&mut g, 1, 3.0, 1.35);
+    put(&mut g, 2, 5.0, 1.0);
+    put(&mut g, 3, 5.0, 2.0);
+    put(&mut g, 4, 3.0, 5.0);
+    act(&mut g, "move u0 4,1 load u1");
+    put(&mut g, 2, 4.0, 1.35);
+    put(&mut g, 3, 4.0, 0.65);
+    let loads = |g: &SdEra| {
+        g.legal_actions()
+            .iter()
+            .map(|a| a.to_string())
+            .filter(|a| a.starts_with("move u0") && a.contains("load"))
+            .collect::<Vec<_>>()
+    };
+    let offered = loads(&g);
+    assert!(
+        !offered.is_empty() && offered.iter().all(|a| a.contains("load u2")),
+        "{offered:?}"
+    );
+    for a in &offered {
+        assert!(g.check(&a.parse().unwrap()).is_ok(), "{a}");
+    }
+    act(&mut g, &offered[0]);
+    assert_eq!(g.now.units[2].aboard, Some(0));
+    // Full: two aboard, a third friendly unit next to it is not offered.
+    let mut g = open(&[&["megarider", "zaku", "gm", "zaku"], &["zaku"]]);
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.0, 1.0);
+    put(&mut g, 1, 3.0, 1.35);
+    put(&mut g, 2, 3.0, 0.65);
+    put(&mut g, 3, 5.0, 1.0);
+    put(&mut g, 4, 3.0, 5.0);
+    act(&mut g, "move u0 4,1 load u1,u2");
+    put(&mut g, 3, 4.0, 1.35);
+    assert_eq!(g.next(), Next::Decide(0));
+    assert!(loads(&g).is_empty(), "{:?}", loads(&g));
+    refused(&mut g, "move u0 4,2 load u3", "SDE-T");
+}
+
+#[test]
 fn sde_v_veteran_rerolls_one_die_the_owner_chooses() {
     let mut g = duel("rick_dias", "dom");
     act(&mut g, "shoot u0 u1");
