@@ -284,11 +284,23 @@ impl SdEra {
         let total = self.attack_dice(u, false);
         let bits = self.has(u, Special::B);
         if !bits {
+            // Beyond the sticks its dice reach, a shot has no dice left (SDE-RANGE: a die a
+            // stick, the first stick free; an A unit is not limited): such a target is passed
+            // over with one comparison, as the judge's `aim_dice` would refuse it.
+            let limited = !self.has(u, Special::A);
+            let in_reach = |t: UnitId| {
+                let y = self.unit(t);
+                let r = i128::from(total.max(1)) * i128::from(STICK)
+                    + i128::from(BASE_RADIUS + y.radius());
+                !limited || crate::combat::len2(y.at.x - x.at.x, y.at.y - x.at.y) <= r * r
+            };
             // Each target in reach and sight, in one pass.
             out.extend(
                 targets
                     .iter()
-                    .filter(|&&t| self.aim_dice(u, x.at, BASE_RADIUS, t, total).is_ok())
+                    .filter(|&&t| {
+                        in_reach(t) && self.aim_dice(u, x.at, BASE_RADIUS, t, total).is_ok()
+                    })
                     .map(|&t| Action::Shoot {
                         unit: u,
                         aims: Aims::One(Aim { target: t, dice: 0 }),
