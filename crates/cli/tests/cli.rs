@@ -852,17 +852,21 @@ fn brute_force_win(attack: u32, defence: u32, thermal: bool) -> f64 {
     w as f64 / n as f64
 }
 
+/// The sum of a JSON object's numbers (chances, counts).
+fn values_sum(v: &Value) -> f64 {
+    v.as_object()
+        .unwrap_or_else(|| panic!("an object: {v}"))
+        .values()
+        .map(|x| x.as_f64().unwrap())
+        .sum()
+}
+
 fn odds_json(args: &[&str]) -> Value {
     let mut all = vec!["odds", "swtb"];
     all.extend_from_slice(args);
     all.push("--json");
     let v = json(&ok(&all));
-    let sum: f64 = v["outcomes"]
-        .as_object()
-        .unwrap()
-        .values()
-        .map(|x| x.as_f64().unwrap())
-        .sum();
+    let sum = values_sum(&v["outcomes"]);
     assert!((sum - 1.0).abs() < 1e-12, "{args:?}: outcomes sum to {sum}");
     v
 }
@@ -2778,14 +2782,9 @@ fn odds_plot_and_simulated_check() {
     let j = json(&out);
     let check = &j["check"];
     assert_eq!(check["rolls"], 20000);
-    let counted: u64 = check["counts"]
-        .as_object()
-        .unwrap()
-        .values()
-        .map(|v| v.as_u64().unwrap())
-        .sum();
     assert_eq!(
-        counted, 20000,
+        values_sum(&check["counts"]),
+        20000.0,
         "every simulated roll is one of the exact outcomes"
     );
     let p = check["p_value"].as_f64().unwrap();
@@ -2903,16 +2902,9 @@ fn d20_3_odds_plot_and_check_the_damage_distribution() {
         damage.contains_key("230") && damage.contains_key("0"),
         "{j}"
     );
-    let total: f64 = damage.values().map(|v| v.as_f64().unwrap()).sum();
-    assert!((total - 1.0).abs() < 1e-9);
+    assert!((values_sum(&j["distributions"]["damage"]) - 1.0).abs() < 1e-9);
     let check = &j["check"]["distributions"]["damage"];
-    let counted: u64 = check["counts"]
-        .as_object()
-        .unwrap()
-        .values()
-        .map(|v| v.as_u64().unwrap())
-        .sum();
-    assert_eq!(counted, 20000);
+    assert_eq!(values_sum(&check["counts"]), 20000.0);
     assert!(check["p_value"].as_f64().unwrap() > 1e-4, "{check}");
     let doc = std::fs::read_to_string(&svg).unwrap();
     let tree = roxmltree::Document::parse(&doc).expect("well-formed SVG");
