@@ -50,11 +50,16 @@ pub fn prompt_line(state: &dyn DynState) -> String {
 pub fn odds_suffix(state: &dyn DynState, action: &Value) -> String {
     match state.odds(action) {
         Some(o) => {
-            let parts: Vec<String> = o
+            let mut parts: Vec<String> = o
                 .outcomes
                 .iter()
                 .map(|(k, p)| format!("{} {:.1}%", k.replace('_', " "), 100.0 * p))
                 .collect();
+            // Each effect's mean (ms-d20's damage to the section aimed at).
+            parts.extend(o.distributions.iter().map(|(k, d)| {
+                let mean: f64 = d.iter().map(|(v, p)| *v as f64 * p).sum();
+                format!("{} mean {mean:.1}", k.replace('_', " "))
+            }));
             format!("   odds: {}", parts.join(", "))
         }
         None => String::new(),

@@ -105,6 +105,42 @@ impl Wound {
         }
     }
 
+    /// The damage the section takes, given the strike's chances `[miss, hit, critical,
+    /// defended]` against `guard`, as the odds' `damage` distribution and its mean. A
+    /// defended critical is a natural 20 against a natural 20, which also takes the critical
+    /// away (D20-3D); the other defended strikes were never critical.
+    fn add_to(
+        &self,
+        [miss, hit, crit, defended]: [f64; 4],
+        guard: Guard,
+        details: &mut BTreeMap<String, serde_json::Value>,
+        distributions: &mut BTreeMap<String, BTreeMap<i64, f64>>,
+    ) {
+        let mut dist: BTreeMap<i64, f64> = BTreeMap::new();
+        *dist.entry(0).or_default() += miss;
+        for (raw, p) in self.raw() {
+            *dist
+                .entry(i64::from(self.taken(raw, false, false)))
+                .or_default() += hit * p;
+            *dist
+                .entry(i64::from(self.taken(raw, true, false)))
+                .or_default() += crit * p;
+            let on_defence = match guard {
+                Guard::None | Guard::Dodge => 0,
+                Guard::Parry => self.taken(raw, false, false),
+                Guard::Roll => self.taken(raw, false, true),
+            };
+            *dist.entry(i64::from(on_defence)).or_default() += defended * p;
+        }
+        dist.retain(|_, p| *p > 0.0);
+        let mean: f64 = dist.iter().map(|(v, p)| *v as f64 * p).sum();
+        details.insert(
+            "damage_mean".into(),
+            ((mean * 1000.0).round() / 1000.0).into(),
+        );
+        distributions.insert("damage".to_string(), dist);
+    }
+
     /// What the section takes from a raw roll: the referee's own arithmetic.
     fn taken(&self, raw: u32, critical: bool, halved: bool) -> u32 {
         damage_dealt(raw, critical, self.melee_on_large, halved).saturating_sub(self.armour)
@@ -122,31 +158,12 @@ pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
     let mut distributions = BTreeMap::new();
     let mut details = m.details;
     if let Some(w) = m.wound {
-        // A defended critical is a natural 20 against a natural 20, which also takes the
-        // critical away (D20-3D); the other defended strikes were never critical.
-        let mut dist: BTreeMap<i64, f64> = BTreeMap::new();
-        *dist.entry(0).or_default() += miss;
-        for (raw, p) in w.raw() {
-            *dist
-                .entry(i64::from(w.taken(raw, false, false)))
-                .or_default() += hit * p;
-            *dist
-                .entry(i64::from(w.taken(raw, true, false)))
-                .or_default() += crit * p;
-            let on_defence = match m.guard {
-                Guard::None | Guard::Dodge => 0,
-                Guard::Parry => w.taken(raw, false, false),
-                Guard::Roll => w.taken(raw, false, true),
-            };
-            *dist.entry(i64::from(on_defence)).or_default() += defended * p;
-        }
-        dist.retain(|_, p| *p > 0.0);
-        let mean: f64 = dist.iter().map(|(v, p)| *v as f64 * p).sum();
-        details.insert(
-            "damage_mean".into(),
-            ((mean * 1000.0).round() / 1000.0).into(),
+        w.add_to(
+            [miss, hit, crit, defended],
+            m.guard,
+            &mut details,
+            &mut distributions,
         );
-        distributions.insert("damage".to_string(), dist);
     }
     Ok(Odds {
         outcomes,
@@ -390,10 +407,30 @@ impl MsD20 {
                 outcomes.insert("critical".to_string(), crit);
                 let mut details = BTreeMap::new();
                 details.insert("strike_modifier".into(), b.into());
+                // The damage the section aimed at takes if the strike lands undefended (the
+                // weapon, the target and its section are known; saves come after).
+                let w = &self.data(*unit).weapons[*weapon as usize];
+                let section = at.unwrap_or_else(|| self.main_section(*target));
+                let wound = Wound {
+                    roll: self.fixed.rolls[self.unit(*unit).kind as usize][*weapon as usize],
+                    fixed: self.data(*unit).strength.saturating_sub(20),
+                    melee_on_large: w.kind == WeaponType::Melee
+                        && self.data(*target).kind.is_large(),
+                    armour: self.data(*target).sections[section as usize]
+                        .armour
+                        .reduction(),
+                };
+                let mut distributions = BTreeMap::new();
+                wound.add_to(
+                    [miss, hit, crit, 0.0],
+                    Guard::None,
+                    &mut details,
+                    &mut distributions,
+                );
                 Some(Odds {
                     outcomes,
                     details,
-                    ..Default::default()
+                    distributions,
                 })
             }
             (

@@ -296,3 +296,53 @@ fn d20_3_simulated_damage_agrees_with_the_exact_distribution() {
         assert!((share - p).abs() < 5.0 * se + 1e-9, "{v}: {share} vs {p}");
     }
 }
+
+#[test]
+fn d20_3_d20_4_odds_before_an_attack_give_the_damage_the_referee_deals() {
+    // The Zaku's machine gun (2d4x10, projectile) at the GM's main body: the odds before the
+    // attack give the damage the section takes if the strike lands undefended, and the
+    // referee, face by face (the strike die, then the two damage dice, the GM letting every
+    // strike hit), deals exactly that.
+    let mut g = started(&["gm@c3"], &["zaku@c6"], &[5, 15]);
+    assert_eq!(turn_of(&g), 1, "the Zaku acts first");
+    let odds = g.odds(&"attack u0 w0".parse().unwrap()).unwrap();
+    let exact = &odds.distributions["damage"];
+    act(&mut g, "attack u0 w0");
+    let mut dealt: BTreeMap<i64, f64> = BTreeMap::new();
+    for strike_face in 1..=20u32 {
+        for d1 in 1..=4u32 {
+            for d2 in 1..=4u32 {
+                let mut h = g.clone();
+                let mut faces = [strike_face, d1, d2].into_iter();
+                let mut damage = 0i64;
+                loop {
+                    let events = match h.next() {
+                        battlemat_core::Next::Chance(_) => {
+                            let Some(face) = faces.next() else { break };
+                            h.apply(&Step::Roll { value: face }).unwrap()
+                        }
+                        // The GM lets it hit (and does not roll with it).
+                        battlemat_core::Next::Decide(0) => act(&mut h, "take"),
+                        _ => break,
+                    };
+                    for e in events {
+                        if let battlemat_ms_d20::Event::Damage {
+                            unit: 0, damage: d, ..
+                        } = e
+                        {
+                            damage += i64::from(d);
+                        }
+                    }
+                }
+                *dealt.entry(damage).or_default() += 1.0 / 320.0;
+            }
+        }
+    }
+    assert_eq!(
+        exact.keys().collect::<Vec<_>>(),
+        dealt.keys().collect::<Vec<_>>()
+    );
+    for (v, p) in exact {
+        assert!((dealt[v] - p).abs() < 1e-12, "{v}: {} vs {p}", dealt[v]);
+    }
+}
