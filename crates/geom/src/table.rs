@@ -74,6 +74,34 @@ pub fn distance_floor(a: Point, b: Point) -> Ticks {
     isqrt(dot(d, d) as u128) as Ticks
 }
 
+/// The sixteen compass winds by name, north (the far edge, +y) first, clockwise: the
+/// directions the open-table games (SD ERA, SERM) let a player name instead of a point.
+pub const WINDS: [&str; 16] = [
+    "n", "nne", "ne", "ene", "e", "ese", "se", "sse", "s", "ssw", "sw", "wsw", "w", "wnw", "nw",
+    "nnw",
+];
+
+/// Each of the [`WINDS`] as a vector of length 10,000 (rounded): (east, north). Integers,
+/// so a heading is the same on every machine.
+pub const WIND_VECTORS: [(Ticks, Ticks); 16] = [
+    (0, 10000),
+    (3827, 9239),
+    (7071, 7071),
+    (9239, 3827),
+    (10000, 0),
+    (9239, -3827),
+    (7071, -7071),
+    (3827, -9239),
+    (0, -10000),
+    (-3827, -9239),
+    (-7071, -7071),
+    (-9239, -3827),
+    (-10000, 0),
+    (-9239, 3827),
+    (-7071, 7071),
+    (-3827, 9239),
+];
+
 /// The point `dist` ticks from `from` toward `through` (or beyond it; away from it for a
 /// negative `dist`): "one stick in the line of fire", "exactly that far in a straight line".
 /// On the lattice it is the farthest point no farther than `dist` among the two nearest on

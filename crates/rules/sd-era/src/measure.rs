@@ -8,31 +8,8 @@ use battlemat_geom::table::{Point, Ticks};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// The sixteen compass winds, north (the far edge) first, clockwise.
-pub const WINDS: [&str; 16] = [
-    "n", "nne", "ne", "ene", "e", "ese", "se", "sse", "s", "ssw", "sw", "wsw", "w", "wnw", "nw",
-    "nnw",
-];
-
-/// Each wind as a vector of length 10,000 (rounded): (east, north).
-pub const WIND_VECTORS: [(Ticks, Ticks); 16] = [
-    (0, 10000),
-    (3827, 9239),
-    (7071, 7071),
-    (9239, 3827),
-    (10000, 0),
-    (9239, -3827),
-    (7071, -7071),
-    (3827, -9239),
-    (0, -10000),
-    (-3827, -9239),
-    (-7071, -7071),
-    (-9239, -3827),
-    (-10000, 0),
-    (-9239, 3827),
-    (-7071, 7071),
-    (-3827, 9239),
-];
+/// The sixteen compass winds and their vectors: the open table's, shared with SERM.
+pub use battlemat_geom::table::{WIND_VECTORS, WINDS};
 
 /// Where a move or knockback goes: a point, or a wind and a distance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

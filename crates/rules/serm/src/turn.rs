@@ -6,29 +6,8 @@ use crate::events::Event;
 use crate::state::{Outcome, Phase, Serm, SoldierId};
 use battlemat_core::{GameResult, Seat};
 
-/// The sixteen winds, clockwise from north (the far edge, +y), as integer directions.
-pub const WINDS: [&str; 16] = [
-    "n", "nne", "ne", "ene", "e", "ese", "se", "sse", "s", "ssw", "sw", "wsw", "w", "wnw", "nw",
-    "nnw",
-];
-pub const WIND_VECTORS: [(i64, i64); 16] = [
-    (0, 10000),
-    (3827, 9239),
-    (7071, 7071),
-    (9239, 3827),
-    (10000, 0),
-    (9239, -3827),
-    (7071, -7071),
-    (3827, -9239),
-    (0, -10000),
-    (-3827, -9239),
-    (-7071, -7071),
-    (-9239, -3827),
-    (-10000, 0),
-    (-9239, 3827),
-    (-7071, 7071),
-    (-3827, 9239),
-];
+/// The sixteen compass winds and their vectors: the open table's, shared with SD ERA.
+pub use battlemat_geom::table::{WIND_VECTORS, WINDS};
 
 impl Serm {
     /// The side with the initiative activates one of its soldiers.
