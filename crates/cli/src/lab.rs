@@ -13,9 +13,7 @@ pub struct TournamentArgs {
     pub setup: SetupChoice,
     pub players: Vec<String>,
     pub games: u64,
-    pub seed: u64,
-    pub threads: Option<usize>,
-    pub json: bool,
+    pub run: crate::RunArgs,
     pub svg: Option<PathBuf>,
 }
 
@@ -29,7 +27,7 @@ pub fn tournament(a: TournamentArgs) -> Result<()> {
     if a.games == 0 {
         bail!("--games must be at least 1 (games a pair)");
     }
-    check_threads(a.threads)?;
+    check_threads(a.run.threads)?;
     let mut choice = a.setup;
     choice.seat(&a.game, 2)?;
     let (setup, scenario) = choice.setup(&entry)?;
@@ -37,8 +35,8 @@ pub fn tournament(a: TournamentArgs) -> Result<()> {
     let spec = battlemat_lab::tournament::Spec {
         players,
         games_per_pair: a.games,
-        seed: a.seed,
-        threads: a.threads.unwrap_or(0),
+        seed: a.run.seed,
+        threads: a.run.threads.unwrap_or(0),
     };
     let total = battlemat_lab::tournament::schedule(spec.players.len(), a.games).len() as u64;
     let progress = crate::progress::Progress::new(total, "games");
@@ -48,13 +46,13 @@ pub fn tournament(a: TournamentArgs) -> Result<()> {
         &|| progress.tick(),
     )
     .map_err(anyhow::Error::msg)?;
-    progress.finish(a.threads.unwrap_or_else(rayon::current_num_threads));
+    progress.finish(a.run.threads.unwrap_or_else(rayon::current_num_threads));
     let title = format!("{} — {scenario}", info.name);
     if let Some(path) = &a.svg {
         let svg = report.svg(&title).map_err(anyhow::Error::msg)?;
         std::fs::write(path, svg).map_err(|e| anyhow::anyhow!("--svg {}: {e}", path.display()))?;
     }
-    if a.json {
+    if a.run.json {
         #[derive(serde::Serialize)]
         struct Out<'a> {
             game: &'a str,
@@ -79,10 +77,8 @@ pub struct BalanceArgs {
     pub setup: SetupChoice,
     pub player: String,
     pub games: u64,
-    pub seed: u64,
-    pub threads: Option<usize>,
+    pub run: crate::RunArgs,
     pub fixed: bool,
-    pub json: bool,
     pub svg: Option<PathBuf>,
 }
 
@@ -96,7 +92,7 @@ pub fn balance(a: BalanceArgs) -> Result<()> {
     if a.games == 0 {
         bail!("--games must be at least 1");
     }
-    check_threads(a.threads)?;
+    check_threads(a.run.threads)?;
     let mut choice = a.setup;
     choice.seat(&a.game, 2)?;
     let (setup, scenario) = choice.setup(&entry)?;
@@ -107,8 +103,8 @@ pub fn balance(a: BalanceArgs) -> Result<()> {
     let prepared = (entry.prepare)(&setup).map_err(anyhow::Error::msg)?;
     let spec = battlemat_lab::balance::Spec {
         games: a.games,
-        seed: a.seed,
-        threads: a.threads.unwrap_or(0),
+        seed: a.run.seed,
+        threads: a.run.threads.unwrap_or(0),
     };
     let progress = crate::progress::Progress::new(a.games, "games");
     let play = |_: u64, r: &mut battlemat_dice::Roller| {
@@ -123,7 +119,7 @@ pub fn balance(a: BalanceArgs) -> Result<()> {
     };
     let report = battlemat_lab::balance::run(&spec, &play, &|| progress.tick())
         .map_err(anyhow::Error::msg)?;
-    progress.finish(a.threads.unwrap_or_else(rayon::current_num_threads));
+    progress.finish(a.run.threads.unwrap_or_else(rayon::current_num_threads));
     let title = format!("{} — {scenario} — {player}", info.name);
     if let Some(path) = &a.svg {
         // One file per chart: PATH itself for the seats, PATH with "-units" for the units.
@@ -139,7 +135,7 @@ pub fn balance(a: BalanceArgs) -> Result<()> {
             std::fs::write(&p, svg).map_err(|e| anyhow::anyhow!("--svg {}: {e}", p.display()))?;
         }
     }
-    if a.json {
+    if a.run.json {
         #[derive(serde::Serialize)]
         struct Out<'a> {
             game: &'a str,

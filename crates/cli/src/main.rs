@@ -166,18 +166,11 @@ enum Command {
         setup: SetupArgs,
         #[arg(long, default_value_t = 100)]
         games: u64,
-        /// The seed of the dice (a whole number; the same seed gives the same dice).
-        #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = parse_seed)]
-        seed: u64,
         /// Players in seat order: random, greedy, mcts, mcts:N (iterations a move), mcts:2s.
         #[arg(long, value_delimiter = ',', default_value = "greedy,greedy")]
         players: Vec<String>,
-        /// Worker threads (default: all cores). The output does not depend on it.
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Print JSON instead of text (the shapes are in docs/json.md).
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        run: RunArgs,
     },
     /// A round robin between AI players (seats swapped each game): wins, draws, losses and
     /// Elo with 95% intervals, as a table, JSON or an SVG chart.
@@ -193,15 +186,8 @@ enum Command {
         /// Games each pair plays (seats swapped every game).
         #[arg(long, default_value_t = 20)]
         games: u64,
-        /// The seed of the dice (a whole number; the same seed gives the same report).
-        #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = parse_seed)]
-        seed: u64,
-        /// Worker threads (default: all cores). The report does not depend on it.
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Print JSON instead of text (the shapes are in docs/json.md).
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        run: RunArgs,
         /// Also draw the ratings as an SVG bar chart to this file.
         #[arg(long, value_name = "FILE.svg")]
         svg: Option<PathBuf>,
@@ -218,19 +204,12 @@ enum Command {
         player: String,
         #[arg(long, default_value_t = 200)]
         games: u64,
-        /// The seed of the dice (a whole number; the same seed gives the same report).
-        #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = parse_seed)]
-        seed: u64,
-        /// Worker threads (default: all cores). The report does not depend on it.
-        #[arg(long)]
-        threads: Option<usize>,
+        #[command(flatten)]
+        run: RunArgs,
         /// Keep the scenario's armies (by default a game with points rules draws new ones
         /// at random within the points for every game).
         #[arg(long)]
         fixed: bool,
-        /// Print JSON instead of text (the shapes are in docs/json.md).
-        #[arg(long)]
-        json: bool,
         /// Also draw SVG charts: FILE.svg (seats) and FILE-units.svg (unit types).
         #[arg(long, value_name = "FILE.svg")]
         svg: Option<PathBuf>,
@@ -240,6 +219,21 @@ enum Command {
         #[command(subcommand)]
         command: DiceCommand,
     },
+}
+
+/// How a batch of games runs (`sim`, `tournament`, `balance`): the dice's seed, the
+/// threads, and the output's form.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct RunArgs {
+    /// The seed of the dice (a whole number; the same seed gives the same report).
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = parse_seed)]
+    pub seed: u64,
+    /// Worker threads (default: all cores). The report does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Print JSON instead of text (the shapes are in docs/json.md).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Which scenario, from where, with which options: shared by `new`, `play` and `sim`.
@@ -605,36 +599,28 @@ fn run(cli: Cli) -> Result<()> {
             game,
             setup,
             games,
-            seed,
             players,
-            threads,
-            json,
+            run,
         } => sim::run(sim::SimArgs {
             game,
             setup: setup.source()?,
             games,
-            seed,
             players,
-            threads,
-            json,
+            run,
         }),
         Command::Tournament {
             game,
             setup,
             players,
             games,
-            seed,
-            threads,
-            json,
+            run,
             svg,
         } => lab::tournament(lab::TournamentArgs {
             game,
             setup: setup.source()?,
             players,
             games,
-            seed,
-            threads,
-            json,
+            run,
             svg,
         }),
         Command::Balance {
@@ -642,20 +628,16 @@ fn run(cli: Cli) -> Result<()> {
             setup,
             player,
             games,
-            seed,
-            threads,
+            run,
             fixed,
-            json,
             svg,
         } => lab::balance(lab::BalanceArgs {
             game,
             setup: setup.source()?,
             player,
             games,
-            seed,
-            threads,
+            run,
             fixed,
-            json,
             svg,
         }),
         Command::Dice { command } => dice(command),

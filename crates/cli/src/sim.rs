@@ -12,10 +12,8 @@ pub struct SimArgs {
     /// The scenario and the options.
     pub setup: crate::game_file::SetupChoice,
     pub games: u64,
-    pub seed: u64,
     pub players: Vec<String>,
-    pub threads: Option<usize>,
-    pub json: bool,
+    pub run: crate::RunArgs,
 }
 
 #[derive(Serialize)]
@@ -81,19 +79,19 @@ pub fn run(a: SimArgs) -> Result<()> {
     if a.games == 0 {
         bail!("--games must be at least 1");
     }
-    check_threads(a.threads)?;
+    check_threads(a.run.threads)?;
     // The setup is read and checked once; each game starts from a clone of its new game.
     let prepared = (entry.prepare)(&setup).map_err(anyhow::Error::msg)?;
     let progress = crate::progress::Progress::new(a.games, "games");
     let results: Vec<Result<Played, String>> = battlemat_lab::run_games(
         a.games,
-        a.seed,
-        a.threads.unwrap_or(0),
+        a.run.seed,
+        a.run.threads.unwrap_or(0),
         &|_, roller| prepared.play(&players, roller, 1_000_000),
         &|| progress.tick(),
     )
     .map_err(anyhow::Error::msg)?;
-    progress.finish(a.threads.unwrap_or_else(rayon::current_num_threads));
+    progress.finish(a.run.threads.unwrap_or_else(rayon::current_num_threads));
     let mut played = Vec::with_capacity(results.len());
     for (i, r) in results.into_iter().enumerate() {
         played.push(r.map_err(|e| anyhow::anyhow!("game {i}: {e}"))?);
@@ -121,7 +119,7 @@ pub fn run(a: SimArgs) -> Result<()> {
         scenario,
         options: given_options,
         games: n,
-        seed: a.seed,
+        seed: a.run.seed,
         seats: (0..seats)
             .map(|s| SeatReport {
                 seat: s as u8,
@@ -136,13 +134,13 @@ pub fn run(a: SimArgs) -> Result<()> {
         mean_steps: played.iter().map(|p| p.steps as f64).sum::<f64>() / n as f64,
         mean_decisions: played.iter().map(|p| p.decisions as f64).sum::<f64>() / n as f64,
     };
-    if a.json {
+    if a.run.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
     }
     println!(
         "{} — {} — {} games, seed {}",
-        info.name, report.scenario, n, a.seed
+        info.name, report.scenario, n, a.run.seed
     );
     for s in &report.seats {
         println!(
