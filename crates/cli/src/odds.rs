@@ -4,6 +4,7 @@
 
 use crate::print_json;
 use anyhow::{Result, bail};
+use battlemat_core::Odds;
 use battlemat_dice::Roller;
 use std::collections::BTreeMap;
 
@@ -100,7 +101,7 @@ pub fn run(game: &str, params: &[String], json: bool) -> Result<()> {
         }];
         for (name, dist) in &odds.distributions {
             panels.push(battlemat_lab::plot::Panel::Histogram {
-                title: format!("{name} (mean {:.1})", mean(dist)),
+                title: format!("{name} (mean {:.1})", Odds::mean(dist)),
                 x_label: name.clone(),
                 points: dist.iter().map(|(v, p)| (*v, *p)).collect(),
             });
@@ -113,8 +114,7 @@ pub fn run(game: &str, params: &[String], json: bool) -> Result<()> {
     let check = match sims {
         None => None,
         Some(n) => {
-            let names: Vec<&String> = odds.outcomes.keys().collect();
-            let mut counts = vec![0u64; names.len()];
+            let mut counts: BTreeMap<&String, u64> = odds.outcomes.keys().map(|k| (k, 0)).collect();
             let mut values: BTreeMap<&String, BTreeMap<i64, u64>> = odds
                 .distributions
                 .iter()
@@ -126,13 +126,12 @@ pub fn run(game: &str, params: &[String], json: bool) -> Result<()> {
                     .ruleset
                     .matchup_sample(&map, &mut roller)
                     .map_err(anyhow::Error::msg)?;
-                let i = names.iter().position(|k| **k == o.outcome).ok_or_else(|| {
+                *counts.get_mut(&o.outcome).ok_or_else(|| {
                     anyhow::anyhow!(
                         "a simulated roll gave {:?}, which the exact odds do not list",
                         o.outcome
                     )
-                })?;
-                counts[i] += 1;
+                })? += 1;
                 for (name, seen) in &mut values {
                     let v = o
                         .values
@@ -146,11 +145,8 @@ pub fn run(game: &str, params: &[String], json: bool) -> Result<()> {
                 }
             }
             let expected: Vec<f64> = odds.outcomes.values().copied().collect();
-            let mut check = test(
-                n,
-                names.iter().map(|k| (*k).clone()).zip(counts).collect(),
-                &expected,
-            );
+            let counts = counts.into_iter().map(|(k, c)| (k.clone(), c)).collect();
+            let mut check = test(n, counts, &expected);
             // Each distribution's own test, its values in numeric order.
             let mut per = serde_json::Map::new();
             for (name, seen) in values {
@@ -183,7 +179,7 @@ pub fn run(game: &str, params: &[String], json: bool) -> Result<()> {
     print_table(&outcomes, check.as_ref());
     for (name, dist) in &odds.distributions {
         println!();
-        println!("{name}: mean {:.2}", mean(dist));
+        println!("{name}: mean {:.2}", Odds::mean(dist));
         let rows: Vec<(String, f64)> = dist.iter().map(|(v, p)| (v.to_string(), *p)).collect();
         print_table(
             &rows,
@@ -191,11 +187,6 @@ pub fn run(game: &str, params: &[String], json: bool) -> Result<()> {
         );
     }
     Ok(())
-}
-
-/// A distribution's mean.
-fn mean(dist: &BTreeMap<i64, f64>) -> f64 {
-    dist.iter().map(|(v, p)| *v as f64 * p).sum()
 }
 
 /// Pearson's test of simulated `counts` (name, count) against `expected` chances, as the

@@ -57,8 +57,11 @@ pub fn odds_suffix(state: &dyn DynState, action: &Value) -> String {
                 .collect();
             // Each effect's mean (ms-d20's damage to the section aimed at).
             parts.extend(o.distributions.iter().map(|(k, d)| {
-                let mean: f64 = d.iter().map(|(v, p)| *v as f64 * p).sum();
-                format!("{} mean {mean:.1}", k.replace('_', " "))
+                format!(
+                    "{} mean {:.1}",
+                    k.replace('_', " "),
+                    battlemat_core::Odds::mean(d)
+                )
             }));
             format!("   odds: {}", parts.join(", "))
         }

@@ -456,6 +456,13 @@ pub struct Odds {
     pub distributions: BTreeMap<String, BTreeMap<i64, f64>>,
 }
 
+impl Odds {
+    /// The mean of one of [`Odds::distributions`].
+    pub fn mean(dist: &BTreeMap<i64, f64>) -> f64 {
+        dist.iter().map(|(v, p)| *v as f64 * p).sum()
+    }
+}
+
 /// One simulated roll of a matchup ([`Game::matchup_sample`]): the outcome's name and the
 /// value each of the odds' [`Odds::distributions`] took.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -382,7 +382,7 @@ impl MsD20 {
         }
         let r = self.fixed.rolls[self.unit(a.attacker).kind as usize][a.weapon as usize]
             .expect("a rolled weapon");
-        let raw = sum * r.times as u32 + r.plus as u32;
+        let raw = r.damage(sum);
         self.deal(a, raw, ev);
     }
 

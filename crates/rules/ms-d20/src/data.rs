@@ -118,6 +118,11 @@ pub struct Roll {
 }
 
 impl Roll {
+    /// The damage of a roll whose dice came to `sum`: `sum` × M + K.
+    pub fn damage(&self, sum: u32) -> u32 {
+        sum * u32::from(self.times) + u32::from(self.plus)
+    }
+
     /// `2d6x10`, `1d6`, `3d6x10+5`.
     pub fn parse(s: &str) -> Result<Roll, String> {
         let t = s.trim().to_ascii_lowercase();

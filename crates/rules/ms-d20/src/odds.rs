@@ -100,7 +100,7 @@ impl Wound {
             Some(r) => battlemat_dice::Dist::die(u32::from(r.sides))
                 .repeat_sum(u32::from(r.dice))
                 .iter()
-                .map(|(sum, p)| (sum as u32 * u32::from(r.times) + u32::from(r.plus), p))
+                .map(|(sum, p)| (r.damage(sum as u32), p))
                 .collect(),
         }
     }
@@ -133,7 +133,7 @@ impl Wound {
             *dist.entry(i64::from(on_defence)).or_default() += defended * p;
         }
         dist.retain(|_, p| *p > 0.0);
-        let mean: f64 = dist.iter().map(|(v, p)| *v as f64 * p).sum();
+        let mean = Odds::mean(&dist);
         details.insert(
             "damage_mean".into(),
             ((mean * 1000.0).round() / 1000.0).into(),
@@ -218,7 +218,7 @@ pub fn sample(
                 None => w.fixed,
                 Some(r) => {
                     let sum: u32 = (0..r.dice).map(|_| roller.roll(u32::from(r.sides))).sum();
-                    sum * u32::from(r.times) + u32::from(r.plus)
+                    r.damage(sum)
                 }
             };
             w.taken(
