@@ -75,7 +75,8 @@ enum Command {
         /// Print JSON instead of text (the shapes are in docs/json.md).
         #[arg(long)]
         json: bool,
-        /// Also write a picture of the table, to scale, as an SVG file.
+        /// Also write a picture of the table, to scale, as an SVG file (drawn from the scene:
+        /// world units, each piece and cell named in `data-*` attributes).
         #[arg(long, value_name = "OUT.svg")]
         svg: Option<PathBuf>,
     },
@@ -423,16 +424,18 @@ fn run(cli: Cli) -> Result<()> {
                 Some(s) => Viewer::Seat(s),
                 None => Viewer::Spectator,
             };
+            let scene = state.scene(viewer);
             if let Some(out) = svg {
-                let picture = state.picture(viewer).with_context(|| {
-                    format!("{} draws no picture of its table", state.info().id)
-                })?;
-                std::fs::write(&out, picture)
+                std::fs::write(&out, battlemat_render::svg(&scene))
                     .with_context(|| format!("writing {}", out.display()))?;
             }
             let (obs, text) = state.observe(viewer);
             if json {
-                print_json(&serde_json::json!({"observation": obs, "to_act": state.to_act()}))
+                print_json(&serde_json::json!({
+                    "observation": obs,
+                    "to_act": state.to_act(),
+                    "scene": scene,
+                }))
             } else {
                 print!("{text}");
                 println!("{}", play::prompt_line(state.as_ref()));

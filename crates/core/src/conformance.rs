@@ -156,8 +156,10 @@ fn play_one<G: Game>(
         if deep {
             deep_checks(&state, &at);
             resign_checks(&state, roller, &at);
+            scene_checks(&state, &at);
             if let Some(last) = events_seen.last() {
                 hidden_checks(&state, last, &at);
+                event_checks(last, &at);
             }
         }
         let next = state.next();
@@ -504,15 +506,89 @@ fn hidden_checks<G: Game>(state: &G, events: &[G::Event], at: &str) {
             continue;
         }
         let seen = format!(
-            "{}\n{}\n{}",
+            "{}\n{}\n{}\n{}",
             json(&state.observe(v), "observation"),
             state.observe(v),
-            json(&state.events_for(events, v), "events")
+            json(&state.events_for(events, v), "events"),
+            json(&state.scene_for(v), "scene")
         );
         for h in &hidden {
             assert!(
                 !seen.contains(h.as_str()),
                 "{at}: {v:?} is shown {h:?}, which the game hides from it"
+            );
+        }
+    }
+}
+
+/// Every event is written in the one convention: a JSON object whose `"event"` names it.
+fn event_checks<E: serde::Serialize + std::fmt::Debug>(events: &[E], at: &str) {
+    for e in events {
+        let v = serde_json::to_value(e).unwrap_or_else(|err| panic!("{at}: event {e:?}: {err}"));
+        assert!(
+            v.get("event").is_some_and(Value::is_string),
+            "{at}: event {v} is not an object named by its \"event\""
+        );
+    }
+}
+
+/// The ids of the pieces an observation lists: every `"id"` of an object in it (a number
+/// `n` read as `un`, as actions name pieces).
+fn observed_ids(v: &Value, out: &mut std::collections::BTreeSet<String>) {
+    match v {
+        Value::Object(m) => {
+            match m.get("id") {
+                Some(Value::Number(n)) => {
+                    out.insert(format!("u{n}"));
+                }
+                Some(Value::String(s)) => {
+                    out.insert(s.clone());
+                }
+                _ => {}
+            }
+            m.values().for_each(|x| observed_ids(x, out));
+        }
+        Value::Array(a) => a.iter().for_each(|x| observed_ids(x, out)),
+        _ => {}
+    }
+}
+
+/// Every viewer's scene keeps its own promises ([`crate::Scene::problems`]), round-trips
+/// through JSON, shows the pieces of that viewer's observation and no others, and — for the
+/// seat to act — lists every legal action once with anchors.
+fn scene_checks<G: Game>(state: &G, at: &str) {
+    let viewers = (0..state.seats())
+        .map(Viewer::Seat)
+        .chain(std::iter::once(Viewer::Spectator));
+    for v in viewers {
+        let scene = state.scene_for(v);
+        let problems = scene.problems();
+        assert!(problems.is_empty(), "{at}: {v:?}'s scene: {problems:?}");
+        let text = json(&scene, "scene");
+        let back: crate::Scene = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("{at}: {v:?}'s scene does not read back: {e}"));
+        assert_eq!(back, scene, "{at}: {v:?}'s scene JSON round-trip differs");
+        let obs = serde_json::to_value(state.observe(v))
+            .unwrap_or_else(|e| panic!("{at}: observation: {e}"));
+        let mut ids = std::collections::BTreeSet::new();
+        observed_ids(&obs, &mut ids);
+        let shown: std::collections::BTreeSet<String> =
+            scene.pieces.iter().map(|p| p.id.clone()).collect();
+        assert_eq!(
+            shown, ids,
+            "{at}: {v:?}'s scene shows other pieces than its observation"
+        );
+        let deciding = matches!((state.next(), v), (Next::Decide(s), Viewer::Seat(w)) if s == w);
+        if deciding {
+            assert_eq!(
+                scene.actions.len(),
+                state.legal_actions().len(),
+                "{at}: the scene lists other actions than legal_actions"
+            );
+        } else {
+            assert!(
+                scene.actions.is_empty(),
+                "{at}: {v:?} is not to act but its scene lists actions"
             );
         }
     }

@@ -6,8 +6,8 @@
 //! with [`DynState::as_any`].
 
 use crate::{
-    DataFile, Game, GameResult, Illegal, Odds, Record, ReplayError, RulesetInfo, Seat, SetupError,
-    Step, ToAct, Viewer,
+    DataFile, Game, GameResult, Illegal, Odds, Record, ReplayError, RulesetInfo, Scene, Seat,
+    SetupError, Step, ToAct, Viewer,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -30,6 +30,26 @@ pub struct DynAction {
 pub struct DynEvent {
     pub text: String,
     pub json: Value,
+}
+
+/// The events of one step: everything (the referee's view) and what each viewer is told,
+/// worked out by the game when the step was applied ([`Game::events_for`]), so no caller
+/// filters events by hand.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StepEvents {
+    pub all: Vec<DynEvent>,
+    /// The spectators' events first, then each seat's in seat order.
+    pub seen: Vec<(Viewer, Vec<DynEvent>)>,
+}
+
+impl StepEvents {
+    /// What `viewer` is told.
+    pub fn for_viewer(&self, viewer: Viewer) -> &[DynEvent] {
+        self.seen
+            .iter()
+            .find(|(v, _)| *v == viewer)
+            .map_or(&[], |(_, e)| e.as_slice())
+    }
 }
 
 /// A game record with the setup and actions as JSON.
@@ -83,12 +103,15 @@ pub trait DynState: Send + Sync {
     fn check(&self, action: &Value) -> Result<(), Illegal>;
     /// Apply a step (an action, a die's face, or a resignation); every event, as the
     /// referee sees them.
-    fn apply(&mut self, step: &Step<Value>) -> Result<Vec<DynEvent>, Illegal>;
-    /// Of a step's events, what `viewer` is told ([`Game::event_for`]).
-    fn events_for(&self, events: &[DynEvent], viewer: Viewer) -> Vec<DynEvent>;
+    fn apply(&mut self, step: &Step<Value>) -> Result<Vec<DynEvent>, Illegal> {
+        Ok(self.apply_seen(step)?.all)
+    }
+    /// Apply a step; its events as the referee and as each viewer is told them.
+    fn apply_seen(&mut self, step: &Step<Value>) -> Result<StepEvents, Illegal>;
     fn observe(&self, viewer: Viewer) -> (Value, String);
-    /// An SVG picture of the table for `viewer`, if the game draws one.
-    fn picture(&self, viewer: Viewer) -> Option<String>;
+    /// The table as `viewer` sees it, with the legal actions' anchors when `viewer` is the
+    /// seat to act ([`Game::scene_for`]).
+    fn scene(&self, viewer: Viewer) -> Scene;
     fn odds(&self, action: &Value) -> Option<Odds>;
     fn evaluate(&self, seat: Seat) -> f64;
     fn result(&self) -> Option<GameResult>;
@@ -121,12 +144,21 @@ fn action_from_json<G: Game>(v: &Value) -> Result<G::Action, Illegal> {
     serde_json::from_value(v.clone()).map_err(|e| Illegal::new(format!("malformed action: {e}")))
 }
 
-fn events_out<G: Game>(events: Vec<G::Event>) -> Vec<DynEvent> {
+/// A value of ours as JSON. Serialising the games' derived types cannot fail unless a type
+/// is written wrongly (a map with keys that are not strings): that is reported, typed, as
+/// an internal error naming what failed, never turned into `null`.
+fn to_json<T: Serialize>(v: &T, what: &str) -> Result<Value, Illegal> {
+    serde_json::to_value(v).map_err(|e| Illegal::by("internal", format!("{what} is not JSON: {e}")))
+}
+
+fn events_out<G: Game>(events: &[G::Event]) -> Result<Vec<DynEvent>, Illegal> {
     events
-        .into_iter()
-        .map(|e| DynEvent {
-            text: e.to_string(),
-            json: serde_json::to_value(&e).unwrap_or(Value::Null),
+        .iter()
+        .map(|e| {
+            Ok(DynEvent {
+                text: e.to_string(),
+                json: to_json(e, "an event")?,
+            })
         })
         .collect()
 }
@@ -195,10 +227,14 @@ impl<G: Game> DynRuleset for RulesetOf<G> {
             steps,
         };
         let (state, events) = rec.replay()?;
-        Ok((
-            Box::new(Erased(state)),
-            events.into_iter().flat_map(events_out::<G>).collect(),
-        ))
+        let mut out = Vec::new();
+        for (index, e) in events.iter().enumerate() {
+            out.extend(events_out::<G>(e).map_err(|e| ReplayError::Malformed {
+                index,
+                message: e.reason,
+            })?);
+        }
+        Ok((Box::new(Erased(state)), out))
     }
 }
 
@@ -216,10 +252,15 @@ impl<G: Game> DynState for Erased<G> {
         self.0
             .legal_actions()
             .into_iter()
-            .map(|a| DynAction {
-                text: a.to_string(),
-                json: serde_json::to_value(&a).unwrap_or(Value::Null),
-                label: self.0.describe(&a),
+            .filter_map(|a| {
+                // An action that is not JSON is a bug in its type; it is left out of the
+                // list (and so can never be chosen) rather than listed as `null`.
+                let json = to_json(&a, "an action").ok()?;
+                Some(DynAction {
+                    text: a.to_string(),
+                    json,
+                    label: self.0.describe(&a),
+                })
             })
             .collect()
     }
@@ -246,7 +287,7 @@ impl<G: Game> DynState for Erased<G> {
     fn check(&self, action: &Value) -> Result<(), Illegal> {
         self.0.check(&action_from_json::<G>(action)?)
     }
-    fn apply(&mut self, step: &Step<Value>) -> Result<Vec<DynEvent>, Illegal> {
+    fn apply_seen(&mut self, step: &Step<Value>) -> Result<StepEvents, Illegal> {
         let step = match step {
             Step::Act { seat, action } => Step::Act {
                 seat: *seat,
@@ -255,27 +296,29 @@ impl<G: Game> DynState for Erased<G> {
             Step::Roll { value } => Step::Roll { value: *value },
             Step::Resign { seat } => Step::Resign { seat: *seat },
         };
-        Ok(events_out::<G>(self.0.apply(&step)?))
-    }
-    fn events_for(&self, events: &[DynEvent], viewer: Viewer) -> Vec<DynEvent> {
-        let typed: Vec<G::Event> = events
-            .iter()
-            .filter_map(|e| serde_json::from_value(e.json.clone()).ok())
-            .collect();
-        events_out::<G>(self.0.events_for(&typed, viewer))
+        let events = self.0.apply(&step)?;
+        let viewers =
+            std::iter::once(Viewer::Spectator).chain((0..self.0.seats()).map(Viewer::Seat));
+        let mut seen = Vec::new();
+        for v in viewers {
+            seen.push((v, events_out::<G>(&self.0.events_for(&events, v))?));
+        }
+        Ok(StepEvents {
+            all: events_out::<G>(&events)?,
+            seen,
+        })
     }
     fn observe(&self, viewer: Viewer) -> (Value, String) {
         let o = self.0.observe(viewer);
-        (
-            serde_json::to_value(&o).unwrap_or(Value::Null),
-            o.to_string(),
-        )
+        let json = to_json(&o, "the observation")
+            .unwrap_or_else(|e| serde_json::json!({ "error": e.reason }));
+        (json, o.to_string())
     }
     fn odds(&self, action: &Value) -> Option<Odds> {
         self.0.odds(&action_from_json::<G>(action).ok()?)
     }
-    fn picture(&self, viewer: Viewer) -> Option<String> {
-        self.0.picture(viewer)
+    fn scene(&self, viewer: Viewer) -> Scene {
+        self.0.scene_for(viewer)
     }
     fn evaluate(&self, seat: Seat) -> f64 {
         self.0.evaluate(seat)
@@ -284,7 +327,7 @@ impl<G: Game> DynState for Erased<G> {
         self.0.result()
     }
     fn state_json(&self) -> Value {
-        serde_json::to_value(&self.0).unwrap_or(Value::Null)
+        to_json(&self.0, "the state").unwrap_or_else(|e| serde_json::json!({ "error": e.reason }))
     }
     fn clone_box(&self) -> Box<dyn DynState> {
         Box::new(self.clone())

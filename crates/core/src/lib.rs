@@ -39,11 +39,13 @@ pub mod data;
 pub mod dynamic;
 pub mod options;
 mod record;
+pub mod scene;
 pub mod seating;
 pub mod testing;
 
 pub use options::{GameOptions, OptionRow};
 pub use record::{Record, ReplayError};
+pub use scene::{Anchors, Scene};
 pub use seating::Seating;
 
 use serde::de::DeserializeOwned;
@@ -642,10 +644,37 @@ pub trait Game:
         Vec::new()
     }
 
-    /// A picture of the table as `viewer` sees it: a whole SVG document, drawn to scale
-    /// (`battlemat view FILE --svg OUT.svg`). `None` for a game that has none.
-    fn picture(&self, _viewer: Viewer) -> Option<String> {
-        None
+    /// The table as `viewer` sees it, in the one shape every game shares ([`Scene`]):
+    /// nothing hidden from `viewer` in it. Its `actions` are left empty: [`Game::scene_for`]
+    /// fills them in for the seat to act, from [`Game::anchors`].
+    fn scene(&self, viewer: Viewer) -> Scene;
+
+    /// What a listed action points at on the table (its piece, its target, the region of a
+    /// free point), for a client to highlight and click. The default points at nothing.
+    fn anchors(&self, _action: &Self::Action) -> Anchors {
+        Anchors::default()
+    }
+
+    /// [`Game::scene`] with, when `viewer` is the seat to decide, each legal action and its
+    /// anchors in the order `legal_actions` lists them.
+    fn scene_for(&self, viewer: Viewer) -> Scene {
+        let mut scene = self.scene(viewer);
+        if let (Next::Decide(seat), Viewer::Seat(v)) = (self.next(), viewer)
+            && seat == v
+        {
+            scene.actions = self
+                .legal_actions()
+                .iter()
+                .enumerate()
+                .map(|(index, a)| scene::SceneAction {
+                    index,
+                    text: a.to_string(),
+                    label: self.describe(a),
+                    anchors: self.anchors(a),
+                })
+                .collect();
+        }
+        scene
     }
 
     /// What each seat of `setup` fields, for the balance lab: unit types by name (with

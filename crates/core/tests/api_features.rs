@@ -14,8 +14,8 @@
 
 use battlemat_core::conformance::{self, Conformance};
 use battlemat_core::{
-    ActionList, ChanceOutcome, Game, GameResult, Illegal, Next, OptionInfo, Outcomes, Record,
-    RulesetInfo, Seat, SetupError, Step, ToAct, Viewer,
+    ActionList, Anchors, ChanceOutcome, Game, GameResult, Illegal, Next, OptionInfo, Outcomes, Record,
+    RulesetInfo, Scene, Seat, SetupError, Step, ToAct, Viewer, scene,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -98,6 +98,7 @@ impl std::str::FromStr for Action {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
 enum Event {
     Advanced { seat: Seat, from: i32, to: i32 },
     PushedBack { seat: Seat, to: i32 },
@@ -114,8 +115,16 @@ impl fmt::Display for Event {
 #[derive(Clone, Debug, Serialize)]
 struct Obs {
     pos: Vec<i32>,
+    /// Each seat's convoy piece, by the id the scene gives it.
+    cars: Vec<Car>,
     round: u8,
     codes: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct Car {
+    id: String,
+    at: i32,
 }
 
 impl fmt::Display for Obs {
@@ -313,12 +322,85 @@ impl Game for Convoy {
 
     fn observe(&self, v: Viewer) -> Obs {
         Obs {
+            cars: self
+                .pos
+                .iter()
+                .enumerate()
+                .map(|(s, &at)| Car {
+                    id: format!("u{s}"),
+                    at,
+                })
+                .collect(),
             pos: self.pos.clone(),
             round: self.round,
             codes: (0..self.setup.seats)
                 .filter(|&s| self.setup.leak || v == Viewer::Seat(s))
                 .map(code)
                 .collect(),
+        }
+    }
+
+    /// Each seat's piece on its own lane (y = seat), x its position in units; a move's free
+    /// point anywhere on the three units ahead.
+    fn scene(&self, _v: Viewer) -> Scene {
+        let far = self.pos.iter().copied().max().unwrap_or(0) as f64 / UNIT as f64 + 4.0;
+        let lanes = f64::from(self.setup.seats);
+        Scene {
+            title: "Convoy".into(),
+            status: vec![format!("round {}", self.round)],
+            table: scene::Table::open("unit", far, lanes, "mat"),
+            sides: (0..self.setup.seats)
+                .map(|s| scene::SceneSide {
+                    name: format!("seat {s}"),
+                    seats: vec![s],
+                    note: String::new(),
+                    to_act: matches!(self.phase, Phase::Move { seat } if seat == s),
+                })
+                .collect(),
+            terrain: vec![],
+            markers: vec![],
+            pieces: self
+                .pos
+                .iter()
+                .enumerate()
+                .map(|(s, &p)| {
+                    let mut piece = scene::Piece::new(
+                        format!("u{s}"),
+                        format!("convoy {s}"),
+                        "convoy",
+                        scene::PieceShape::Disc,
+                        [p as f64 / UNIT as f64, s as f64 + 0.5],
+                        0.3,
+                    );
+                    piece.side = Some(s as u8);
+                    piece
+                })
+                .collect(),
+            traces: vec![],
+            actions: vec![],
+            key: vec![],
+        }
+    }
+
+    fn anchors(&self, a: &Action) -> Anchors {
+        match (&self.phase, a) {
+            (Phase::Move { seat }, Action::Advance { to }) => {
+                let (from, y) = (self.pos[*seat as usize] as f64 / UNIT as f64, *seat as f64 + 0.5);
+                Anchors {
+                    piece: Some(format!("u{seat}")),
+                    target: Some(scene::Target::Point {
+                        x: *to as f64 / UNIT as f64,
+                        y,
+                    }),
+                    free: Some(scene::FreePoint {
+                        region: scene::Region::Path {
+                            points: vec![[from, y], [from + 3.0, y]],
+                        },
+                        template: "advance {x}".into(),
+                    }),
+                }
+            }
+            _ => Anchors::default(),
         }
     }
 

@@ -207,7 +207,7 @@ impl FromStr for Action {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", tag = "event")]
 pub enum Event {
     LeadOff {
         side: String,

@@ -33,7 +33,7 @@
 //! | [`morale`] | ABQ-10-1..10-4, and what results do |
 //! | [`missiles`] | ABQ-15 (large missiles), ABQ-16 (satellite missiles), ABQ-18 (BD screens); ABQ-17's Bigzam is flags in the data read by [`combat`] |
 //! | [`legal`] | the one judge and the complete listing |
-//! | [`events`], [`text`], [`picture`], [`odds`], [`ai`] | actions and events; the text map; the SVG; exact odds; evaluation |
+//! | [`events`], [`text`], [`scene`], [`odds`], [`ai`] | actions and events; the text map; the table as a scene; exact odds; evaluation |
 //!
 //! # Rejected alternatives
 //!
@@ -55,7 +55,7 @@ pub mod morale;
 pub mod movement;
 pub mod odds;
 pub mod options;
-pub mod picture;
+pub mod scene;
 pub mod ranks;
 pub mod setup;
 pub mod state;
@@ -212,8 +212,12 @@ impl Game for AbaoAqu {
         self.observation(viewer)
     }
 
-    fn picture(&self, _viewer: Viewer) -> Option<String> {
-        Some(self.svg())
+    fn scene(&self, _viewer: Viewer) -> battlemat_core::Scene {
+        self.scene_of()
+    }
+
+    fn anchors(&self, action: &Action) -> battlemat_core::Anchors {
+        self.anchors_of(action)
     }
 
     fn evaluate(&self, seat: Seat) -> f64 {

@@ -25,7 +25,7 @@
 //! | [`damage`] | D20-4 armour, D20-5 weapon types, D20-6O knock-downs, the beam going on, moving |
 //! | [`modifiers`] | D20-8 distance, D20-9 target type (all four tables), D20-10 terrain |
 //! | [`legal`] | the one judge and the complete listing |
-//! | [`events`], [`text`], [`picture`], [`odds`], [`ai`] | actions and events; words; the SVG; exact odds; evaluation |
+//! | [`events`], [`text`], [`scene`], [`odds`], [`ai`] | actions and events; words; the table as a scene; exact odds; evaluation |
 //!
 //! # Rejected alternative
 //!
@@ -43,7 +43,7 @@ pub mod legal;
 pub mod modifiers;
 pub mod odds;
 pub mod options;
-pub mod picture;
+pub mod scene;
 pub mod setup;
 pub mod state;
 pub mod text;
@@ -188,8 +188,12 @@ impl Game for MsD20 {
         self.observation(viewer)
     }
 
-    fn picture(&self, _viewer: Viewer) -> Option<String> {
-        Some(self.svg())
+    fn scene(&self, _viewer: Viewer) -> battlemat_core::Scene {
+        self.scene_of()
+    }
+
+    fn anchors(&self, action: &Action) -> battlemat_core::Anchors {
+        self.anchors_of(action)
     }
 
     fn evaluate(&self, seat: Seat) -> f64 {

@@ -20,7 +20,7 @@
 //! | [`legal`] | the one judge: `plan` (used by `check`, the candidates and `act`) |
 //! | [`carry`] | what an accepted plan does, handed to the rule module that owns it |
 //! | [`candidates`] | the candidate list (`legal_actions`), each candidate judged by `plan` |
-//! | [`events`], [`text`], [`picture`], [`odds`], [`ai`] | actions and events; words; the SVG picture; exact odds; evaluation |
+//! | [`events`], [`text`], [`scene`], [`odds`], [`ai`] | actions and events; words; the table as a scene; exact odds; evaluation |
 //!
 //! Positions are integer ticks (2,400 a stick) and every query on the table is exact
 //! (`battlemat_geom::table`): a knockback stops at the first contact with terrain, an edge
@@ -61,7 +61,7 @@ pub mod missions;
 pub mod movement;
 pub mod odds;
 pub mod options;
-pub mod picture;
+pub mod scene;
 pub mod saved;
 pub mod setup;
 pub mod shares;
@@ -372,8 +372,12 @@ impl Game for SdEra {
         self.observation()
     }
 
-    fn picture(&self, _viewer: Viewer) -> Option<String> {
-        Some(self.svg())
+    fn scene(&self, _viewer: Viewer) -> battlemat_core::Scene {
+        self.scene_of()
+    }
+
+    fn anchors(&self, action: &Action) -> battlemat_core::Anchors {
+        self.anchors_of(action)
     }
 
     fn evaluate(&self, seat: Seat) -> f64 {

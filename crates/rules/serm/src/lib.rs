@@ -22,7 +22,7 @@
 //! | [`shoot`] | SERM-SHOOT, SERM-ENDURE, the Demolitions Expert's blast, sight and arcs |
 //! | [`movement`] | SERM-MOVE, SERM-REACT, SERM-REACT-H |
 //! | [`legal`] | the one judge and the candidate list |
-//! | [`events`], [`text`], [`picture`], [`odds`], [`ai`] | actions and events; words; the SVG; exact odds; evaluation |
+//! | [`events`], [`text`], [`scene`], [`odds`], [`ai`] | actions and events; words; the table as a scene; exact odds; evaluation |
 //!
 //! # Rejected alternative
 //!
@@ -37,7 +37,7 @@ pub mod legal;
 pub mod movement;
 pub mod odds;
 pub mod options;
-pub mod picture;
+pub mod scene;
 pub mod pools;
 pub mod setup;
 pub mod shoot;
@@ -246,8 +246,12 @@ impl Game for Serm {
         self.observation(viewer)
     }
 
-    fn picture(&self, _viewer: Viewer) -> Option<String> {
-        Some(self.svg())
+    fn scene(&self, _viewer: Viewer) -> battlemat_core::Scene {
+        self.scene_of()
+    }
+
+    fn anchors(&self, action: &Action) -> battlemat_core::Anchors {
+        self.anchors_of(action)
     }
 
     fn evaluate(&self, seat: Seat) -> f64 {

@@ -28,7 +28,7 @@
 //! | [`droids`] | SWTB-U2 revival |
 //! | [`morale`] | SWTB-O10, and the end of a side |
 //! | [`legal`] | the one judge: `plan` (used by `check`, `legal` and `act`), refusals in words |
-//! | [`events`], [`text`], [`picture`], [`odds`], [`ai`] | actions and events; words; the SVG picture; exact odds; evaluation |
+//! | [`events`], [`text`], [`scene`], [`odds`], [`ai`] | actions and events; words; the table as a scene; exact odds; evaluation |
 //!
 //! Units are data ([`data::UnitType`] in `data/units.toml`): a handful of primitives
 //! (class, move, dice, weapon, which targets it may attack, crewing, toughness keys,
@@ -59,7 +59,7 @@ pub mod morale;
 pub mod movement;
 pub mod odds;
 pub mod options;
-pub mod picture;
+pub mod scene;
 pub mod powers;
 pub mod setup;
 pub mod state;
@@ -444,8 +444,12 @@ impl Game for Swtb {
         self.observation()
     }
 
-    fn picture(&self, _viewer: Viewer) -> Option<String> {
-        Some(self.svg())
+    fn scene(&self, _viewer: Viewer) -> battlemat_core::Scene {
+        self.scene_of()
+    }
+
+    fn anchors(&self, action: &Action) -> battlemat_core::Anchors {
+        self.anchors_of(action)
     }
 
     fn evaluate(&self, seat: Seat) -> f64 {
