@@ -1921,7 +1921,7 @@ fn abaoaqu_a_game_from_the_command_line() {
     let out = dir.path().join("abq.svg");
     ok(["view", p(&g), "--svg", p(&out)]);
     let (svg, titles) = svg_titles(&out);
-    assert!(svg.contains(">4</text>"), "board numbers");
+    assert!(svg.contains(">board 4</text>"), "board numbers");
     for u in units {
         let at = u["at"].as_str().unwrap();
         if at.len() == 4 {
@@ -1929,7 +1929,7 @@ fn abaoaqu_a_game_from_the_command_line() {
             assert!(
                 titles
                     .iter()
-                    .any(|t| t.starts_with(at) && t.contains(&format!("u{id}"))),
+                    .any(|t| t.starts_with(&format!("u{id} ")) && t.contains(&format!("at {at}"))),
                 "u{id} in {at} is not drawn: {titles:?}"
             );
         }
@@ -2919,4 +2919,80 @@ fn d20_3_odds_plot_and_check_the_damage_distribution() {
     assert!(text.contains("damage: mean 25.50"), "{text}");
     let err = fails(["odds", "ms-d20", "--damage", "2x6"]);
     assert!(err.contains("--damage"), "{err}");
+}
+
+// ----- the scene ----------------------------------------------------------------------------
+
+/// Every game's `view --json` holds the scene — the same shape for all five, each piece with
+/// its id and world coordinates — and `view --svg` draws exactly those pieces, each named by
+/// `data-piece`, with the viewBox in the scene's unit; the seat to act gets its actions'
+/// anchors, a spectator none.
+#[test]
+fn every_game_has_a_scene_and_draws_it() {
+    let dir = TempDir::new().unwrap();
+    for (game, scenario) in [
+        ("swtb", "outpost"),
+        ("sd-era", "king_of_the_hill"),
+        ("abaoaqu", "s_field"),
+        ("ms-d20", "duel"),
+        ("serm", "skirmish"),
+    ] {
+        let g = dir.path().join(format!("{game}.json"));
+        ok([
+            "new",
+            game,
+            "--scenario",
+            scenario,
+            "--seed",
+            "5",
+            "-o",
+            p(&g),
+        ]);
+        let view = json(&ok(["view", p(&g), "--json"]));
+        let scene = &view["scene"];
+        let pieces = scene["pieces"].as_array().unwrap();
+        assert!(!pieces.is_empty(), "{game}: no pieces");
+        for piece in pieces {
+            assert!(piece["id"].is_string(), "{game}: {piece}");
+            assert!(
+                piece["x"].is_number() && piece["y"].is_number(),
+                "{game}: {piece}"
+            );
+        }
+        assert!(
+            scene["actions"].as_array().is_none_or(Vec::is_empty),
+            "{game}: a spectator is shown actions"
+        );
+        let seat = view["to_act"]["decide"]["seat"].as_u64();
+        if let Some(seat) = seat {
+            let mine = json(&ok(["view", p(&g), "--json", "--seat", &seat.to_string()]));
+            let actions = mine["scene"]["actions"].as_array().unwrap();
+            let legal = json(&ok(["legal", p(&g), "--json"]));
+            assert_eq!(
+                actions.len(),
+                legal["actions"].as_array().map_or(0, Vec::len),
+                "{game}: one scene action per legal action"
+            );
+        }
+        let out = dir.path().join(format!("{game}.svg"));
+        ok(["view", p(&g), "--svg", p(&out)]);
+        let svg = std::fs::read_to_string(&out).unwrap();
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let root = doc.root_element();
+        assert_eq!(
+            root.attribute("data-unit"),
+            scene["table"]["unit"].as_str(),
+            "{game}"
+        );
+        let drawn: Vec<&str> = doc
+            .descendants()
+            .filter_map(|n| n.attribute("data-piece"))
+            .collect();
+        let ids: Vec<&str> = pieces.iter().map(|p| p["id"].as_str().unwrap()).collect();
+        let mut a = drawn.clone();
+        let mut b = ids.clone();
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(a, b, "{game}: the SVG draws the scene's pieces");
+    }
 }

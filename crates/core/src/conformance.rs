@@ -567,7 +567,11 @@ fn scene_checks<G: Game>(state: &G, at: &str) {
         let text = json(&scene, "scene");
         let back: crate::Scene = serde_json::from_str(&text)
             .unwrap_or_else(|e| panic!("{at}: {v:?}'s scene does not read back: {e}"));
-        assert_eq!(back, scene, "{at}: {v:?}'s scene JSON round-trip differs");
+        assert!(
+            back == scene,
+            "{at}: {v:?}'s scene JSON round-trip differs: {}",
+            json(&back, "scene")
+        );
         let obs = serde_json::to_value(state.observe(v))
             .unwrap_or_else(|e| panic!("{at}: observation: {e}"));
         let mut ids = std::collections::BTreeSet::new();

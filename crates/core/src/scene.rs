@@ -211,12 +211,22 @@ pub struct SceneSide {
 #[serde(tag = "shape", rename_all = "snake_case")]
 pub enum Shape {
     /// Cells of the grid, by name.
-    Cells { cells: Vec<String> },
-    Circle { x: f64, y: f64, r: f64 },
+    Cells {
+        cells: Vec<String>,
+    },
+    Circle {
+        x: f64,
+        y: f64,
+        r: f64,
+    },
     /// A closed polygon, corners in order.
-    Polygon { points: Vec<Xy> },
+    Polygon {
+        points: Vec<Xy>,
+    },
     /// An open line (a goal line, a zone boundary).
-    Line { points: Vec<Xy> },
+    Line {
+        points: Vec<Xy>,
+    },
 }
 
 /// A piece of terrain, in the game's words.
@@ -560,12 +570,18 @@ impl Scene {
                 out.push(format!("piece id {} twice", p.id));
             }
             if !(p.x.is_finite() && p.y.is_finite() && p.radius.is_finite()) {
-                out.push(format!("piece {} has a position that is not a number", p.id));
+                out.push(format!(
+                    "piece {} has a position that is not a number",
+                    p.id
+                ));
             }
             if let Some(c) = &p.cell
                 && self.cell(c).is_none()
             {
-                out.push(format!("piece {} on cell {c}, which is not in the table", p.id));
+                out.push(format!(
+                    "piece {} on cell {c}, which is not in the table",
+                    p.id
+                ));
             }
             if p.off_table.is_none() && !self.on_table([p.x, p.y]) {
                 out.push(format!(
@@ -593,19 +609,26 @@ impl Scene {
             if let Some(p) = &a.anchors.piece
                 && self.piece(p).is_none()
             {
-                out.push(format!("action {:?} is for piece {p}, not in the scene", a.text));
+                out.push(format!(
+                    "action {:?} is for piece {p}, not in the scene",
+                    a.text
+                ));
             }
             match &a.anchors.target {
-                Some(Target::Piece { id }) if self.piece(id).is_none() => {
-                    out.push(format!("action {:?} targets piece {id}, not in the scene", a.text))
-                }
+                Some(Target::Piece { id }) if self.piece(id).is_none() => out.push(format!(
+                    "action {:?} targets piece {id}, not in the scene",
+                    a.text
+                )),
                 Some(Target::Cell { name }) if self.cell(name).is_none() => out.push(format!(
                     "action {:?} targets cell {name}, not in the table",
                     a.text
                 )),
                 Some(Target::Point { x, y }) => {
                     if !self.on_table([*x, *y]) {
-                        out.push(format!("action {:?} targets {x},{y}, off the table", a.text));
+                        out.push(format!(
+                            "action {:?} targets {x},{y}, off the table",
+                            a.text
+                        ));
                     }
                     if let Some(f) = &a.anchors.free
                         && !f.region.contains([*x, *y])

@@ -14,8 +14,8 @@
 
 use battlemat_core::conformance::{self, Conformance};
 use battlemat_core::{
-    ActionList, Anchors, ChanceOutcome, Game, GameResult, Illegal, Next, OptionInfo, Outcomes, Record,
-    RulesetInfo, Scene, Seat, SetupError, Step, ToAct, Viewer, scene,
+    ActionList, Anchors, ChanceOutcome, Game, GameResult, Illegal, Next, OptionInfo, Outcomes,
+    Record, RulesetInfo, Scene, Seat, SetupError, Step, ToAct, Viewer, scene,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -385,7 +385,10 @@ impl Game for Convoy {
     fn anchors(&self, a: &Action) -> Anchors {
         match (&self.phase, a) {
             (Phase::Move { seat }, Action::Advance { to }) => {
-                let (from, y) = (self.pos[*seat as usize] as f64 / UNIT as f64, *seat as f64 + 0.5);
+                let (from, y) = (
+                    self.pos[*seat as usize] as f64 / UNIT as f64,
+                    *seat as f64 + 0.5,
+                );
                 Anchors {
                     piece: Some(format!("u{seat}")),
                     target: Some(scene::Target::Point {

@@ -78,10 +78,15 @@ struct Writer {
 }
 
 impl Writer {
+    /// An element's start tag; a repeated attribute keeps its last value (SVG refuses a
+    /// repeat, so a style laid over another's may simply name it again).
     fn open(&mut self, tag: &str, attrs: &[(&str, String)]) {
         self.out.push('<');
         self.out.push_str(tag);
-        for (k, v) in attrs {
+        for (i, (k, v)) in attrs.iter().enumerate() {
+            if attrs[i + 1..].iter().any(|(later, _)| later == k) {
+                continue;
+            }
             let _ = write!(self.out, " {k}=\"{}\"", esc(v));
         }
         self.out.push('>');
@@ -133,7 +138,12 @@ fn cell_corners(kind: TableKind, size: f64, x: f64, y: f64) -> Vec<[f64; 2]> {
     match kind {
         TableKind::Square | TableKind::Open => {
             let h = size / 2.0;
-            vec![[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]]
+            vec![
+                [x - h, y - h],
+                [x + h, y - h],
+                [x + h, y + h],
+                [x - h, y + h],
+            ]
         }
         TableKind::HexPointy | TableKind::HexFlat => {
             let start = if kind == TableKind::HexPointy {
@@ -171,10 +181,16 @@ pub fn svg(scene: &Scene) -> String {
         em,
         stroke: em / 9.0,
     };
+    // Words around the table (title, status, key) are sized to the whole picture, so a big
+    // map's title stays readable.
+    let words = Scale {
+        em: em.max(span / 60.0),
+        stroke: em / 9.0,
+    };
     let margin = em * 2.2;
-    let head = em * 1.6 * (1 + scene.status.len()) as f64 + em;
+    let head = words.em * 1.6 * (1 + scene.status.len()) as f64 + words.em;
     let key_lines = scene.sides.len() + key_notes(scene).len() + 1;
-    let foot = em * 1.4 * key_lines as f64 + em * 2.0;
+    let foot = words.em * 1.4 * key_lines as f64 + em * 2.0;
     let (vx, vy) = (x0 - margin, -y1 - margin - head);
     let (vw, vh) = (x1 - x0 + 2.0 * margin, y1 - y0 + 2.0 * margin + head + foot);
     let px = 900.0 / vw.max(vh) * vw.max(vh) / vw.max(1e-6);
@@ -213,7 +229,7 @@ pub fn svg(scene: &Scene) -> String {
         ],
     );
     w.nl();
-    header(&mut w, scene, &sc, [x0, y1 + margin * 0.3], ink);
+    header(&mut w, scene, &words, [x0, y1 + margin * 0.3], ink);
     // The playing area.
     w.empty(
         "rect",
@@ -223,7 +239,14 @@ pub fn svg(scene: &Scene) -> String {
             a("width", n(t.width)),
             a("height", n(t.height)),
             a("fill", if t.cells.is_empty() { felt } else { "none" }),
-            a("stroke", if t.surface == "space" { "#3a4170" } else { "#555" }),
+            a(
+                "stroke",
+                if t.surface == "space" {
+                    "#3a4170"
+                } else {
+                    "#555"
+                },
+            ),
             a("stroke-width", n(sc.stroke * 2.0)),
             a("data-table", &t.unit),
         ],
@@ -272,11 +295,23 @@ pub fn svg(scene: &Scene) -> String {
         .collect();
     // Out pieces under the rest; a stack's lower counters before its top.
     let mut order: Vec<&Piece> = scene.pieces.iter().collect();
-    order.sort_by_key(|p| (!p.out, std::cmp::Reverse(p.stack.as_ref().map_or(0, |s| s.index))));
+    order.sort_by_key(|p| {
+        (
+            !p.out,
+            std::cmp::Reverse(p.stack.as_ref().map_or(0, |s| s.index)),
+        )
+    });
     for p in order {
-        piece(&mut w, p, &sc, acting.contains(p.id.as_str()), ink);
+        piece(
+            &mut w,
+            p,
+            &sc,
+            acting.contains(p.id.as_str()),
+            ink,
+            t.kind == TableKind::Open,
+        );
     }
-    key(&mut w, scene, &sc, [x0, y0 - margin * 0.6], ink);
+    key(&mut w, scene, &words, [x0, y0 - margin * 0.6], ink);
     w.close("svg");
     w.nl();
     w.out
@@ -330,10 +365,22 @@ fn open_grid(w: &mut Writer, scene: &Scene, sc: &Scale) {
     let span = t.width.max(t.height);
     let mut step = 1.0;
     while span / step > 40.0 && step < 1e9 {
-        step *= if (step.log10().fract()).abs() < 1e-9 { 2.0 } else { 2.5 };
+        step *= if (step.log10().fract()).abs() < 1e-9 {
+            2.0
+        } else {
+            2.5
+        };
     }
-    let line = if t.surface == "space" { "#2a3050" } else { "#d6cfb8" };
-    let tick = if t.surface == "space" { "#8890c8" } else { "#6b6250" };
+    let line = if t.surface == "space" {
+        "#2a3050"
+    } else {
+        "#d6cfb8"
+    };
+    let tick = if t.surface == "space" {
+        "#8890c8"
+    } else {
+        "#6b6250"
+    };
     let mut k = 0i64;
     loop {
         let x = k as f64 * step;
@@ -481,18 +528,14 @@ fn cells(w: &mut Writer, scene: &Scene, sc: &Scale, felt: &str) {
 }
 
 /// Where a shape is drawn, as SVG element(s) with these style attributes.
-fn shape(
-    w: &mut Writer,
-    scene: &Scene,
-    s: &Shape,
-    style: &[(&'static str, String)],
-    title: &str,
-) {
+fn shape(w: &mut Writer, scene: &Scene, s: &Shape, style: &[(&'static str, String)], title: &str) {
     let t = &scene.table;
     let size = t.cell_size.unwrap_or(1.0);
-    let mut put = |w: &mut Writer, tag: &str, mut attrs: Vec<(&'static str, String)>| {
-        attrs.extend(style.iter().cloned());
-        w.open(tag, &attrs);
+    // The shape's own attributes win over the style's (an open line is never filled).
+    let put = |w: &mut Writer, tag: &str, attrs: Vec<(&'static str, String)>| {
+        let mut all: Vec<(&'static str, String)> = style.to_vec();
+        all.extend(attrs);
+        w.open(tag, &all);
         w.title(title);
         w.close(tag);
     };
@@ -579,7 +622,10 @@ fn terrain(w: &mut Writer, scene: &Scene, t: &TerrainPiece, sc: &Scale) {
         a("stroke-width", n(sc.stroke * 1.5)),
     ];
     if t.cover {
-        style.push(a("stroke-dasharray", format!("{} {}", n(sc.em * 0.4), n(sc.em * 0.25))));
+        style.push(a(
+            "stroke-dasharray",
+            format!("{} {}", n(sc.em * 0.4), n(sc.em * 0.25)),
+        ));
     }
     shape(w, scene, &t.shape, &style, &title);
     // Names on open tables (pieces are few and large); a grid's cells say it by colour.
@@ -704,7 +750,10 @@ fn label_place(scene: &Scene, s: &Shape) -> Option<[f64; 2]> {
     match s {
         Shape::Polygon { points } | Shape::Line { points } if !points.is_empty() => {
             let minx = points.iter().map(|p| p[0]).fold(f64::INFINITY, f64::min);
-            let maxy = points.iter().map(|p| p[1]).fold(f64::NEG_INFINITY, f64::max);
+            let maxy = points
+                .iter()
+                .map(|p| p[1])
+                .fold(f64::NEG_INFINITY, f64::max);
             let em = scene.table.width.max(scene.table.height) / 60.0;
             Some([minx + em * 0.4, maxy - em * 1.3])
         }
@@ -717,8 +766,16 @@ fn trace(w: &mut Writer, t: &Trace, sc: &Scale) {
         return;
     }
     let (colour, dash, width) = match t.kind {
-        TraceKind::Move => ("#1f4e99", format!("{} {}", n(sc.em * 0.5), n(sc.em * 0.3)), 2.5),
-        TraceKind::Shot => ("#e67e00", format!("{} {}", n(sc.em * 0.2), n(sc.em * 0.25)), 2.5),
+        TraceKind::Move => (
+            "#1f4e99",
+            format!("{} {}", n(sc.em * 0.5), n(sc.em * 0.3)),
+            2.5,
+        ),
+        TraceKind::Shot => (
+            "#e67e00",
+            format!("{} {}", n(sc.em * 0.2), n(sc.em * 0.25)),
+            2.5,
+        ),
         TraceKind::Knockback => ("#c0161d", "none".to_string(), 3.0),
         TraceKind::Declared => ("#d4a017", "none".to_string(), 4.0),
         TraceKind::Blast => ("#f80", "none".to_string(), 1.5),
@@ -806,7 +863,7 @@ fn arc(w: &mut Writer, p: &Piece, f: &FireArc, facing: f64, sc: &Scale) {
     w.empty("path", &attrs);
 }
 
-fn piece(w: &mut Writer, p: &Piece, sc: &Scale, acts: bool, ink: &str) {
+fn piece(w: &mut Writer, p: &Piece, sc: &Scale, acts: bool, ink: &str, open: bool) {
     let colour = match (&p.tint, p.side) {
         (Some(t), _) => t.as_str(),
         (None, s) => side_colour(s),
@@ -836,7 +893,10 @@ fn piece(w: &mut Writer, p: &Piece, sc: &Scale, acts: bool, ink: &str) {
     let (cx, cy) = sv([p.x, p.y]);
     let sw = n(sc.stroke * 1.6);
     let dash = if p.dim && p.states.iter().any(|s| s == "hidden") {
-        Some(a("stroke-dasharray", format!("{} {}", n(r * 0.3), n(r * 0.2))))
+        Some(a(
+            "stroke-dasharray",
+            format!("{} {}", n(r * 0.3), n(r * 0.2)),
+        ))
     } else {
         None
     };
@@ -900,8 +960,13 @@ fn piece(w: &mut Writer, p: &Piece, sc: &Scale, acts: bool, ink: &str) {
                 a("stroke-width", sw.clone()),
             ]);
             if p.shape == PieceShape::Counter && !p.out {
-                body[0] = a("fill", lighten(colour));
-                body.push(a("stroke", colour));
+                for (k, v) in body.iter_mut() {
+                    match *k {
+                        "fill" => *v = lighten(colour),
+                        "stroke" => *v = colour.to_string(),
+                        _ => {}
+                    }
+                }
             }
             w.empty("rect", &body);
         }
@@ -960,8 +1025,9 @@ fn piece(w: &mut Writer, p: &Piece, sc: &Scale, acts: bool, ink: &str) {
             line,
         );
     }
-    // The id under the base (a counter's is in its card: stacks are tight).
-    if !counter {
+    // The id under the base on an open table (a grid's cells are tight: there the label
+    // names the piece, and the card has the id).
+    if !counter && open {
         w.text(
             &[
                 a("x", &cx),
@@ -974,8 +1040,9 @@ fn piece(w: &mut Writer, p: &Piece, sc: &Scale, acts: bool, ink: &str) {
             &p.id,
         );
     }
-    // Bars: a quantity with its maximum, under the base.
-    for (i, b) in p.bars.iter().enumerate() {
+    // The first bar (a quantity with its maximum: the main one) across the base's foot;
+    // the rest are on the card.
+    for (i, b) in p.bars.iter().take(1).enumerate() {
         let share = if b.max > 0 {
             (b.value as f64 / b.max as f64).clamp(0.0, 1.0)
         } else {
@@ -1138,9 +1205,7 @@ fn key_notes(scene: &Scene) -> Vec<String> {
         notes.push("yellow ring: may act now".into());
     }
     if !scene.traces.is_empty() {
-        notes.push(
-            "arrows: last move (blue dashes), shot (orange dots), knockback (red)".into(),
-        );
+        notes.push("arrows: last move (blue dashes), shot (orange dots), knockback (red)".into());
     }
     notes.extend(scene.key.iter().cloned());
     notes
@@ -1222,7 +1287,14 @@ mod tests {
     use battlemat_core::scene::*;
 
     fn open_scene() -> Scene {
-        let mut p = Piece::new("u0", "Zaku <II> & \"co\"", "mobile suit", PieceShape::Disc, [1.0, 2.0], 0.25);
+        let mut p = Piece::new(
+            "u0",
+            "Zaku <II> & \"co\"",
+            "mobile suit",
+            PieceShape::Disc,
+            [1.0, 2.0],
+            0.25,
+        );
         p.side = Some(0);
         p.facing = Some(90.0);
         p.arc = Some(FireArc {
@@ -1230,6 +1302,15 @@ mod tests {
             reach: 3.0,
         });
         p.label = "4V".into();
+        let mut c = Piece::new("u1", "GM", "ms", PieceShape::Counter, [4.0, 1.0], 0.26);
+        c.side = Some(1);
+        c.label = "GM N2\n4·4·3 5".into();
+        c.states = vec!["confused".into()];
+        c.stack = Some(StackPlace {
+            cell: "0101".into(),
+            index: 0,
+            of: 2,
+        });
         Scene {
             title: "Test & <table>".into(),
             status: vec!["round 1".into()],
@@ -1256,7 +1337,7 @@ mod tests {
                 cover: false,
             }],
             markers: vec![],
-            pieces: vec![p],
+            pieces: vec![p, c],
             traces: vec![],
             actions: vec![],
             key: vec![],
@@ -1286,8 +1367,14 @@ mod tests {
         assert_eq!(circle.attribute("cx"), Some("1"));
         assert_eq!(circle.attribute("cy"), Some("-2"));
         assert!(s.contains("Zaku &lt;II&gt; &amp; &quot;co&quot;"));
-        assert!(doc.descendants().any(|n| n.attribute("data-axis") == Some("x")));
-        assert!(doc.descendants().any(|n| n.attribute("data-terrain") == Some("t0")));
+        assert!(
+            doc.descendants()
+                .any(|n| n.attribute("data-axis") == Some("x"))
+        );
+        assert!(
+            doc.descendants()
+                .any(|n| n.attribute("data-terrain") == Some("t0"))
+        );
     }
 
     /// A 180° arc facing up (90°) lies above its soldier: its far points have world y
@@ -1309,6 +1396,14 @@ mod tests {
         assert_eq!((parts[4], parts[5]), ("4", "-2"), "{d}");
         assert_eq!(parts[11], "0", "sweep flag in {d}");
         assert_eq!((parts[12], parts[13]), ("-2", "-2"), "{d}");
+    }
+
+    /// A repeated attribute is written once, with its last value.
+    #[test]
+    fn an_attribute_is_written_once() {
+        let mut w = Writer { out: String::new() };
+        w.empty("line", &[a("fill", "red"), a("x", 1), a("fill", "none")]);
+        assert_eq!(w.out, r#"<line x="1" fill="none"/>"#);
     }
 
     /// The same scene always gives the same bytes.

@@ -205,10 +205,7 @@ impl AbaoAqu {
                 y -= 0.4;
                 for (i, &u) in group.iter().enumerate() {
                     let (col, row) = (i % per_row, i / per_row);
-                    pieces.push(self.counter(
-                        u,
-                        [0.35 + col as f64 * 0.6, y - row as f64 * 0.6],
-                    ));
+                    pieces.push(self.counter(u, [0.35 + col as f64 * 0.6, y - row as f64 * 0.6]));
                 }
                 y -= 0.6 * group.len().div_ceil(per_row) as f64 + 0.2;
             }
@@ -270,7 +267,11 @@ impl AbaoAqu {
                 name: h.to_string(),
             })
         };
-        let unit = |u: &UnitId| Some(Target::Piece { id: format!("u{u}") });
+        let unit = |u: &UnitId| {
+            Some(Target::Piece {
+                id: format!("u{u}"),
+            })
+        };
         let asked = self.asked_about().map(|u| format!("u{u}"));
         let (piece, target) = match action {
             Action::Place { hex: h } | Action::Move { to: h } => (asked, hex(h)),
@@ -278,9 +279,9 @@ impl AbaoAqu {
                 (asked, hex(h))
             }
             Action::Hold => (asked, None),
-            Action::With { unit: u } | Action::Launch { unit: u } | Action::Detonate { unit: u } => {
-                (Some(format!("u{u}")), None)
-            }
+            Action::With { unit: u }
+            | Action::Launch { unit: u }
+            | Action::Detonate { unit: u } => (Some(format!("u{u}")), None),
             Action::Shoot { unit: u } | Action::Close { unit: u } | Action::Remove { unit: u } => {
                 (asked, unit(u))
             }

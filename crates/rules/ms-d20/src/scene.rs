@@ -8,8 +8,8 @@
 use crate::events::Action;
 use crate::state::{MsD20, Phase, UnitId};
 use battlemat_core::scene::{
-    Anchors, Bar, Marker, MarkerLook, Piece, PieceShape, Scene, SceneSide, Shape, Table,
-    TableKind, Target,
+    Anchors, Bar, Marker, MarkerLook, Piece, PieceShape, Scene, SceneSide, Shape, Table, TableKind,
+    Target,
 };
 
 impl MsD20 {
@@ -143,7 +143,7 @@ impl MsD20 {
             traces: Vec::new(),
             actions: Vec::new(),
             key: vec![
-                "bars: durability left, main body first (green left, red lost)".into(),
+                "bar: the main body's durability left (green); every section on the card".into(),
                 "dashed square: the acting combatant's longest range".into(),
             ],
         }

@@ -41,7 +41,12 @@ impl SdEra {
                 self.unit_type(u).map(|t| t.label()).unwrap_or_default(),
             ),
             Body::Ball => ("ball", PieceShape::Token, Some("#ffffff"), String::new()),
-            Body::Bomb { dice } => ("bomb", PieceShape::Token, Some("#222222"), format!("{dice}d")),
+            Body::Bomb { dice } => (
+                "bomb",
+                PieceShape::Token,
+                Some("#222222"),
+                format!("{dice}d"),
+            ),
             Body::Animal { value } => (
                 "animal",
                 PieceShape::Token,
@@ -59,7 +64,12 @@ impl SdEra {
             Body::Blip => ("blip", PieceShape::Token, Some("#263238"), "?".into()),
             Body::Target => ("target", PieceShape::Token, Some("#c62828"), "T".into()),
             Body::Mine { .. } => ("mine", PieceShape::Token, Some("#222222"), "!".into()),
-            Body::Rock => ("asteroid", PieceShape::Token, Some("#7a7a7a"), String::new()),
+            Body::Rock => (
+                "asteroid",
+                PieceShape::Token,
+                Some("#7a7a7a"),
+                String::new(),
+            ),
         };
         let mut p = Piece::new(
             crate::events::unit_label(u),
@@ -359,7 +369,9 @@ impl SdEra {
             },
             Action::Push {
                 toward: Target::Point(p),
-            } if p.x >= 0 && p.y >= 0 && p.x <= self.fixed.table.width
+            } if p.x >= 0
+                && p.y >= 0
+                && p.x <= self.fixed.table.width
                 && p.y <= self.fixed.table.depth =>
             {
                 Anchors {

@@ -85,7 +85,11 @@ impl Serm {
                 let (fx, fy) = (x.facing.0 as f64, x.facing.1 as f64);
                 p.facing = Some(scene::round(fy.atan2(fx).to_degrees()));
                 p.arc = Some(FireArc {
-                    degrees: if c.has(Special::AllRound) { 360.0 } else { 180.0 },
+                    degrees: if c.has(Special::AllRound) {
+                        360.0
+                    } else {
+                        180.0
+                    },
                     reach: 3.0,
                 });
                 if !x.alive {
@@ -151,15 +155,16 @@ impl Serm {
     /// stops the mover at.
     pub fn anchors_of(&self, action: &Action) -> Anchors {
         let id = |s: SoldierId| Some(format!("u{s}"));
-        let soldier = |s: SoldierId| Some(Target::Piece { id: format!("u{s}") });
+        let soldier = |s: SoldierId| {
+            Some(Target::Piece {
+                id: format!("u{s}"),
+            })
+        };
         let mover = self.moving().map(|m| m.mover);
         let (piece, target) = match *action {
             Action::Shoot { soldier: s, target } => (id(s), soldier(target)),
             Action::Blast { soldier: s, .. } => (id(s), None),
-            Action::Move {
-                soldier: s,
-                toward,
-            } => (
+            Action::Move { soldier: s, toward } => (
                 id(s),
                 match toward {
                     Some(Heading::Soldier(t)) => soldier(t),

@@ -102,7 +102,11 @@ impl Swtb {
             p.states.push("acted".into());
         }
         if unit.hits > 0 && !p.out {
-            p.states.push(format!("{} hit{}", unit.hits, if unit.hits == 1 { "" } else { "s" }));
+            p.states.push(format!(
+                "{} hit{}",
+                unit.hits,
+                if unit.hits == 1 { "" } else { "s" }
+            ));
         }
         p
     }
@@ -178,7 +182,9 @@ impl Swtb {
             }
             lowest = lowest.min(strip[1]);
         }
-        table.include([0.0, lowest, x + 2.2, table.height]);
+        if pieces.iter().any(|p| p.off_table.is_some()) {
+            table.include([0.0, lowest, x + 2.2, table.height]);
+        }
         let round = match obs.round {
             0 => format!("before round 1 of {}", obs.max_rounds),
             r => format!("round {r} of {}", obs.max_rounds),
@@ -222,7 +228,11 @@ impl Swtb {
     /// What an action points at: its unit and its target unit or cell.
     pub fn anchors_of(&self, action: &Action) -> Anchors {
         let piece = |u: UnitId| Some(format!("u{u}"));
-        let unit = |u: UnitId| Some(Target::Piece { id: format!("u{u}") });
+        let unit = |u: UnitId| {
+            Some(Target::Piece {
+                id: format!("u{u}"),
+            })
+        };
         let (p, t) = match *action {
             Action::First { .. } | Action::EndTurn => (None, None),
             Action::ChoosePower { unit: u, .. } => (piece(u), None),
@@ -235,7 +245,9 @@ impl Swtb {
                     Dest::Line => None,
                 },
             ),
-            Action::Attack { unit: u, target, .. }
+            Action::Attack {
+                unit: u, target, ..
+            }
             | Action::Choke { unit: u, target }
             | Action::MindTrick { unit: u, target } => (piece(u), unit(target)),
             Action::Fire { gun, target, .. } => (piece(gun), unit(target)),
