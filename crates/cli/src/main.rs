@@ -215,6 +215,15 @@ enum Command {
         #[arg(long, value_name = "FILE.svg")]
         svg: Option<PathBuf>,
     },
+    /// Host online games: the HTTP API (docs/server.md), games kept in a SQLite file.
+    Serve {
+        /// The address to listen on (port 0: any free port).
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: String,
+        /// The database: a SQLite file (`sqlite:battlemat.db` or a path), created if absent.
+        #[arg(long, default_value = "sqlite:battlemat.db")]
+        db: String,
+    },
     /// Dice notation: roll it or show its exact distribution.
     Dice {
         #[command(subcommand)]
@@ -644,6 +653,18 @@ fn run(cli: Cli) -> Result<()> {
             svg,
         }),
         Command::Dice { command } => dice(command),
+        Command::Serve { addr, db } => {
+            let path = db.strip_prefix("sqlite:").unwrap_or(&db);
+            if db.starts_with("postgres://") || db.starts_with("postgresql://") {
+                bail!("--db {db}: PostgreSQL is not supported yet; use a SQLite file");
+            }
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()
+                .context("starting the server's runtime")?;
+            rt.block_on(battlemat_server::serve(&addr, std::path::Path::new(path)))
+                .map_err(|e| anyhow::anyhow!(e))
+        }
     }
 }
 

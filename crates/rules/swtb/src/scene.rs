@@ -189,10 +189,7 @@ impl Swtb {
             0 => format!("before round 1 of {}", obs.max_rounds),
             r => format!("round {r} of {}", obs.max_rounds),
         };
-        let to_act = match self.next_seat() {
-            Some(s) => Some(self.fixed.seating.side_of(s)),
-            None => None,
-        };
+        let to_act = self.next_seat().map(|s| self.fixed.seating.side_of(s));
         Scene {
             title: obs.scenario.clone(),
             status: vec![round, obs.status.clone()],

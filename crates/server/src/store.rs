@@ -1,0 +1,202 @@
+//! Storage: SQLite in a file (WAL), migrations run at start, and the one write a step needs.
+//!
+//! A step is written in one transaction that also moves the game's `seq` on, and only
+//! after it commits is anyone told of it; a write whose seq is not the next one fails (two
+//! writers could never both land the same seq).
+
+use rusqlite::{Connection, OptionalExtension, params};
+use std::path::Path;
+
+const MIGRATIONS: &[&str] = &[include_str!("../migrations/sqlite/0001_games.sql")];
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database: {0}")]
+    Db(#[from] rusqlite::Error),
+    #[error("game {game} is at step {at}, not {expected}")]
+    Seq {
+        game: String,
+        at: i64,
+        expected: i64,
+    },
+}
+
+pub struct Store {
+    conn: Connection,
+}
+
+/// A game as stored: everything but its steps.
+#[derive(Clone, Debug)]
+pub struct GameRow {
+    pub id: String,
+    pub ruleset: String,
+    pub version: String,
+    pub scenario: String,
+    pub setup: String,
+    pub dice: String,
+    pub commitment: String,
+    pub server_seed: String,
+    pub public: bool,
+    pub created_at: i64,
+    pub seq: i64,
+    pub over: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct SeatRow {
+    pub seat: u8,
+    pub player: String,
+    pub token_hash: Option<String>,
+    pub seed: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct StepRow {
+    pub seq: i64,
+    pub step: String,
+    pub client_id: Option<String>,
+}
+
+impl Store {
+    /// Open (or create) the database at `path` and bring its schema up to date.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let conn = Connection::open(path)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        let have: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+        for (i, m) in MIGRATIONS.iter().enumerate().skip(have.max(0) as usize) {
+            let tx = conn.unchecked_transaction()?;
+            tx.execute_batch(m)?;
+            tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+            tx.commit()?;
+        }
+        Ok(Store { conn })
+    }
+
+    pub fn insert_game(&mut self, g: &GameRow, seats: &[SeatRow]) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        tx.execute(
+            "INSERT INTO games (id, ruleset, version, scenario, setup, dice, commitment, \
+             server_seed, public, created_at, seq, over) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 0, 0)",
+            params![
+                g.id,
+                g.ruleset,
+                g.version,
+                g.scenario,
+                g.setup,
+                g.dice,
+                g.commitment,
+                g.server_seed,
+                g.public,
+                g.created_at
+            ],
+        )?;
+        for s in seats {
+            tx.execute(
+                "INSERT INTO seats (game, seat, player, token_hash, seed) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![g.id, s.seat, s.player, s.token_hash, s.seed],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Append step `seq` (which must be the game's next) and mark the game over if it is.
+    pub fn append_step(
+        &mut self,
+        game: &str,
+        seq: i64,
+        step: &str,
+        client_id: Option<&str>,
+        over: bool,
+    ) -> Result<(), StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let at: i64 = tx.query_row("SELECT seq FROM games WHERE id = ?1", [game], |r| r.get(0))?;
+        if at + 1 != seq {
+            return Err(StoreError::Seq {
+                game: game.to_string(),
+                at,
+                expected: seq - 1,
+            });
+        }
+        tx.execute(
+            "INSERT INTO steps (game, seq, step, client_id) VALUES (?1, ?2, ?3, ?4)",
+            params![game, seq, step, client_id],
+        )?;
+        tx.execute(
+            "UPDATE games SET seq = ?2, over = ?3 WHERE id = ?1",
+            params![game, seq, over],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    pub fn games(&self) -> Result<Vec<GameRow>, StoreError> {
+        let mut q = self.conn.prepare(
+            "SELECT id, ruleset, version, scenario, setup, dice, commitment, server_seed, public, \
+             created_at, seq, over FROM games ORDER BY created_at, id",
+        )?;
+        let rows = q.query_map([], |r| {
+            Ok(GameRow {
+                id: r.get(0)?,
+                ruleset: r.get(1)?,
+                version: r.get(2)?,
+                scenario: r.get(3)?,
+                setup: r.get(4)?,
+                dice: r.get(5)?,
+                commitment: r.get(6)?,
+                server_seed: r.get(7)?,
+                public: r.get(8)?,
+                created_at: r.get(9)?,
+                seq: r.get(10)?,
+                over: r.get(11)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    pub fn seats(&self, game: &str) -> Result<Vec<SeatRow>, StoreError> {
+        let mut q = self.conn.prepare(
+            "SELECT seat, player, token_hash, seed FROM seats WHERE game = ?1 ORDER BY seat",
+        )?;
+        let rows = q.query_map([game], |r| {
+            Ok(SeatRow {
+                seat: r.get(0)?,
+                player: r.get(1)?,
+                token_hash: r.get(2)?,
+                seed: r.get(3)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    pub fn steps(&self, game: &str) -> Result<Vec<StepRow>, StoreError> {
+        let mut q = self
+            .conn
+            .prepare("SELECT seq, step, client_id FROM steps WHERE game = ?1 ORDER BY seq")?;
+        let rows = q.query_map([game], |r| {
+            Ok(StepRow {
+                seq: r.get(0)?,
+                step: r.get(1)?,
+                client_id: r.get(2)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The seq a client's action id was stored at, if it was.
+    pub fn seq_of_client_id(&self, game: &str, id: &str) -> Result<Option<i64>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT seq FROM steps WHERE game = ?1 AND client_id = ?2",
+                [game, id],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+}
