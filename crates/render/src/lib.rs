@@ -995,7 +995,7 @@ fn piece(w: &mut Writer, p: &Piece, sc: &Scale, acts: bool, ink: &str, open: boo
                 a("cy", &cy),
                 a("r", n(r * 1.25)),
                 a("fill", "none"),
-                a("stroke", "#ffd54a"),
+                a("stroke", "#00c853"),
                 a("stroke-width", n(sc.stroke * 2.0)),
                 a("data-can-act", ""),
             ],
@@ -1202,7 +1202,7 @@ fn key_notes(scene: &Scene) -> Vec<String> {
         notes.push("faded: has acted or is hidden".into());
     }
     if !scene.actions.is_empty() {
-        notes.push("yellow ring: may act now".into());
+        notes.push("green ring: may act now".into());
     }
     if !scene.traces.is_empty() {
         notes.push("arrows: last move (blue dashes), shot (orange dots), knockback (red)".into());

@@ -828,6 +828,62 @@ async fn get_record(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiR
     Ok(Json(out))
 }
 
+/// The viewer's table as SVG: the same picture `view --svg` draws.
+async fn get_svg(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let slot = app.slot(&id)?;
+    let live = slot.live.lock().await;
+    let viewer = live.viewer_of(bearer(&headers)?.as_deref())?;
+    let svg = battlemat_render::svg(&live.state.scene(viewer));
+    Ok(([(header::CONTENT_TYPE, "image/svg+xml; charset=utf-8")], svg).into_response())
+}
+
+/// Every game, its scenarios and options (`battlemat rulesets --json`).
+async fn get_rulesets() -> Json<Value> {
+    Json(json!(
+        battlemat_rulesets::all()
+            .iter()
+            .map(|e| e.ruleset.info())
+            .collect::<Vec<_>>()
+    ))
+}
+
+/// The browser client: a few files, embedded in the binary at build time.
+const PAGES: &[(&str, &str, &str)] = &[
+    ("style.css", "text/css; charset=utf-8", include_str!("../web/style.css")),
+    ("lobby.js", "text/javascript; charset=utf-8", include_str!("../web/lobby.js")),
+    ("game.js", "text/javascript; charset=utf-8", include_str!("../web/game.js")),
+];
+
+fn html(page: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        page,
+    )
+        .into_response()
+}
+
+async fn lobby_page() -> Response {
+    html(include_str!("../web/index.html"))
+}
+
+async fn game_page(Path(_id): Path<String>) -> Response {
+    html(include_str!("../web/game.html"))
+}
+
+async fn asset(Path(name): Path<String>) -> Response {
+    match PAGES.iter().find(|(n, _, _)| *n == name) {
+        Some((_, kind, body)) => ([(header::CONTENT_TYPE, *kind), (header::CACHE_CONTROL, "no-cache")], *body).into_response(),
+        None => ApiError::new(StatusCode::NOT_FOUND, format!("no file {name:?}")).into_response(),
+    }
+}
+
 async fn not_found() -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
@@ -845,6 +901,11 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/events", get(get_events))
         .route("/api/games/{id}/record", get(get_record))
+        .route("/api/games/{id}/svg", get(get_svg))
+        .route("/api/rulesets", get(get_rulesets))
+        .route("/", get(lobby_page))
+        .route("/games/{id}", get(game_page))
+        .route("/assets/{name}", get(asset))
         .fallback(not_found)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
@@ -870,7 +931,7 @@ pub async fn serve(addr: &str, db: &std::path::Path) -> Result<(), String> {
         drive(app.clone(), id);
     }
     println!("Battlemat is serving on {base} (database {})", db.display());
-    println!("Open {base}/api/games, or see docs/server.md for the API.");
+    println!("Open {base}/ in a browser (the API: docs/server.md).");
     axum::serve(listener, router(app))
         .await
         .map_err(|e| e.to_string())

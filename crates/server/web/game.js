@@ -1,0 +1,287 @@
+// The table in the browser. It holds no rule of any game: the picture is the server's
+// SVG of this seat's scene, what may be done is the scene's actions with their anchors,
+// the odds and every word come from the server. A click becomes the action whose anchors
+// it hits; a free point is written into the action's template; everything else is the
+// action list beside the table (and a box to type any action).
+
+const $ = (id) => document.getElementById(id);
+const id = location.pathname.split("/").filter(Boolean).pop();
+const key = `battlemat-token-${id}`;
+const fromLink = new URLSearchParams(location.hash.slice(1)).get("token");
+if (fromLink) {
+  localStorage.setItem(key, fromLink);
+  history.replaceState(null, "", location.pathname); // the token leaves the address bar
+}
+const token = localStorage.getItem(key);
+const auth = token ? { authorization: `Bearer ${token}` } : {};
+
+let game = null;
+let odds = new Map();
+let selected = null;
+let viewBox = null; // the zoomed view, kept across refreshes
+let fullBox = null;
+let svg = null;
+let shownLog = 0;
+
+async function api(path, options = {}) {
+  const res = await fetch(path, { ...options, headers: { "content-type": "application/json", ...auth, ...(options.headers || {}) } });
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const e = new Error(body.error || `${res.status}`);
+    e.rule = body.rule;
+    e.status = res.status;
+    throw e;
+  }
+  return body;
+}
+
+function showError(e) {
+  $("error").textContent = e ? `${e.message}${e.rule ? ` (${e.rule})` : ""}` : "";
+}
+
+function actions() {
+  return (game && game.scene.actions) || [];
+}
+
+function world(evt) {
+  const pt = svg.createSVGPoint();
+  pt.x = evt.clientX;
+  pt.y = evt.clientY;
+  const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+  return [p.x, -p.y];
+}
+
+function inRegion(r, [x, y]) {
+  if (r.shape === "circle") return Math.hypot(x - r.x, y - r.y) <= r.r + 1e-3;
+  const pts = r.points;
+  for (let i = 0; i + 1 < pts.length; i++) {
+    const [ax, ay] = pts[i], [bx, by] = pts[i + 1];
+    const dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy;
+    const t = l2 ? Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / l2)) : 0;
+    if (Math.hypot(x - ax - t * dx, y - ay - t * dy) <= 0.15) return true;
+  }
+  return false;
+}
+
+function svgEl(tag, attrs) {
+  const e = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  return e;
+}
+
+function highlight() {
+  svg.querySelectorAll(".selected, .target-hl, .target-hl-piece").forEach((e) => e.classList.remove("selected", "target-hl", "target-hl-piece"));
+  svg.querySelector("#hl")?.remove();
+  const layer = svgEl("g", { id: "hl", "pointer-events": "none" });
+  svg.append(layer);
+  document.querySelectorAll("#actions li").forEach((li) => li.classList.toggle("for-selected", selected !== null && li.dataset.piece === selected));
+  if (!selected) return;
+  svg.querySelector(`g[data-piece="${selected}"]`)?.classList.add("selected");
+  const r = (game.scene.table.cell_size || 1) * 0.12;
+  for (const a of actions().filter((a) => a.piece === selected)) {
+    const t = a.target;
+    if (t?.kind === "piece") svg.querySelector(`g[data-piece="${t.id}"]`)?.classList.add("target-hl-piece");
+    if (t?.kind === "cell") svg.querySelector(`polygon[data-cell="${t.name}"]`)?.classList.add("target-hl");
+    if (t?.kind === "point") layer.append(svgEl("circle", { cx: t.x, cy: -t.y, r, fill: "#ff9800", "fill-opacity": 0.6, "data-point": "" }));
+    if (a.free?.region.shape === "circle") {
+      const g = a.free.region;
+      layer.append(svgEl("circle", { cx: g.x, cy: -g.y, r: g.r, fill: "#ffd54a", "fill-opacity": 0.12, stroke: "#e0a800", "stroke-width": r / 3, "stroke-dasharray": `${r} ${r / 2}`, "data-reach": selected }));
+    }
+  }
+}
+
+async function act(text) {
+  showError(null);
+  try {
+    await api(`/api/games/${id}/actions`, { method: "POST", body: JSON.stringify({ action: text, seq: game.seq, id: crypto.randomUUID?.() || `${Date.now()}-${Math.random()}` }) });
+    selected = null;
+    await refresh();
+  } catch (e) {
+    showError(e);
+    if (e.status === 409) await refresh();
+  }
+}
+
+function choose(candidates, what) {
+  if (candidates.length === 1) return act(candidates[0].text);
+  if (candidates.length > 1) {
+    $("error").textContent = `${candidates.length} actions ${what}: choose one in the list.`;
+    document.querySelectorAll("#actions li").forEach((li) => li.classList.toggle("for-selected", candidates.some((c) => c.text === li.dataset.text)));
+    return;
+  }
+}
+
+function onClick(evt) {
+  const p = world(evt);
+  const pieceEl = evt.target.closest("g[data-piece]");
+  const cellEl = evt.target.closest("polygon[data-cell]");
+  const mine = actions().filter((a) => a.piece === selected);
+  if (pieceEl) {
+    const pid = pieceEl.dataset.piece;
+    const hits = mine.filter((a) => a.target?.kind === "piece" && a.target.id === pid);
+    if (selected && hits.length) return choose(hits, `at ${pid}`);
+    if (actions().some((a) => a.piece === pid)) {
+      selected = selected === pid ? null : pid;
+      return highlight();
+    }
+  }
+  if (selected) {
+    const size = (game.scene.table.cell_size || 0.25) * 0.6;
+    const near = mine.filter((a) => a.target?.kind === "point" && Math.hypot(a.target.x - p[0], a.target.y - p[1]) <= size * 0.3);
+    if (near.length === 1) return act(near[0].text);
+    if (cellEl) {
+      const hits = mine.filter((a) => a.target?.kind === "cell" && a.target.name === cellEl.dataset.cell);
+      if (hits.length) return choose(hits, `to ${cellEl.dataset.cell}`);
+    }
+    const free = mine.find((a) => a.free && inRegion(a.free.region, p));
+    if (free) {
+      const text = free.free.template.replace("{x}", p[0].toFixed(3).replace(/\.?0+$/, "")).replace("{y}", p[1].toFixed(3).replace(/\.?0+$/, ""));
+      return act(text);
+    }
+    if (near.length > 1) return choose(near, "there");
+  }
+}
+
+function zoom(f, at) {
+  const [x, y, w, h] = viewBox;
+  const [cx, cy] = at || [x + w / 2, y + h / 2];
+  viewBox = [cx - (cx - x) * f, cy - (cy - y) * f, w * f, h * f];
+  svg.setAttribute("viewBox", viewBox.join(" "));
+}
+
+function wire() {
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  fullBox = svg.getAttribute("viewBox").split(" ").map(Number);
+  if (!viewBox) viewBox = fullBox.slice();
+  svg.setAttribute("viewBox", viewBox.join(" "));
+  let drag = null;
+  svg.addEventListener("pointerdown", (e) => { drag = { x: e.clientX, y: e.clientY, box: viewBox.slice(), moved: false }; });
+  svg.addEventListener("pointermove", (e) => {
+    const [x, y] = world(e);
+    $("coords").textContent = `${x.toFixed(2)}, ${y.toFixed(2)} ${game.scene.table.unit}`;
+    if (!drag) return;
+    const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+    if (Math.abs(dx) + Math.abs(dy) > 4) drag.moved = true;
+    if (drag.moved) {
+      const s = drag.box[2] / svg.clientWidth;
+      viewBox = [drag.box[0] - dx * s, drag.box[1] - dy * s, drag.box[2], drag.box[3]];
+      svg.setAttribute("viewBox", viewBox.join(" "));
+    }
+  });
+  svg.addEventListener("pointerup", (e) => {
+    const moved = drag?.moved;
+    drag = null;
+    if (!moved) onClick(e);
+  });
+  svg.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    const pt = svg.createSVGPoint();
+    pt.x = e.clientX; pt.y = e.clientY;
+    const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+    zoom(e.deltaY > 0 ? 1.15 : 1 / 1.15, [p.x, p.y]);
+  }, { passive: false });
+  svg.addEventListener("mouseover", (e) => {
+    const g = e.target.closest("g[data-piece]");
+    const card = $("card");
+    if (!g) { card.hidden = true; return; }
+    card.textContent = g.querySelector("title")?.textContent || g.dataset.piece;
+    card.hidden = false;
+  });
+  svg.addEventListener("mousemove", (e) => { $("card").style.left = `${e.clientX + 14}px`; $("card").style.top = `${e.clientY + 14}px`; });
+  svg.addEventListener("mouseleave", () => { $("card").hidden = true; });
+}
+
+function renderAside() {
+  const t = game.to_act;
+  $("title").textContent = `${game.scene.title} (${game.game})`;
+  $("you").textContent = game.you === null ? "watching" : `you are seat ${game.you}`;
+  $("prompt").textContent = t.decide ? (t.decide.seat === game.you ? `Your decision: ${t.decide.prompt}` : `Waiting: ${t.decide.prompt}`) : t.chance ? `Dice: ${t.chance.what}` : `Game over: ${t.over.reason}`;
+  const list = actions().map((a) => {
+    const li = document.createElement("li");
+    li.dataset.text = a.text;
+    if (a.piece) li.dataset.piece = a.piece;
+    const b = document.createElement("button");
+    const o = odds.get(a.text);
+    const oddsText = o ? "  — " + Object.entries(o.outcomes || {}).map(([k, v]) => `${k} ${(v * 100).toFixed(1)}%`).join(", ") : "";
+    b.textContent = `${a.label}${oddsText}`;
+    b.title = a.text;
+    b.onclick = () => act(a.text);
+    li.append(b);
+    return li;
+  });
+  $("actions").replaceChildren(...list);
+  $("typed").hidden = !(t.decide && t.decide.seat === game.you);
+  const dice = [];
+  if (t.chance && game.dice === "table" && game.you !== null) {
+    const p = document.createElement("p");
+    p.textContent = `Roll at the table and give the face: ${t.chance.what}`;
+    dice.push(p);
+    for (const o of t.chance.outcomes) {
+      const b = document.createElement("button");
+      b.textContent = o.value;
+      b.className = "face";
+      b.onclick = () => act(String(o.value));
+      dice.push(b);
+    }
+  }
+  $("dice").replaceChildren(...dice);
+  $("record").href = `/api/games/${id}/record`;
+}
+
+async function refresh() {
+  game = await api(`/api/games/${id}`);
+  odds = new Map();
+  if (game.you !== null && game.to_act.decide?.seat === game.you) {
+    const legal = await api(`/api/games/${id}/legal`);
+    for (const a of legal.actions) if (a.odds) odds.set(a.text, a.odds);
+  }
+  const res = await fetch(`/api/games/${id}/svg`, { headers: auth });
+  $("table").innerHTML = await res.text();
+  svg = $("table").querySelector("svg");
+  wire();
+  renderAside();
+  highlight();
+}
+
+async function log(after) {
+  const { steps } = await api(`/api/games/${id}/events?after=${after}`);
+  for (const s of steps) {
+    for (const e of s.events) {
+      const li = document.createElement("li");
+      li.textContent = e.text;
+      li.value = s.seq;
+      $("log").append(li);
+    }
+  }
+  shownLog = Math.max(shownLog, ...steps.map((s) => s.seq), after);
+  $("log").scrollTop = $("log").scrollHeight;
+}
+
+async function follow() {
+  for (;;) {
+    try {
+      const { steps } = await api(`/api/games/${id}/events?after=${shownLog}&wait=25000`);
+      if (steps.length) {
+        await log(shownLog);
+        await refresh();
+      }
+    } catch {
+      await new Promise((r) => setTimeout(r, 2000)); // dropped: try again, then resync
+    }
+  }
+}
+
+$("zoom-in").onclick = () => zoom(1 / 1.3);
+$("zoom-out").onclick = () => zoom(1.3);
+$("zoom-fit").onclick = () => { viewBox = fullBox.slice(); svg.setAttribute("viewBox", viewBox.join(" ")); };
+$("typed").addEventListener("submit", (e) => { e.preventDefault(); act($("typed-action").value); });
+document.addEventListener("keydown", (e) => { if (e.key === "Escape") { selected = null; highlight(); } });
+
+try {
+  await refresh();
+  await log(0);
+  follow();
+} catch (e) {
+  showError(e);
+}

@@ -1,0 +1,102 @@
+// The lobby: create a game (each seat human or an AI), copy each seat's link, list games.
+// It holds no rule of any game: the games, scenarios and seats come from the server.
+
+const $ = (id) => document.getElementById(id);
+const PLAYERS = ["human", "random", "greedy", "mcts"];
+let rulesets = [];
+
+async function api(path, options = {}) {
+  const res = await fetch(path, { headers: { "content-type": "application/json" }, ...options });
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(body.error || `${res.status}`);
+  return body;
+}
+
+function fillScenarios() {
+  const g = rulesets.find((r) => r.id === $("game").value);
+  $("scenario").replaceChildren(...g.scenarios.map((s) => new Option(`${s.name}${s.ours ? " (ours)" : ""}`, s.id)));
+  fillSeats();
+}
+
+function fillSeats() {
+  const g = rulesets.find((r) => r.id === $("game").value);
+  const s = g.scenarios.find((x) => x.id === $("scenario").value);
+  const n = s.min_seats;
+  const rows = [];
+  for (let i = 0; i < n; i++) {
+    const label = document.createElement("label");
+    label.textContent = `Seat ${i} `;
+    const sel = document.createElement("select");
+    sel.className = "seat";
+    sel.id = `seat-${i}`;
+    for (const p of PLAYERS) sel.add(new Option(p === "human" ? "a person" : `AI: ${p}`, p));
+    if (i > 0) sel.value = "greedy";
+    label.append(sel);
+    rows.push(label);
+  }
+  $("seats").replaceChildren(...rows);
+}
+
+async function lists() {
+  const sections = [];
+  for (const status of ["open", "running", "finished"]) {
+    const { games } = await api(`/api/games?status=${status}`);
+    const h = document.createElement("h3");
+    h.textContent = `${status} (${games.length})`;
+    const ul = document.createElement("ul");
+    ul.className = `games-${status}`;
+    for (const g of games) {
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = `/games/${g.id}`;
+      a.textContent = `${g.game} — ${g.scenario} (${g.seats.join(" vs ")}), step ${g.seq}`;
+      li.append(a, document.createTextNode(" — watch"));
+      ul.append(li);
+    }
+    sections.push(h, ul);
+  }
+  $("lists").replaceChildren(...sections);
+}
+
+$("game").addEventListener("change", fillScenarios);
+$("scenario").addEventListener("change", fillSeats);
+$("create").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  $("error").textContent = "";
+  const seats = [...document.querySelectorAll("select.seat")].map((s) => s.value);
+  try {
+    const g = await api("/api/games", {
+      method: "POST",
+      body: JSON.stringify({ game: $("game").value, scenario: $("scenario").value, seats, dice: $("dice").value, public: $("public").checked }),
+    });
+    const items = g.seats.map((s) => {
+      const li = document.createElement("li");
+      if (s.invite) {
+        const a = document.createElement("a");
+        a.href = `/games/${g.id}#token=${s.token}`;
+        a.className = `invite seat-${s.seat}`;
+        a.textContent = `Play seat ${s.seat}`;
+        const copy = document.createElement("button");
+        copy.textContent = "copy link";
+        copy.type = "button";
+        copy.onclick = () => navigator.clipboard?.writeText(s.invite);
+        li.append(a, " ", copy);
+      } else {
+        li.textContent = `Seat ${s.seat}: ${s.player} (played by the server)`;
+      }
+      return li;
+    });
+    const watch = document.createElement("li");
+    watch.innerHTML = `<a href="/games/${g.id}">Watch as a spectator</a>`;
+    $("invites").replaceChildren(...items, watch);
+    $("created").hidden = false;
+    lists();
+  } catch (err) {
+    $("error").textContent = err.message;
+  }
+});
+
+rulesets = await api("/api/rulesets");
+$("game").replaceChildren(...rulesets.map((r) => new Option(r.name, r.id)));
+fillScenarios();
+lists();
