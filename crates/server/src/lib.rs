@@ -609,8 +609,13 @@ async fn get_game(
     let slot = app.slot(&id)?;
     let live = slot.live.lock().await;
     let viewer = live.viewer_of(bearer(&headers)?.as_deref())?;
+    Ok(Json(game_json(&live, viewer)))
+}
+
+/// The game as `viewer` sees it.
+fn game_json(live: &Live, viewer: Viewer) -> Value {
     let (obs, text) = live.state.observe(viewer);
-    Ok(Json(json!({
+    json!({
         "id": live.row.id,
         "game": live.row.ruleset,
         "scenario": live.row.scenario,
@@ -623,7 +628,7 @@ async fn get_game(
         "dice": live.row.dice,
         "dice_commitment": live.row.commitment,
         "seats": live.seats.iter().map(|s| s.player.clone()).collect::<Vec<_>>(),
-    })))
+    })
 }
 
 async fn get_legal(
@@ -790,18 +795,162 @@ async fn get_events(
             let live = slot.live.lock().await;
             let viewer = live.viewer_of(token.as_deref())?;
             if live.seq() > after || tokio::time::Instant::now() >= deadline {
-                let steps: Vec<Value> = (after as usize..live.events.len())
-                    .map(|i| {
-                        // What a seat chose is public once made; dice too.
-                        let step = json!(&live.steps[i]);
-                        json!({ "seq": i + 1, "step": step, "events": events_json(live.events[i].for_viewer(viewer)) })
-                    })
-                    .collect();
+                let steps = steps_after(&live, after, viewer);
                 return Ok(Json(json!({ "seq": live.seq(), "steps": steps })));
             }
         }
         let _ = tokio::time::timeout_at(deadline, notified).await;
     }
+}
+
+/// The steps after `after` as `viewer` is told them: `{"seq", "step", "events"}` each.
+fn steps_after(live: &Live, after: i64, viewer: Viewer) -> Vec<Value> {
+    (after.max(0) as usize..live.events.len())
+        .map(|i| {
+            json!({
+                "seq": i + 1,
+                "step": &live.steps[i],
+                "events": events_json(live.events[i].for_viewer(viewer)),
+            })
+        })
+        .collect()
+}
+
+#[derive(Deserialize)]
+struct WsQuery {
+    token: Option<String>,
+    after: Option<i64>,
+}
+
+/// A WebSocket per game for browsers: `{"type": "hello", "seq"}`, then every step after
+/// `after` as `{"type": "step", "seq", "step", "events"}` (this viewer's events), each as it
+/// is stored. A client that sends `{"resync": N}` gets every step after N again. (Browsers
+/// cannot set headers on a WebSocket, so the token comes in the query.) Actions go by
+/// `POST …/actions`, which answers once the action is stored.
+async fn game_ws(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(q): Query<WsQuery>,
+    ws: axum::extract::WebSocketUpgrade,
+) -> ApiResult<Response> {
+    let slot = app.slot(&id)?;
+    let viewer = slot.live.lock().await.viewer_of(q.token.as_deref())?;
+    let after = q.after.unwrap_or(0);
+    Ok(ws
+        .max_message_size(MAX_BODY)
+        .on_upgrade(move |socket| follow_ws(slot, viewer, after, socket)))
+}
+
+async fn follow_ws(
+    slot: Arc<GameSlot>,
+    viewer: Viewer,
+    mut sent: i64,
+    mut socket: axum::extract::ws::WebSocket,
+) {
+    use axum::extract::ws::Message;
+    let hello = json!({"type": "hello", "seq": slot.live.lock().await.seq()});
+    if socket
+        .send(Message::Text(hello.to_string().into()))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    loop {
+        let notified = slot.changed.notified();
+        let lines = {
+            let live = slot.live.lock().await;
+            let out = steps_after(&live, sent, viewer);
+            sent = sent.max(live.seq());
+            out
+        };
+        for mut l in lines {
+            l["type"] = json!("step");
+            if socket
+                .send(Message::Text(l.to_string().into()))
+                .await
+                .is_err()
+            {
+                return;
+            }
+        }
+        tokio::select! {
+            _ = notified => {}
+            msg = socket.recv() => match msg {
+                Some(Ok(Message::Text(t))) => {
+                    let v: Value = serde_json::from_str(&t).unwrap_or(Value::Null);
+                    match v.get("resync").and_then(Value::as_i64) {
+                        Some(n) => sent = n.max(0),
+                        None => {
+                            let e = json!({"type": "error", "error": "send {\"resync\": N}; actions go by POST"});
+                            if socket.send(Message::Text(e.to_string().into())).await.is_err() {
+                                return;
+                            }
+                        }
+                    }
+                }
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                Some(Ok(_)) => {}
+            },
+            _ = tokio::time::sleep(std::time::Duration::from_secs(20)) => {
+                if socket.send(Message::Ping(Vec::new().into())).await.is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// A bot's stream of one game, in lichess's shape: NDJSON, the first line the whole game as
+/// the token's seat sees it, then a line per stored step, and an empty line every 10 s to
+/// keep the connection open.
+async fn game_stream(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let slot = app.slot(&id)?;
+    let token = bearer(&headers)?;
+    let (first, viewer, seq) = {
+        let live = slot.live.lock().await;
+        let viewer = live.viewer_of(token.as_deref())?;
+        (game_json(&live, viewer), viewer, live.seq())
+    };
+    let stream = futures_util::stream::unfold(
+        (slot, viewer, seq, Some(first)),
+        |(slot, viewer, mut sent, first)| async move {
+            if let Some(f) = first {
+                let line = format!("{f}\n");
+                return Some((
+                    Ok::<_, std::convert::Infallible>(line),
+                    (slot, viewer, sent, None),
+                ));
+            }
+            loop {
+                let notified = slot.changed.notified();
+                {
+                    let live = slot.live.lock().await;
+                    let lines = steps_after(&live, sent, viewer);
+                    if !lines.is_empty() {
+                        sent = live.seq();
+                        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+                        return Some((Ok(text), (slot.clone(), viewer, sent, None)));
+                    }
+                }
+                if tokio::time::timeout(std::time::Duration::from_secs(10), notified)
+                    .await
+                    .is_err()
+                {
+                    return Some((Ok("\n".to_string()), (slot.clone(), viewer, sent, None)));
+                }
+            }
+        },
+    );
+    Ok((
+        [(header::CONTENT_TYPE, "application/x-ndjson")],
+        axum::body::Body::from_stream(stream),
+    )
+        .into_response())
 }
 
 /// The game's record: what `replay` reads, with the dice's seed once the game is over.
@@ -838,7 +987,11 @@ async fn get_svg(
     let live = slot.live.lock().await;
     let viewer = live.viewer_of(bearer(&headers)?.as_deref())?;
     let svg = battlemat_render::svg(&live.state.scene(viewer));
-    Ok(([(header::CONTENT_TYPE, "image/svg+xml; charset=utf-8")], svg).into_response())
+    Ok((
+        [(header::CONTENT_TYPE, "image/svg+xml; charset=utf-8")],
+        svg,
+    )
+        .into_response())
 }
 
 /// Every game, its scenarios and options (`battlemat rulesets --json`).
@@ -853,9 +1006,21 @@ async fn get_rulesets() -> Json<Value> {
 
 /// The browser client: a few files, embedded in the binary at build time.
 const PAGES: &[(&str, &str, &str)] = &[
-    ("style.css", "text/css; charset=utf-8", include_str!("../web/style.css")),
-    ("lobby.js", "text/javascript; charset=utf-8", include_str!("../web/lobby.js")),
-    ("game.js", "text/javascript; charset=utf-8", include_str!("../web/game.js")),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_str!("../web/style.css"),
+    ),
+    (
+        "lobby.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/lobby.js"),
+    ),
+    (
+        "game.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/game.js"),
+    ),
 ];
 
 fn html(page: &'static str) -> Response {
@@ -879,7 +1044,14 @@ async fn game_page(Path(_id): Path<String>) -> Response {
 
 async fn asset(Path(name): Path<String>) -> Response {
     match PAGES.iter().find(|(n, _, _)| *n == name) {
-        Some((_, kind, body)) => ([(header::CONTENT_TYPE, *kind), (header::CACHE_CONTROL, "no-cache")], *body).into_response(),
+        Some((_, kind, body)) => (
+            [
+                (header::CONTENT_TYPE, *kind),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            *body,
+        )
+            .into_response(),
         None => ApiError::new(StatusCode::NOT_FOUND, format!("no file {name:?}")).into_response(),
     }
 }
@@ -902,6 +1074,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/events", get(get_events))
         .route("/api/games/{id}/record", get(get_record))
         .route("/api/games/{id}/svg", get(get_svg))
+        .route("/api/games/{id}/ws", get(game_ws))
+        .route("/api/games/{id}/stream", get(game_stream))
         .route("/api/rulesets", get(get_rulesets))
         .route("/", get(lobby_page))
         .route("/games/{id}", get(game_page))

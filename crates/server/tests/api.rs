@@ -278,57 +278,49 @@ async fn an_ai_seat_plays_its_turns() {
     let human = t[0].clone().unwrap();
     // Play the human's first decisions as they come; the AI's come by themselves.
     let mut moves = 0;
-    for _ in 0..200 {
-        let (_, evs) = call(
-            &app,
-            "GET",
-            &format!("/api/games/{id}/events?after=0&wait=0"),
-            None,
-            None,
-        )
-        .await;
-        let _ = evs;
-        let (seat, seq) = who(&app, &id).await;
-        match seat {
-            Some(0) => {
-                let (_, legal) = call(
-                    &app,
-                    "GET",
-                    &format!("/api/games/{id}/legal"),
-                    Some(&human),
-                    None,
-                )
-                .await;
-                let Some(a) = legal["actions"].as_array().and_then(|a| a.first()) else {
-                    continue;
-                };
-                let (st, e) = call(
-                    &app,
-                    "POST",
-                    &format!("/api/games/{id}/actions"),
-                    Some(&human),
-                    Some(json!({"action": a["text"], "seq": seq})),
-                )
-                .await;
-                assert!(
-                    st == StatusCode::OK || st == StatusCode::CONFLICT,
-                    "{st} {e}"
-                );
-                moves += 1;
-                if moves >= 6 {
-                    break;
-                }
-            }
-            _ => {
-                let _ = call(
-                    &app,
-                    "GET",
-                    &format!("/api/games/{id}/events?after={seq}&wait=2000"),
-                    None,
-                    None,
-                )
-                .await;
-            }
+    for _ in 0..100 {
+        let (_, g) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+        if g["to_act"].get("over").is_some() || moves >= 6 {
+            break;
+        }
+        let seq = g["seq"].as_i64().unwrap();
+        if g["to_act"]["decide"]["seat"] == json!(0) {
+            let (_, legal) = call(
+                &app,
+                "GET",
+                &format!("/api/games/{id}/legal"),
+                Some(&human),
+                None,
+            )
+            .await;
+            let a = legal["actions"][0]["text"].clone();
+            let (st, e) = call(
+                &app,
+                "POST",
+                &format!("/api/games/{id}/actions"),
+                Some(&human),
+                Some(json!({"action": a, "seq": seq})),
+            )
+            .await;
+            assert!(
+                st == StatusCode::OK || st == StatusCode::CONFLICT,
+                "{st} {e}"
+            );
+            moves += 1;
+        } else {
+            // The AI's (or the dice's) turn: wait for its step.
+            let (_, evs) = call(
+                &app,
+                "GET",
+                &format!("/api/games/{id}/events?after={seq}&wait=5000"),
+                None,
+                None,
+            )
+            .await;
+            assert!(
+                !evs["steps"].as_array().unwrap().is_empty(),
+                "the AI seat did not move in 5 s: {g}"
+            );
         }
     }
     let (_, rec) = call(&app, "GET", &format!("/api/games/{id}/record"), None, None).await;
@@ -359,4 +351,61 @@ async fn bad_requests_are_refused_in_json() {
     assert_eq!(st, StatusCode::NOT_FOUND);
     let (_, list) = call(&app, "GET", "/api/games", None, None).await;
     assert!(list["games"].as_array().unwrap().is_empty());
+}
+
+/// The bot stream: NDJSON whose first line is the whole game as the token's seat sees it,
+/// then a line for each stored step.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bot_stream_starts_with_the_game_then_its_steps() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::open(&dir.path().join("g.db"), "http://test").unwrap();
+    let (_, created) = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({"game": "swtb", "scenario": "outpost", "seats": ["human", "human"]})),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let t = tokens(&created);
+    let req = Request::builder()
+        .uri(format!("/api/games/{id}/stream"))
+        .header(
+            "authorization",
+            format!("Bearer {}", t[0].as_deref().unwrap()),
+        )
+        .body(Body::empty())
+        .unwrap();
+    let res = router(app.clone()).oneshot(req).await.unwrap();
+    assert_eq!(res.headers()["content-type"], "application/x-ndjson");
+    let mut body = res.into_body();
+    let first = body.frame().await.unwrap().unwrap().into_data().unwrap();
+    let line: Value = serde_json::from_slice(first.strip_suffix(b"\n").unwrap()).unwrap();
+    assert_eq!(line["you"], json!(0));
+    assert!(line["scene"]["pieces"].is_array());
+    let seq = line["seq"].as_i64().unwrap();
+    // A step made elsewhere arrives on the stream.
+    let (seat, _) = who(&app, &id).await;
+    let s = seat.unwrap() as usize;
+    let (st, _) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/actions"),
+        t[s].as_deref(),
+        Some(json!({"action": "first 0", "seq": seq})),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK);
+    let next = tokio::time::timeout(std::time::Duration::from_secs(5), body.frame())
+        .await
+        .expect("a line within 5 s")
+        .unwrap()
+        .unwrap()
+        .into_data()
+        .unwrap();
+    let text = String::from_utf8(next.to_vec()).unwrap();
+    let step: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(step["seq"], json!(seq + 1));
+    assert_eq!(step["step"]["act"]["action"], json!({"first": {"side": 0}}));
 }

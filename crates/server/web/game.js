@@ -255,19 +255,52 @@ async function log(after) {
     }
   }
   shownLog = Math.max(shownLog, ...steps.map((s) => s.seq), after);
+  document.body.dataset.seq = String(shownLog); // the last step this page has shown
   $("log").scrollTop = $("log").scrollHeight;
 }
 
-async function follow() {
+// Live: a WebSocket that sends every stored step; a dropped one reconnects and asks for
+// what it missed (after the last step shown); where WebSockets fail, long polling.
+let refreshing = null;
+let announced = 0; // the newest step the server has told this page of
+async function caughtUp(seq = Infinity) {
+  announced = Math.max(announced, seq);
+  if (refreshing) return refreshing;
+  refreshing = (async () => {
+    do {
+      await log(shownLog);
+      await refresh();
+    } while (announced !== Infinity && announced > shownLog);
+  })().finally(() => { refreshing = null; });
+  return refreshing;
+}
+
+function follow(failures = 0) {
+  if (failures > 3) return poll();
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const q = new URLSearchParams({ after: String(shownLog) });
+  if (token) q.set("token", token);
+  const ws = new WebSocket(`${proto}://${location.host}/api/games/${id}/ws?${q}`);
+  let opened = false;
+  ws.onopen = () => { opened = true; $("live").textContent = "live"; };
+  ws.onmessage = (m) => {
+    const msg = JSON.parse(m.data);
+    if (msg.type === "step" && msg.seq > shownLog) caughtUp(msg.seq);
+  };
+  ws.onclose = () => {
+    $("live").textContent = "reconnecting…";
+    setTimeout(() => follow(opened ? 0 : failures + 1), 1000);
+  };
+}
+
+async function poll() {
+  $("live").textContent = "live (polling)";
   for (;;) {
     try {
       const { steps } = await api(`/api/games/${id}/events?after=${shownLog}&wait=25000`);
-      if (steps.length) {
-        await log(shownLog);
-        await refresh();
-      }
+      if (steps.length) await caughtUp();
     } catch {
-      await new Promise((r) => setTimeout(r, 2000)); // dropped: try again, then resync
+      await new Promise((r) => setTimeout(r, 2000));
     }
   }
 }
