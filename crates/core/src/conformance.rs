@@ -156,7 +156,11 @@ fn play_one<G: Game>(
         if deep {
             deep_checks(&state, &at);
             resign_checks(&state, roller, &at);
-            scene_checks(&state, &at);
+            // Every viewer's scene (with the seat to act's anchors) costs more than the
+            // other deep checks together: every fourth deep step.
+            if (n / cfg.deep_every.max(1)).is_multiple_of(4) {
+                scene_checks(&state, &at);
+            }
             if let Some(last) = events_seen.last() {
                 hidden_checks(&state, last, &at);
                 event_checks(last, &at);

@@ -1,0 +1,168 @@
+//! `battlemat serve` as a process: killed with SIGKILL while a client posts actions, then
+//! started again on the same database — every acknowledged action is there, and the game
+//! goes on from it.
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn start(db: &std::path::Path) -> (Child, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_battlemat"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(db)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    (child, addr)
+}
+
+/// One HTTP/1.1 request (Connection: close): the status and the JSON body.
+fn http(
+    addr: &str,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&Value>,
+) -> std::io::Result<(u16, Value)> {
+    let mut s = TcpStream::connect(addr)?;
+    s.set_read_timeout(Some(Duration::from_secs(10)))?;
+    let body = body.map(Value::to_string).unwrap_or_default();
+    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )?;
+    let mut out = String::new();
+    s.read_to_string(&mut out)?;
+    let status = out
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .ok_or_else(|| std::io::Error::other(format!("no status in {out:?}")))?;
+    let json = out
+        .split("\r\n\r\n")
+        .nth(1)
+        .and_then(|b| serde_json::from_str(b).ok())
+        .unwrap_or(Value::Null);
+    Ok((status, json))
+}
+
+#[test]
+fn a_killed_server_loses_no_acknowledged_action() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let db = dir.path().join("games.db");
+    let (mut server, addr) = start(&db);
+    let (st, created) = http(
+        &addr,
+        "POST",
+        "/api/games",
+        None,
+        Some(&json!({"game": "swtb", "scenario": "outpost", "seats": ["human", "human"]})),
+    )
+    .unwrap();
+    assert_eq!(st, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let tokens: Vec<String> = created["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["token"].as_str().unwrap().to_string())
+        .collect();
+    // A client plays as fast as it can; the server is killed under it.
+    let client = {
+        let (addr, id, tokens) = (addr.clone(), id.clone(), tokens.clone());
+        std::thread::spawn(move || {
+            let mut acked = 0i64;
+            let start = Instant::now();
+            while start.elapsed() < Duration::from_secs(20) {
+                let Ok((_, g)) = http(&addr, "GET", &format!("/api/games/{id}"), None, None) else {
+                    break;
+                };
+                let Some(seat) = g["to_act"]["decide"]["seat"].as_u64() else {
+                    break;
+                };
+                let t = &tokens[seat as usize];
+                let Ok((_, legal)) = http(
+                    &addr,
+                    "GET",
+                    &format!("/api/games/{id}/legal"),
+                    Some(t),
+                    None,
+                ) else {
+                    break;
+                };
+                let Some(a) = legal["actions"]
+                    .as_array()
+                    .and_then(|a| a.last())
+                    .map(|a| a["text"].clone())
+                else {
+                    break;
+                };
+                match http(
+                    &addr,
+                    "POST",
+                    &format!("/api/games/{id}/actions"),
+                    Some(t),
+                    Some(&json!({"action": a, "seq": g["seq"]})),
+                ) {
+                    Ok((200, r)) => acked = acked.max(r["seq"].as_i64().unwrap()),
+                    Ok(_) => {}
+                    Err(_) => break,
+                }
+            }
+            acked
+        })
+    };
+    std::thread::sleep(Duration::from_millis(700));
+    server.kill().unwrap(); // SIGKILL
+    server.wait().unwrap();
+    let acked = client.join().unwrap();
+    assert!(acked > 2, "the client made moves before the kill ({acked})");
+    let (mut again, addr) = start(&db);
+    let (_, g) = http(&addr, "GET", &format!("/api/games/{id}"), None, None).unwrap();
+    let seq = g["seq"].as_i64().unwrap();
+    assert!(
+        seq >= acked,
+        "acknowledged step {acked} lost: the game is at {seq}"
+    );
+    let (_, rec) = http(&addr, "GET", &format!("/api/games/{id}/record"), None, None).unwrap();
+    assert_eq!(rec["record"]["steps"].as_array().unwrap().len() as i64, seq);
+    // And it goes on.
+    if let Some(seat) = g["to_act"]["decide"]["seat"].as_u64() {
+        let t = &tokens[seat as usize];
+        let (_, legal) = http(
+            &addr,
+            "GET",
+            &format!("/api/games/{id}/legal"),
+            Some(t),
+            None,
+        )
+        .unwrap();
+        let a = legal["actions"][0]["text"].clone();
+        let (st, r) = http(
+            &addr,
+            "POST",
+            &format!("/api/games/{id}/actions"),
+            Some(t),
+            Some(&json!({"action": a, "seq": seq})),
+        )
+        .unwrap();
+        assert_eq!(st, 200, "{r}");
+    }
+    again.kill().unwrap();
+    again.wait().unwrap();
+}
