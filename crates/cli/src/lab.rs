@@ -30,7 +30,8 @@ pub fn tournament(a: TournamentArgs) -> Result<()> {
     check_threads(a.run.threads)?;
     let mut choice = a.setup;
     choice.seat(&a.game, 2)?;
-    let (setup, scenario) = choice.setup(&entry)?;
+    let (setup, origin) = choice.setup(&entry)?;
+    let scenario = origin.name();
     let prepared = (entry.prepare)(&setup).map_err(anyhow::Error::msg)?;
     let spec = battlemat_lab::tournament::Spec {
         players,
@@ -95,7 +96,8 @@ pub fn balance(a: BalanceArgs) -> Result<()> {
     check_threads(a.run.threads)?;
     let mut choice = a.setup;
     choice.seat(&a.game, 2)?;
-    let (setup, scenario) = choice.setup(&entry)?;
+    let (setup, origin) = choice.setup(&entry)?;
+    let scenario = origin.name();
     // Random armies where the game has points rules (unless --fixed): each game draws its
     // own from its dice stream before playing.
     let armies = (entry.armies)(&setup).map_err(anyhow::Error::msg)?;

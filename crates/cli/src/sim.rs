@@ -71,7 +71,8 @@ pub fn run(a: SimArgs) -> Result<()> {
     // The report shows the options as given; the seats filled in show in its seat list.
     let given_options = choice.options.clone();
     choice.seat(&a.game, a.players.len())?;
-    let (setup, scenario) = choice.setup(&entry)?;
+    let (setup, origin) = choice.setup(&entry)?;
+    let scenario = origin.name();
     let players = parse_players(&a.players)?;
     if players.is_empty() || players.len() > info.max_seats as usize {
         bail!("--players: name 1 to {} players", info.max_seats);

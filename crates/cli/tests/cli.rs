@@ -72,6 +72,30 @@ where
     stderr
 }
 
+/// Run, expect exit status `code` and no panic; return (stdout, stderr).
+fn exits<I, S>(code: i32, args: I) -> (String, String)
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let out = bm().args(args).output().unwrap();
+    no_panic(&out);
+    let (stdout, stderr) = (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    (stdout, stderr)
+}
+
+/// `verify`'s exit statuses (docs/files.md).
+const UNVERIFIABLE: i32 = 3;
+const FAILED: i32 = 4;
+
 fn json(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}):\n{text}"))
 }
@@ -229,7 +253,8 @@ fn new_view_legal_act_replay_seeded() {
 
     // The file: format 1, swtb, seeded 7, the two initiative dice already rolled.
     let g = read_json(&f);
-    assert_eq!(g["battlemat"], 1);
+    assert_eq!(g["battlemat"], 2);
+    assert_eq!(g["origin"]["builtin"]["scenario"], "outpost");
     assert_eq!(g["ruleset"], "swtb");
     assert_eq!(g["dice"]["seeded"]["seed"], 7);
     assert!(!roll_values(&g).is_empty(), "initiative rolled: {g}");
@@ -415,17 +440,30 @@ fn edited_die_fails_verify_naming_the_step() {
     steps[1]["roll"]["value"] = new.into();
     std::fs::write(&f, serde_json::to_string_pretty(&g).unwrap()).unwrap();
 
-    // It replays (the record is consistent) ...
-    ok(["replay", p(&f)]);
-    // ... but the dice are not the seed's.
-    let err = fails(["replay", p(&f), "--verify"]);
+    // The record is consistent, but the dice are not the seed's: plain replay, view,
+    // legal and act refuse it too, naming the step.
+    for cmd in ["replay", "view", "legal"] {
+        let err = fails([cmd, p(&f)]);
+        assert!(err.contains("step 1"), "{cmd} names the step: {err}");
+    }
+    refused_and_unchanged(&f, &["act", p(&f), "end"]);
+    let (_, err) = exits(FAILED, ["replay", p(&f), "--verify"]);
     assert!(err.contains("step 1"), "names the step: {err}");
     assert!(err.contains(&format!("shows {new}")), "{err}");
     assert!(err.contains(&format!("gives {r1}")), "{err}");
     assert!(err.contains("seed 7"), "{err}");
-    assert!(err.starts_with("error:"), "{err}");
-    let err = fails(["replay", p(&f), "--verify", "--json"]);
+    assert!(err.starts_with("verification failed:"), "{err}");
+    let (out, err) = exits(FAILED, ["verify", p(&f), "--json"]);
     assert!(err.contains("step 1"), "{err}");
+    let v = json(&out)["verification"].clone();
+    assert_eq!(v["verdict"], "failed");
+    let dice = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["part"] == "dice")
+        .unwrap();
+    assert_eq!(dice["step"], 1, "{v}");
 }
 
 #[test]
@@ -437,14 +475,14 @@ fn edited_seed_or_dice_position_fails_verify() {
     g["dice"]["seeded"]["word_pos"] =
         (g["dice"]["seeded"]["word_pos"].as_u64().unwrap() + 3).into();
     std::fs::write(&f, serde_json::to_string(&g).unwrap()).unwrap();
-    let err = fails(["replay", p(&f), "--verify"]);
+    let (_, err) = exits(FAILED, ["replay", p(&f), "--verify"]);
     assert!(err.contains("edited"), "{err}");
 
     let mut g = read_json(&seeded_game(&dir, "game2.json"));
     g["dice"]["seeded"]["seed"] = 8.into();
     let f2 = dir.path().join("game2.json");
     std::fs::write(&f2, serde_json::to_string(&g).unwrap()).unwrap();
-    let err = fails(["replay", p(&f2), "--verify"]);
+    let (_, err) = exits(FAILED, ["replay", p(&f2), "--verify"]);
     assert!(err.contains("step 0") && err.contains("seed 8"), "{err}");
 }
 
@@ -461,7 +499,7 @@ fn impossible_die_face_in_file_is_reported() {
         vec!["legal", p(&f)],
     ] {
         let err = fails(&cmd);
-        assert!(err.contains("does not replay"), "{err}");
+        assert!(err.contains("does not hold"), "{err}");
         assert!(err.contains("step 0"), "{err}");
     }
     refused_and_unchanged(&f, &["act", p(&f), "first 0"]);
@@ -519,9 +557,9 @@ fn table_dice_initiative_by_hand() {
     let g = read_json(&f);
     assert_eq!(roll_values(&g), [4, 2]);
     assert_eq!(g["steps"].as_array().unwrap().len(), 3);
-    let out = ok(["replay", p(&f), "--verify"]);
+    let (out, _) = exits(UNVERIFIABLE, ["replay", p(&f), "--verify"]);
     assert!(out.contains("rolled at the table"), "{out}");
-    let rj = json(&ok(["replay", p(&f), "--verify", "--json"]));
+    let rj = json(&exits(UNVERIFIABLE, ["replay", p(&f), "--verify", "--json"]).0);
     assert_eq!(rj["verified_dice"], 0);
 }
 
@@ -559,7 +597,7 @@ fn table_dice_tie_rolls_again_and_attacks_wait_for_each_die() {
         .clone();
     assert!(u10["place"].get("field").is_none(), "eliminated: {u10}");
     assert_eq!(roll_values(&read_json(&f)), [3, 3, 5, 1, 6, 6, 6]);
-    ok(["replay", p(&f), "--verify"]);
+    exits(UNVERIFIABLE, ["replay", p(&f), "--verify"]);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -2287,10 +2325,15 @@ fn verify_says_table_dice_are_not_verified() {
     let dir = TempDir::new().unwrap();
     let g = dir.path().join("t.json");
     ok(["new", "swtb", "--table-dice", "-o", p(&g)]);
-    let out = ok(["replay", p(&g), "--verify"]);
+    let (out, err) = exits(UNVERIFIABLE, ["replay", p(&g), "--verify"]);
     assert!(out.contains("Not verified"), "{out}");
-    let j = json(&ok(["replay", p(&g), "--verify", "--json"]));
+    assert!(err.contains("rolled at the table"), "{err}");
+    let j = json(&exits(UNVERIFIABLE, ["replay", p(&g), "--verify", "--json"]).0);
     assert_eq!(j["dice_checkable"], false);
+    assert_eq!(j["verification"]["verdict"], "unverifiable");
+    // `verify` itself: the same status, and the digest to compare.
+    let (out, _) = exits(UNVERIFIABLE, ["verify", p(&g)]);
+    assert!(out.contains("Digest: "), "{out}");
 }
 
 /// `sim --threads` is capped with a message.

@@ -43,7 +43,7 @@ pub mod seating;
 pub mod testing;
 
 pub use options::{GameOptions, OptionRow};
-pub use record::{Record, ReplayError};
+pub use record::{Chain, Record, ReplayError};
 pub use seating::Seating;
 
 use serde::de::DeserializeOwned;
