@@ -753,3 +753,27 @@ pub fn read_capped(path: &Path, max: u64) -> Result<String> {
     }
     Ok(text)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_past_the_readers_limit_is_not_written() {
+        assert!(within_reader_limit(MAX_GAME_FILE, MAX_GAME_FILE).is_ok());
+        let e = within_reader_limit(MAX_GAME_FILE + 1, MAX_GAME_FILE).unwrap_err();
+        assert!(e.to_string().contains("64 MB"), "{e}");
+    }
+
+    #[test]
+    fn temporary_names_carry_the_writers_process_id() {
+        let n = temporary_name("g.json");
+        let rest = n
+            .strip_prefix(".g.json.")
+            .and_then(|r| r.strip_suffix(TMP_SUFFIX))
+            .unwrap();
+        let pid: u32 = rest.split_once('-').unwrap().0.parse().unwrap();
+        assert_eq!(pid, std::process::id());
+        assert!(process_alive(pid));
+    }
+}

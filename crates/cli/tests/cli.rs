@@ -2963,3 +2963,279 @@ fn d20_3_odds_plot_and_check_the_damage_distribution() {
     let err = fails(["odds", "ms-d20", "--damage", "2x6"]);
     assert!(err.contains("--damage"), "{err}");
 }
+
+// ----- Game files you can trust (issue 21) ------------------------------------------------
+
+fn write_json(path: &Path, v: &Value) {
+    std::fs::write(path, serde_json::to_string_pretty(v).unwrap()).unwrap();
+}
+
+/// Every edit the adversarial run made pass `replay --verify` now fails `verify` (exit 4)
+/// and is refused by `act`, the file left as it was: the setup raised mid-game, a step
+/// deleted, duplicated or two swapped, the dice made "table".
+#[test]
+fn edited_game_files_fail_verify_and_are_refused() {
+    let dir = TempDir::new().unwrap();
+    let f = seeded_game(&dir, "g.json");
+    ok(["act", p(&f), "first 0"]);
+    ok(["act", p(&f), "attack u1 u10"]);
+    ok(["act", p(&f), "end"]);
+    let (out, _) = exits(0, ["verify", p(&f)]);
+    assert!(out.contains("Verified"), "{out}");
+    let good = read_json(&f);
+    let steps = good["steps"].as_array().unwrap().clone();
+    assert!(steps.len() > 6);
+
+    let mut edits: Vec<(String, Value)> = Vec::new();
+    let mut raised = good.clone();
+    raised["setup"]["unit_types"]["hero"]["dice"] = 6.into();
+    edits.push(("attack dice raised".into(), raised));
+    for i in 0..steps.len() {
+        let mut g = good.clone();
+        g["steps"].as_array_mut().unwrap().remove(i);
+        edits.push((format!("step {i} deleted"), g));
+        let mut g = good.clone();
+        g["steps"]
+            .as_array_mut()
+            .unwrap()
+            .insert(i, steps[i].clone());
+        edits.push((format!("step {i} duplicated"), g));
+        if i + 1 < steps.len() && steps[i] != steps[i + 1] {
+            let mut g = good.clone();
+            g["steps"].as_array_mut().unwrap().swap(i, i + 1);
+            edits.push((format!("steps {i} and {} swapped", i + 1), g));
+        }
+    }
+    let mut table = good.clone();
+    table["dice"] = "table".into();
+    edits.push(("dice made table".into(), table));
+    for (what, g) in edits {
+        write_json(&f, &g);
+        let (_, err) = exits(FAILED, ["verify", p(&f)]);
+        assert!(err.starts_with("verification failed:"), "{what}: {err}");
+        exits(FAILED, ["replay", p(&f), "--verify"]);
+        let err = refused_and_unchanged(&f, &["act", p(&f), "1"]);
+        assert!(err.contains("does not hold"), "{what}: {err}");
+    }
+}
+
+/// The setup's check names the place that differs from the built-in scenario, even when
+/// the digest was brought up to date by battlemat itself (here: a format 1 file, which
+/// has none, saved again by `act`).
+#[test]
+fn a_setup_unlike_its_scenario_is_named() {
+    let dir = TempDir::new().unwrap();
+    let f = seeded_game(&dir, "g.json");
+    let mut g = read_json(&f);
+    g["setup"]["unit_types"]["hero"]["dice"] = 6.into();
+    write_json(&f, &g);
+    let (out, err) = exits(FAILED, ["verify", p(&f)]);
+    assert!(
+        out.contains("setup.unit_types.hero.dice: the file has 6, the scenario gives 2"),
+        "{out}"
+    );
+    assert!(err.contains("verification failed"), "{err}");
+    // A format 1 file records no scenario: nothing to compare its setup with.
+    let mut g = read_json(&seeded_game(&dir, "old.json"));
+    g["battlemat"] = 1.into();
+    g.as_object_mut().unwrap().remove("origin");
+    g.as_object_mut().unwrap().remove("digest");
+    let old = dir.path().join("old.json");
+    write_json(&old, &g);
+    let (out, _) = exits(UNVERIFIABLE, ["verify", p(&old)]);
+    assert!(out.contains("does not record the scenario"), "{out}");
+    ok(["act", p(&old), "first 1"]);
+    let g = read_json(&old);
+    assert_eq!(g["battlemat"], 2, "saved in the current format");
+    assert!(g["digest"].is_string());
+    exits(UNVERIFIABLE, ["verify", p(&old)]);
+}
+
+/// A custom setup is said to be one, with how it differs from the built-in scenario of its
+/// name; it verifies (it is what the file says it is).
+#[test]
+fn a_custom_setup_says_so_and_how_it_differs() {
+    let dir = TempDir::new().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    let units = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/swtb/data/units.toml"),
+    )
+    .unwrap();
+    let edited = units.replacen("attack_dice = 2", "attack_dice = 3", 1);
+    assert_ne!(edited, units);
+    std::fs::write(data.join("units.toml"), edited).unwrap();
+    let f = dir.path().join("g.json");
+    ok([
+        "new",
+        "swtb",
+        "--data",
+        p(&data),
+        "--scenario",
+        "outpost",
+        "--seed",
+        "3",
+        "-o",
+        p(&f),
+    ]);
+    let (out, _) = exits(0, ["verify", p(&f)]);
+    assert!(out.contains("a custom setup"), "{out}");
+    assert!(out.contains("differs from built-in outpost"), "{out}");
+    assert!(
+        out.contains("the file has 3, the scenario gives 2"),
+        "{out}"
+    );
+}
+
+/// The digest: the same moves give the same digest in two copies (what correspondents
+/// compare), every step changes it, and `act`, `view` and `verify` print the same one.
+#[test]
+fn correspondents_compare_one_digest() {
+    let dir = TempDir::new().unwrap();
+    let a = seeded_game(&dir, "a.json");
+    let b = seeded_game(&dir, "b.json");
+    let digest = |f: &Path| json(&ok(["view", p(f), "--json"]))["digest_short"].clone();
+    assert_eq!(digest(&a), digest(&b));
+    let before = digest(&a);
+    let acted = json(&ok(["act", p(&a), "first 0", "--json"]));
+    assert_ne!(acted["digest_short"], before);
+    assert_eq!(acted["digest_short"], digest(&a));
+    let text = ok(["act", p(&b), "first 0"]);
+    let short = acted["digest_short"].as_str().unwrap();
+    assert!(
+        text.contains(&format!("Digest after 3 steps: {short}")),
+        "{text}"
+    );
+    assert!(ok(["view", p(&b)]).contains(short));
+    let v = json(&exits(0, ["verify", p(&b), "--json"]).0);
+    assert_eq!(v["verification"]["digest_short"], short);
+    assert_eq!(read_json(&b)["digest"], v["verification"]["digest"]);
+    // The other first choice parts the copies.
+    let c = seeded_game(&dir, "c.json");
+    ok(["act", p(&c), "first 1"]);
+    assert_ne!(digest(&c), digest(&b));
+}
+
+/// A seeded file waiting at a die (what an interrupted `play --save` could leave) refuses a
+/// typed face; `act FILE roll` rolls the seed's.
+#[test]
+fn a_seeded_game_refuses_a_typed_face() {
+    let dir = TempDir::new().unwrap();
+    let f = seeded_game(&dir, "g.json");
+    let mut g = read_json(&f);
+    // Back to before the initiative dice: a format 1 file (no digest) at its first die.
+    g["battlemat"] = 1.into();
+    g.as_object_mut().unwrap().remove("origin");
+    g.as_object_mut().unwrap().remove("digest");
+    g["steps"] = serde_json::json!([]);
+    g["dice"]["seeded"]["word_pos"] = 0.into();
+    write_json(&f, &g);
+    let legal = ok(["legal", p(&f)]);
+    assert!(legal.contains("roll"), "{legal}");
+    assert_eq!(json(&ok(["legal", p(&f), "--json"]))["seeded"], true);
+    for face in ["6", "1"] {
+        let err = refused_and_unchanged(&f, &["act", p(&f), face]);
+        assert!(err.contains("seeded"), "{err}");
+    }
+    ok(["act", p(&f), "roll"]);
+    assert_eq!(
+        roll_values(&read_json(&f)),
+        roll_values(&read_json(&seeded_game(&dir, "h.json")))
+    );
+}
+
+/// `act` while `play --save` runs on the same file: play's next save is refused (the act's
+/// step stays in the file), and says how to go on.
+#[test]
+fn play_does_not_overwrite_an_act_made_meanwhile() {
+    use std::io::Write;
+    let dir = TempDir::new().unwrap();
+    let f = dir.path().join("g.json");
+    let mut play = std::process::Command::new(assert_cmd::cargo::cargo_bin("battlemat"))
+        .args([
+            "play",
+            "swtb",
+            "--seats",
+            "human,human",
+            "--seed",
+            "7",
+            "--save",
+            p(&f),
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    while !f.exists() {
+        assert!(t0.elapsed() < Duration::from_secs(30), "play saved nothing");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Wait for the first complete save (the file appears by a rename, so it is whole).
+    ok(["act", p(&f), "first 1"]);
+    let acted = read_json(&f);
+    play.stdin
+        .take()
+        .unwrap()
+        .write_all(b"first 0\nquit\n")
+        .unwrap();
+    let out = play.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("changed by another program"), "{err}");
+    assert!(err.contains("--load"), "{err}");
+    assert_eq!(read_json(&f), acted, "the act's step is kept");
+}
+
+/// `act` and `resign` on a pipe return at once with an error (they used to wait for a
+/// writer forever); a read-only game file is not replaced.
+#[cfg(unix)]
+#[test]
+fn pipes_and_read_only_files_are_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new().unwrap();
+    let fifo = dir.path().join("fifo.json");
+    let c = std::ffi::CString::new(p(&fifo)).unwrap();
+    // SAFETY: a path string and a mode.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    for args in [
+        vec!["act", p(&fifo), "end"],
+        vec!["resign", p(&fifo), "--seat", "0"],
+        vec!["play", "--load", p(&fifo)],
+        vec!["verify", p(&fifo)],
+    ] {
+        let err = fails(&args);
+        assert!(err.contains("not a regular file"), "{args:?}: {err}");
+    }
+    let f = seeded_game(&dir, "g.json");
+    std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let err = refused_and_unchanged(&f, &["act", p(&f), "first 0"]);
+    assert!(err.contains("read-only"), "{err}");
+    let err = refused_and_unchanged(&f, &["resign", p(&f), "--seat", "0"]);
+    assert!(err.contains("read-only"), "{err}");
+    let err = fails(["play", "--load", p(&f), "--seats", "random,random"]);
+    assert!(err.contains("read-only"), "{err}");
+}
+
+/// A temporary file left by a writer that was killed is removed by the next save; one of
+/// a writer still running is left alone.
+#[cfg(unix)]
+#[test]
+fn stale_temporary_files_are_cleaned_up() {
+    let dir = TempDir::new().unwrap();
+    let f = seeded_game(&dir, "g.json");
+    // A process id that is no longer running: a child that has ended.
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let stale = dir.path().join(format!(".g.json.{dead}-123.tmp-battlemat"));
+    let live = dir
+        .path()
+        .join(format!(".g.json.{}-456.tmp-battlemat", std::process::id()));
+    std::fs::write(&stale, "x").unwrap();
+    std::fs::write(&live, "x").unwrap();
+    ok(["act", p(&f), "first 0"]);
+    assert!(!stale.exists(), "{:?}", dir_listing(dir.path()));
+    assert!(live.exists(), "a running writer's file is its own");
+}
