@@ -24,9 +24,8 @@ pub fn tournament(a: TournamentArgs) -> Result<()> {
     if players.len() < 2 {
         bail!("--players: name at least two players, e.g. mcts,greedy,random");
     }
-    if a.games == 0 {
-        bail!("--games must be at least 1 (games a pair)");
-    }
+    let pairs = (players.len() * (players.len() - 1) / 2) as u64;
+    crate::sim::check_games(pairs, a.games)?;
     check_threads(a.run.threads)?;
     let mut choice = a.setup;
     choice.seat(&a.game, 2)?;
@@ -39,7 +38,7 @@ pub fn tournament(a: TournamentArgs) -> Result<()> {
         seed: a.run.seed,
         threads: a.run.threads.unwrap_or(0),
     };
-    let total = battlemat_lab::tournament::schedule(spec.players.len(), a.games).len() as u64;
+    let total = pairs * a.games;
     let progress = crate::progress::Progress::new(total, "games");
     let report = battlemat_lab::tournament::run(
         &spec,
@@ -90,9 +89,7 @@ pub fn balance(a: BalanceArgs) -> Result<()> {
         .player
         .parse()
         .map_err(|e: String| anyhow::anyhow!("--player: {e}"))?;
-    if a.games == 0 {
-        bail!("--games must be at least 1");
-    }
+    crate::sim::check_games(1, a.games)?;
     check_threads(a.run.threads)?;
     let mut choice = a.setup;
     choice.seat(&a.game, 2)?;

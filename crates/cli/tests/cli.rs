@@ -3239,3 +3239,46 @@ fn stale_temporary_files_are_cleaned_up() {
     assert!(!stale.exists(), "{:?}", dir_listing(dir.path()));
     assert!(live.exists(), "a running writer's file is its own");
 }
+
+/// `--games` past what a run can hold is refused at once, naming it (issue 21: `sim`/`balance
+/// --games 18446744073709551615` panicked with "capacity overflow"; `tournament --games`
+/// built every pairing up front).
+#[test]
+fn too_many_games_are_refused_by_name() {
+    for args in [
+        vec!["sim", "swtb", "--games", "18446744073709551615"],
+        vec!["sim", "swtb", "--games", "10000000000"],
+        vec!["balance", "swtb", "--games", "18446744073709551615"],
+        vec![
+            "tournament",
+            "swtb",
+            "--players",
+            "random,random,greedy",
+            "--games",
+            "400000",
+        ],
+        vec![
+            "tournament",
+            "swtb",
+            "--players",
+            "random,random",
+            "--games",
+            "18446744073709551615",
+        ],
+    ] {
+        let err = fails(&args);
+        assert!(
+            err.contains("--games") && err.contains("at most 1000000"),
+            "{args:?}: {err}"
+        );
+    }
+    let err = fails([
+        "tournament",
+        "swtb",
+        "--players",
+        "random,greedy",
+        "--games",
+        "1e10",
+    ]);
+    assert!(err.contains("--games"), "{err}");
+}
