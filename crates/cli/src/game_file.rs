@@ -184,21 +184,35 @@ fn read_data_folder(dir: &Path) -> Result<Vec<DataFile>> {
     Ok(files)
 }
 
-/// The `*.toml` files directly in `dir` (links to files are followed), in name order.
+/// The `*.toml` files directly in `dir` (links to files are followed), in name order. A
+/// `.toml` that is not a regular file (a pipe, a device, a folder) is an error, not skipped,
+/// and so is a folder whose files weigh more than [`MAX_DATA_FOLDER`] together.
 fn read_toml_files(dir: &Path, out: &mut Vec<DataFile>) -> Result<()> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
         .map(|e| e.map(|e| e.path()))
         .collect::<Result<_, _>>()?;
     entries.sort();
     for p in entries {
-        let is_file = std::fs::metadata(&p).is_ok_and(|m| m.is_file());
-        if is_file && p.extension().is_some_and(|e| e == "toml") {
-            let text = read_capped(&p, MAX_DATA_FILE)?;
-            out.push(DataFile {
-                name: p.display().to_string(),
-                text,
-            });
+        if p.extension().is_none_or(|e| e != "toml") {
+            continue;
         }
+        let meta = std::fs::metadata(&p).with_context(|| format!("reading {}", p.display()))?;
+        if !meta.is_file() {
+            bail!("{}: not a regular file", p.display());
+        }
+        let total: u64 = out.iter().map(|f| f.text.len() as u64).sum::<u64>() + meta.len();
+        if total > MAX_DATA_FOLDER {
+            bail!(
+                "{}: the data files weigh more than the {} MB a data folder may have in all",
+                p.display(),
+                MAX_DATA_FOLDER >> 20
+            );
+        }
+        let text = read_capped(&p, MAX_DATA_FILE)?;
+        out.push(DataFile {
+            name: p.display().to_string(),
+            text,
+        });
     }
     Ok(())
 }
@@ -660,6 +674,8 @@ fn write_replacing(path: &Path, text: &str) -> Result<()> {
 pub const MAX_GAME_FILE: u64 = 64 << 20;
 /// The most a data file (a scenario, a unit table) may weigh.
 pub const MAX_DATA_FILE: u64 = 8 << 20;
+/// The most a data folder's files may weigh together.
+pub const MAX_DATA_FOLDER: u64 = 32 << 20;
 
 /// An exclusive lock on a game file, held while it is changed (released when dropped).
 pub struct Lock {

@@ -3282,3 +3282,50 @@ fn too_many_games_are_refused_by_name() {
     ]);
     assert!(err.contains("--games"), "{err}");
 }
+
+/// A `--data` folder's `.toml` that is a pipe, a link to a device or a folder is an error
+/// (it was skipped and the built-in table used); a folder heavier than 32 MB in all is
+/// refused before the rest is read (issue 21: 100 files of 8 MB reached 835 MB).
+#[cfg(unix)]
+#[test]
+fn data_folders_refuse_what_is_not_a_file_and_are_bounded() {
+    let dir = TempDir::new().unwrap();
+    let out = dir.path().join("g.json");
+    for (name, make) in [("pipe", 0), ("device", 1), ("folder", 2)] {
+        let data = dir.path().join(name);
+        std::fs::create_dir(&data).unwrap();
+        let units = data.join("units.toml");
+        match make {
+            0 => {
+                let c = std::ffi::CString::new(p(&units)).unwrap();
+                // SAFETY: a path string and a mode.
+                assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+            }
+            1 => std::os::unix::fs::symlink("/dev/zero", &units).unwrap(),
+            _ => std::fs::create_dir(&units).unwrap(),
+        }
+        let err = fails([
+            "new",
+            "swtb",
+            "--data",
+            p(&data),
+            "--scenario",
+            "outpost",
+            "-o",
+            p(&out),
+        ]);
+        assert!(
+            err.contains("units.toml: not a regular file"),
+            "{name}: {err}"
+        );
+        assert!(!out.exists());
+    }
+    let data = dir.path().join("heavy");
+    std::fs::create_dir(&data).unwrap();
+    let big = "# padding\n".repeat(700_000); // 7 MB, under one file's limit
+    for i in 0..5 {
+        std::fs::write(data.join(format!("s{i}.toml")), &big).unwrap();
+    }
+    let err = fails(["new", "swtb", "--data", p(&data), "-o", p(&out)]);
+    assert!(err.contains("32 MB") && err.contains("s4.toml"), "{err}");
+}
