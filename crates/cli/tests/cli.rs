@@ -3329,3 +3329,73 @@ fn data_folders_refuse_what_is_not_a_file_and_are_bounded() {
     let err = fails(["new", "swtb", "--data", p(&data), "-o", p(&out)]);
     assert!(err.contains("32 MB") && err.contains("s4.toml"), "{err}");
 }
+
+/// Tables and terrain past the open-table games' bounds are refused where they enter, in
+/// scenario files and game files alike, naming the bound (issue 21: a 6,990-stick SD ERA
+/// table took `view` 16 s and 4.6 GB; a SERM game file edited to a 2^24-tick table aborted;
+/// 84,000 terrain squares left `view` drawing for ten minutes).
+#[test]
+fn open_tables_are_bounded_in_scenario_and_game_files() {
+    let dir = TempDir::new().unwrap();
+    let out = dir.path().join("g.json");
+    let koth = include_str!("../../rules/sd-era/data/scenarios/king_of_the_hill.toml");
+    let huge = koth.replacen("width = 6", "width = 6990", 1);
+    let f = dir.path().join("huge.toml");
+    std::fs::write(&f, &huge).unwrap();
+    let err = fails(["new", "sd-era", "--scenario-file", p(&f), "-o", p(&out)]);
+    assert!(err.contains("at most 48 sticks a side"), "{err}");
+    let mut many = koth.to_string();
+    for i in 0..300 {
+        many.push_str(&format!(
+            "\n[[terrain]]\nname = \"rock {i}\"\nshape = \"circle\"\nat = [{}, {}]\nradius = 0.01\nheight = 1\nblocks_sight = false\nholds = 0\n",
+            0.5 + (i % 20) as f64 * 0.25,
+            0.5 + (i / 20) as f64 * 0.3
+        ));
+    }
+    std::fs::write(&f, &many).unwrap();
+    let err = fails(["new", "sd-era", "--scenario-file", p(&f), "-o", p(&out)]);
+    assert!(err.contains("terrain pieces: at most 256"), "{err}");
+    assert!(!out.exists());
+
+    // Game files: the setup is checked as strictly as a scenario file.
+    ok([
+        "new",
+        "serm",
+        "--scenario",
+        "skirmish",
+        "--seed",
+        "1",
+        "-o",
+        p(&out),
+    ]);
+    let mut g = read_json(&out);
+    g["setup"]["scenario"]["table"]["width"] = (1u64 << 24).into();
+    write_json(&out, &g);
+    for args in [
+        vec!["view", p(&out)],
+        vec!["view", p(&out), "--json"],
+        vec!["legal", p(&out)],
+    ] {
+        let err = fails(&args);
+        assert!(err.contains("at most 144 inches a side"), "{args:?}: {err}");
+    }
+    refused_and_unchanged(&out, &["act", p(&out), "pass"]);
+    let (stdout, _) = exits(FAILED, ["verify", p(&out)]);
+    assert!(stdout.contains("at most 144 inches"), "{stdout}");
+    std::fs::remove_file(&out).unwrap();
+    ok([
+        "new",
+        "sd-era",
+        "--scenario",
+        "king_of_the_hill",
+        "--seed",
+        "1",
+        "-o",
+        p(&out),
+    ]);
+    let mut g = read_json(&out);
+    g["setup"]["mission"]["table"]["width"] = (6990u64 * 2400).into();
+    write_json(&out, &g);
+    let err = fails(["view", p(&out), "--json"]);
+    assert!(err.contains("at most 48 sticks a side"), "{err}");
+}
