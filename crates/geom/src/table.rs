@@ -552,6 +552,14 @@ pub enum OverBound {
     Corners(usize),
 }
 
+/// Of a [`Table::check`] message, the piece it is about and the rest of it
+/// (`"pieces[2]: outside the table"` → `(2, "outside the table")`), for a game to name the
+/// piece as its data file does.
+pub fn piece_of(message: &str) -> Option<(usize, &str)> {
+    let (i, rest) = message.strip_prefix("pieces[")?.split_once("]: ")?;
+    Some((i.parse().ok()?, rest))
+}
+
 impl Table {
     /// Is the table within a game's bounds: each side at most `max_side` ticks, at most
     /// `max_pieces` pieces, each of at most [`MAX_CORNERS`] corners? The bounds keep every

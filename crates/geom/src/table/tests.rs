@@ -640,4 +640,8 @@ fn a_table_past_a_games_bounds_says_which() {
         .collect();
     t.pieces.push(piece(Outline::Polygon { corners: many }));
     assert_eq!(t.check_bounds(100, 4), Err(OverBound::Corners(3)));
+    t.pieces[0] = piece(square(95, 0, 10));
+    let e = t.check().unwrap_err();
+    assert_eq!(piece_of(&e), Some((0, "outside the table")));
+    assert_eq!(piece_of("the table must be"), None);
 }

@@ -92,7 +92,10 @@ pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
     let m = &s.mission;
     m.table
         .check()
-        .map_err(|e| SetupError::new("mission.table", e))?;
+        .map_err(|e| match battlemat_geom::table::piece_of(&e) {
+            Some((i, m)) => SetupError::new(format!("mission.terrain[{i}]"), m),
+            None => SetupError::new("mission.table", e),
+        })?;
     m.table
         .check_bounds(MAX_TABLE_STICKS * STICK, MAX_TERRAIN)
         .map_err(|over| match over {

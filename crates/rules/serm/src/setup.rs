@@ -18,7 +18,10 @@ pub fn check_setup(setup: &Setup) -> Result<(Fixed, Vec<Soldier>), SetupError> {
     let s = &setup.scenario;
     s.table
         .check()
-        .map_err(|e| SetupError::new("scenario.terrain", e))?;
+        .map_err(|e| match battlemat_geom::table::piece_of(&e) {
+            Some((i, m)) => SetupError::new(format!("scenario.terrain[{i}]"), m),
+            None => SetupError::new("scenario.terrain", e),
+        })?;
     s.table
         .check_bounds(MAX_TABLE_INCHES * INCH, MAX_TERRAIN)
         .map_err(|over| match over {
