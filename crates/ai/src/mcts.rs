@@ -59,6 +59,23 @@ pub const WIDEN_OVER: usize = 32;
 /// adding them (memory stays bounded in long time budgets).
 pub const MAX_NODES: usize = 2_000_000;
 
+/// The memory all of one search's trees may take by default
+/// ([`MctsConfig::memory_budget`]): each tree's node cap is this, shared over the trees,
+/// divided by an estimate of a node's size ([`node_cap`]).
+pub const MEMORY_BUDGET: usize = 1 << 30;
+
+/// The most nodes one of `trees` trees may hold searching from `state` within `memory`
+/// bytes: the memory over the trees, divided by a node's size — the node itself, its
+/// state's own heap and a few actions — between 1,000 and [`MAX_NODES`]. The heap is taken
+/// as a quarter of the state's JSON: the JSON writes out the setup, which every node's state
+/// shares by reference, and its numbers as text. A pure function of the position, so an
+/// iteration budget stays reproducible.
+pub fn node_cap<G: Game>(state: &G, trees: usize, memory: usize) -> usize {
+    let heap = serde_json::to_vec(state).map_or(4096, |v| v.len() / 4);
+    let node = std::mem::size_of::<Node<G>>() + heap + 4 * std::mem::size_of::<G::Action>();
+    (memory / trees.max(1) / node.max(1)).clamp(1_000, MAX_NODES)
+}
+
 const NONE: u32 = u32::MAX;
 
 type Values = [f64; MAX_SEATS];
@@ -86,6 +103,9 @@ pub struct MctsConfig {
     /// Independent trees searched (root parallelism). With an iteration budget their number
     /// is this, whatever the thread count; with a time budget, one per thread.
     pub trees: u32,
+    /// The memory the trees may take together, in bytes ([`node_cap`]): however large the
+    /// budget, a search stops adding nodes there.
+    pub memory_budget: usize,
 }
 
 impl MctsConfig {
@@ -100,6 +120,7 @@ impl MctsConfig {
             widen_alpha: 0.5,
             playout_decisions: 8,
             trees: 4,
+            memory_budget: MEMORY_BUDGET,
         }
     }
 }
@@ -125,6 +146,8 @@ struct Node<G: Game> {
 /// One search tree and the dice it rolls.
 struct Tree<G: Game> {
     nodes: Vec<Node<G>>,
+    /// The most nodes it may hold ([`node_cap`]).
+    cap: usize,
     rng: Roller,
     seats: usize,
     path: Vec<u32>,
@@ -207,11 +230,12 @@ impl<G: Game> Mcts<G> {
         // Keep what each tree knows of this position; start afresh where it knows nothing.
         let mut old = std::mem::take(&mut self.trees);
         old.resize_with(trees, Tree::empty);
+        let cap = node_cap(state, trees, self.config.memory_budget);
         self.trees = old
             .into_iter()
             .take(trees)
             .enumerate()
-            .map(|(i, t)| t.reroot(state, Roller::new(seed, i as u64)))
+            .map(|(i, t)| t.reroot(state, Roller::new(seed, i as u64), cap))
             .collect();
         let cfg = &self.config;
         let per_tree = |i: usize| -> u64 {
@@ -275,6 +299,7 @@ impl<G: Game> Tree<G> {
     fn empty() -> Tree<G> {
         Tree {
             nodes: Vec::new(),
+            cap: MAX_NODES,
             rng: Roller::new(0, 0),
             seats: 0,
             path: Vec::new(),
@@ -285,8 +310,9 @@ impl<G: Game> Tree<G> {
 
     /// This tree re-rooted at `state`: the subtree of a node holding it, if the old search
     /// reached it (within a few thousand nodes of the old root), else a fresh root.
-    fn reroot(mut self, state: &G, rng: Roller) -> Tree<G> {
+    fn reroot(mut self, state: &G, rng: Roller, cap: usize) -> Tree<G> {
         self.rng = rng;
+        self.cap = cap;
         self.seats = (state.seats() as usize).min(MAX_SEATS);
         let found = self.find(state);
         match found {
@@ -484,7 +510,7 @@ impl<G: Game> Tree<G> {
     }
 
     /// Add the state after `step` from node `at` as its child (`slot`: a chance outcome's
-    /// place; `None`: the next action tried) and value the new leaf; past [`MAX_NODES`] the
+    /// place; `None`: the next action tried) and value the new leaf; past the tree's cap the
     /// state is valued without being added.
     fn expand(
         &mut self,
@@ -496,7 +522,7 @@ impl<G: Game> Tree<G> {
         let mut next = self.nodes[at].state.clone();
         self.events.clear();
         let ok = next.apply_trusted(step, &mut self.events).is_ok();
-        if !ok || self.nodes.len() >= MAX_NODES {
+        if !ok || self.nodes.len() >= self.cap {
             return self.value_of(next, cfg);
         }
         let child = self.new_node(next);

@@ -140,3 +140,29 @@ fn a_tiny_time_budget_still_chooses() {
     );
     assert!(p.is_ok(), "{p:?}");
 }
+
+/// However many iterations, the trees stop growing at the cap their memory budget gives
+/// (issue 21: `mcts:100000000` took 4.45 GB in 20 s); the search still runs every iteration.
+#[test]
+fn the_trees_are_bounded_by_the_memory_budget() {
+    let g: Swtb = first_decision("outpost");
+    let mut config = MctsConfig::new(Budget::Iterations(6_000));
+    config.trees = 2;
+    config.memory_budget = 1; // the floor: 1,000 nodes a tree
+    assert_eq!(battlemat_ai::mcts::node_cap(&g, 2, 1), 1_000);
+    let mut m = Mcts::<Swtb>::new(config);
+    let report = m.search(&g, &mut Roller::new(1, 0)).unwrap();
+    assert_eq!(report.iterations, 6_000);
+    assert!(report.nodes <= 2 * 1_000, "{} nodes", report.nodes);
+    assert!(
+        report.nodes > 1_000,
+        "both trees grew to their cap: {}",
+        report.nodes
+    );
+    // The default budget: a gigabyte over four trees, far more nodes than that.
+    let cap = battlemat_ai::mcts::node_cap(&g, 4, battlemat_ai::mcts::MEMORY_BUDGET);
+    assert!(
+        (50_000..=battlemat_ai::mcts::MAX_NODES).contains(&cap),
+        "{cap}"
+    );
+}

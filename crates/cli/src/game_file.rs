@@ -2,14 +2,16 @@
 
 use anyhow::{Context, Result, bail};
 use battlemat_core::dynamic::{DynEvent, DynRecord, DynState};
-use battlemat_core::{DataFile, Step, ToAct};
+use battlemat_core::{Chain, DataFile, Step, ToAct};
 use battlemat_dice::{Roller, RollerPosition};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-pub const FORMAT: u32 = 1;
+/// The game file format written: 2 adds `origin` and `digest` to format 1, which is still
+/// read (its files say nothing of their origin and carry no digest).
+pub const FORMAT: u32 = 2;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -20,13 +22,60 @@ pub enum DiceMode {
     Table,
 }
 
+impl DiceMode {
+    /// What the mode fixes for the whole game (the chain's header): the seed and stream,
+    /// not the position, which moves with every die.
+    fn fixed(&self) -> Value {
+        match self {
+            DiceMode::Seeded(p) => json!({"seeded": {"seed": p.seed, "stream": p.stream}}),
+            DiceMode::Table => json!("table"),
+        }
+    }
+}
+
+/// Where a game's setup came from, as `new` or `play` made it: a built-in scenario with
+/// the options given (`verify` builds it again and compares), or the user's own data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Origin {
+    Builtin {
+        scenario: String,
+        options: BTreeMap<String, String>,
+    },
+    Custom {
+        /// The scenario file or data folder, as it was named.
+        from: String,
+        /// The scenario picked from a data folder, if one was named.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        scenario: Option<String>,
+        options: BTreeMap<String, String>,
+    },
+}
+
+impl Origin {
+    /// A name for the scenario in reports: its id, or the file or folder it came from.
+    pub fn name(&self) -> String {
+        match self {
+            Origin::Builtin { scenario, .. } => scenario.clone(),
+            Origin::Custom { from, scenario, .. } => scenario.clone().unwrap_or(from.clone()),
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GameFile {
     pub battlemat: u32,
     pub ruleset: String,
     pub version: String,
+    /// Absent in format 1 files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<Origin>,
     pub dice: DiceMode,
+    /// The record's hash chain after its last step (`Chain::hex`), written on every save;
+    /// absent in format 1 files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
     pub setup: Value,
     pub steps: Vec<Step<Value>>,
 }
@@ -54,12 +103,12 @@ impl ScenarioSource {
         })
     }
 
-    /// The setup, as JSON, and a name for the scenario.
+    /// The setup, as JSON, and where it came from.
     pub fn setup(
         &self,
         entry: &battlemat_rulesets::Entry,
         options: &BTreeMap<String, String>,
-    ) -> Result<(Value, String)> {
+    ) -> Result<(Value, Origin)> {
         let info = entry.ruleset.info();
         let from_data = |scenario: Option<&str>, files: Vec<DataFile>| -> Result<Value> {
             entry
@@ -81,7 +130,11 @@ impl ScenarioSource {
                     .ruleset
                     .setup(&id, options)
                     .map_err(|e| anyhow::anyhow!("{e}"))?;
-                Ok((setup, id))
+                let origin = Origin::Builtin {
+                    scenario: id,
+                    options: options.clone(),
+                };
+                Ok((setup, origin))
             }
             ScenarioSource::File(path) => {
                 let text = read_capped(path, MAX_DATA_FILE)?;
@@ -93,16 +146,23 @@ impl ScenarioSource {
                         text,
                     }],
                 )?;
-                Ok((setup, name))
+                let origin = Origin::Custom {
+                    from: name,
+                    scenario: None,
+                    options: options.clone(),
+                };
+                Ok((setup, origin))
             }
             ScenarioSource::Data(dir, scenario) => {
                 let files = read_data_folder(dir)
                     .with_context(|| format!("data folder {}", dir.display()))?;
                 let setup = from_data(scenario.as_deref(), files)?;
-                let name = scenario
-                    .clone()
-                    .unwrap_or_else(|| dir.display().to_string());
-                Ok((setup, name))
+                let origin = Origin::Custom {
+                    from: dir.display().to_string(),
+                    scenario: scenario.clone(),
+                    options: options.clone(),
+                };
+                Ok((setup, origin))
             }
         }
     }
@@ -124,21 +184,35 @@ fn read_data_folder(dir: &Path) -> Result<Vec<DataFile>> {
     Ok(files)
 }
 
-/// The `*.toml` files directly in `dir` (links to files are followed), in name order.
+/// The `*.toml` files directly in `dir` (links to files are followed), in name order. A
+/// `.toml` that is not a regular file (a pipe, a device, a folder) is an error, not skipped,
+/// and so is a folder whose files weigh more than [`MAX_DATA_FOLDER`] together.
 fn read_toml_files(dir: &Path, out: &mut Vec<DataFile>) -> Result<()> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
         .map(|e| e.map(|e| e.path()))
         .collect::<Result<_, _>>()?;
     entries.sort();
     for p in entries {
-        let is_file = std::fs::metadata(&p).is_ok_and(|m| m.is_file());
-        if is_file && p.extension().is_some_and(|e| e == "toml") {
-            let text = read_capped(&p, MAX_DATA_FILE)?;
-            out.push(DataFile {
-                name: p.display().to_string(),
-                text,
-            });
+        if p.extension().is_none_or(|e| e != "toml") {
+            continue;
         }
+        let meta = std::fs::metadata(&p).with_context(|| format!("reading {}", p.display()))?;
+        if !meta.is_file() {
+            bail!("{}: not a regular file", p.display());
+        }
+        let total: u64 = out.iter().map(|f| f.text.len() as u64).sum::<u64>() + meta.len();
+        if total > MAX_DATA_FOLDER {
+            bail!(
+                "{}: the data files weigh more than the {} MB a data folder may have in all",
+                p.display(),
+                MAX_DATA_FOLDER >> 20
+            );
+        }
+        let text = read_capped(&p, MAX_DATA_FILE)?;
+        out.push(DataFile {
+            name: p.display().to_string(),
+            text,
+        });
     }
     Ok(())
 }
@@ -166,8 +240,8 @@ impl SetupChoice {
         Ok(())
     }
 
-    /// The setup, as JSON, and a name for the scenario.
-    pub fn setup(&self, entry: &battlemat_rulesets::Entry) -> Result<(Value, String)> {
+    /// The setup, as JSON, and where it came from.
+    pub fn setup(&self, entry: &battlemat_rulesets::Entry) -> Result<(Value, Origin)> {
         self.source.setup(entry, &self.options)
     }
 }
@@ -180,12 +254,14 @@ impl GameFile {
     ) -> Result<(GameFile, battlemat_rulesets::Entry)> {
         let entry = battlemat_rulesets::get(game).map_err(anyhow::Error::msg)?;
         let info = entry.ruleset.info();
-        let (setup, _) = setup.setup(&entry)?;
+        let (setup, origin) = setup.setup(&entry)?;
         let gf = GameFile {
             battlemat: FORMAT,
             ruleset: info.id,
             version: info.version,
+            origin: Some(origin),
             dice,
+            digest: None,
             setup,
             steps: vec![],
         };
@@ -197,12 +273,19 @@ impl GameFile {
         GameFile::parse(path, &text)
     }
 
-    fn parse(path: &Path, text: &str) -> Result<GameFile> {
+    pub fn parse(path: &Path, text: &str) -> Result<GameFile> {
         let gf: GameFile = serde_json::from_str(text)
             .with_context(|| format!("{}: not a Battlemat game file", path.display()))?;
-        if gf.battlemat != FORMAT {
+        if !(1..=FORMAT).contains(&gf.battlemat) {
             bail!(
-                "{}: game file format {} (this program reads format {FORMAT})",
+                "{}: game file format {} (this program reads formats 1 to {FORMAT})",
+                path.display(),
+                gf.battlemat
+            );
+        }
+        if gf.battlemat >= 2 && gf.digest.is_none() {
+            bail!(
+                "{}: a format {} game file without its digest (it was edited by hand)",
                 path.display(),
                 gf.battlemat
             );
@@ -212,79 +295,106 @@ impl GameFile {
 
     /// Open a game file to change it: an exclusive lock on the file as it is now (a writer
     /// that replaced it while this one waited is noticed, and the new file locked and read
-    /// instead), so concurrent `act`s apply one after another, each to the file the last left.
-    /// Hold the lock until the change is saved.
+    /// instead), so concurrent writers apply one after another, each to the file the last
+    /// left. Hold the lock until the change is saved. A file that is not a regular file (a
+    /// pipe would block the opening) or that is read-only is refused before it is opened.
     pub fn load_locked(path: &Path) -> Result<(GameFile, Lock)> {
-        for _ in 0..1000 {
-            let file =
-                std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
-            file.lock()
-                .with_context(|| format!("locking {}", path.display()))?;
-            // Still the file at that path (not one a writer has since replaced)?
-            let held = file.metadata()?;
-            let now =
-                std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
-            if !same_file(&held, &now) {
-                continue;
-            }
-            let text = read_capped(path, MAX_GAME_FILE)?;
-            let gf = GameFile::parse(path, &text)?;
-            return Ok((gf, Lock { _file: file }));
-        }
-        bail!(
-            "{}: the file kept changing while waiting for it",
-            path.display()
-        )
+        let (lock, text) = Lock::take(path)?;
+        Ok((GameFile::parse(path, &text)?, lock))
     }
 
-    /// Write the whole file safely: to a temporary file of its own in the same folder (the
-    /// old file's permissions kept), flushed to disk, renamed over the old one, the folder
-    /// flushed too. A symbolic link is written through to its target.
-    pub fn save(&self, path: &Path) -> Result<()> {
-        let text = serde_json::to_string_pretty(self)? + "\n";
-        let target = match std::fs::canonicalize(path) {
-            Ok(t) => t,
-            Err(_) => path.to_path_buf(),
-        };
-        let dir = match target.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => std::path::PathBuf::from("."),
-        };
-        let name = target
-            .file_name()
-            .map(|n| n.to_string_lossy().to_string())
-            .unwrap_or_else(|| "game".into());
-        let stamp = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let tmp = dir.join(format!(
-            ".{name}.{}-{stamp}.tmp-battlemat",
-            std::process::id()
-        ));
-        let written = (|| -> Result<()> {
-            use std::io::Write;
-            let mut f = std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&tmp)
-                .with_context(|| format!("writing {}", path.display()))?;
-            f.write_all(text.as_bytes())
-                .with_context(|| format!("writing {}", path.display()))?;
-            if let Ok(old) = std::fs::metadata(&target) {
-                f.set_permissions(old.permissions())?;
-            }
-            f.sync_all()?;
-            std::fs::rename(&tmp, &target)
-                .with_context(|| format!("writing {}", path.display()))?;
-            if let Ok(d) = std::fs::File::open(&dir) {
-                let _ = d.sync_all();
-            }
-            Ok(())
-        })();
-        if written.is_err() {
-            let _ = std::fs::remove_file(&tmp);
+    /// The record's hash chain over its header (ruleset, origin, dice mode, setup) and
+    /// every step, and the digest after each step: `[start, after step 0, …]`.
+    pub fn chain(&self) -> Vec<Chain> {
+        let header = json!({
+            "ruleset": self.ruleset,
+            "origin": self.origin,
+            "dice": self.dice.fixed(),
+            "setup": self.setup,
+        });
+        let mut at = Chain::start(&header);
+        let mut all = Vec::with_capacity(self.steps.len() + 1);
+        all.push(at);
+        for step in &self.steps {
+            at = at.then(&serde_json::to_value(step).unwrap_or(Value::Null));
+            all.push(at);
         }
-        written
+        all
+    }
+
+    /// The digest after the last step.
+    pub fn digest(&self) -> Chain {
+        *self.chain().last().expect("the chain has its start")
+    }
+
+    /// Is the stored digest the record's own? (Not, when the file was changed by hand.)
+    pub fn digest_matches(&self) -> Result<()> {
+        let Some(stored) = &self.digest else {
+            return Ok(());
+        };
+        let own = self.digest().hex();
+        if *stored != own {
+            bail!(
+                "the digest stored in the file ({}…) is not the record's own ({}): the file was changed other than by battlemat",
+                stored.get(..16).unwrap_or(stored),
+                Chain::short(&self.digest())
+            );
+        }
+        Ok(())
+    }
+
+    /// The file's text as it is saved (format and digest brought up to date), refused if
+    /// it would be larger than the reader accepts.
+    fn text(&mut self) -> Result<String> {
+        self.battlemat = FORMAT;
+        self.digest = Some(self.digest().hex());
+        let text = serde_json::to_string_pretty(self)? + "\n";
+        within_reader_limit(text.len() as u64, MAX_GAME_FILE)?;
+        Ok(text)
+    }
+
+    /// Write the whole file safely: to a temporary file of its own in the same folder
+    /// (created with the old file's permissions), flushed to disk, renamed over the old one,
+    /// the folder flushed too. A symbolic link is written through to its target. Temporary
+    /// files left by a writer that was killed are removed. Returns the text written.
+    pub fn save(&mut self, path: &Path) -> Result<String> {
+        let text = self.text()?;
+        write_replacing(path, &text)?;
+        Ok(text)
+    }
+
+    /// Save as a new file: refused if one is there already (`new` without `--force`, the
+    /// first save of `play --save`).
+    pub fn save_new(&mut self, path: &Path) -> Result<String> {
+        if std::fs::symlink_metadata(path).is_ok() {
+            bail!(
+                "{} already exists: a game in progress is not overwritten",
+                path.display()
+            );
+        }
+        self.save(path)
+    }
+
+    /// Save over a file this process wrote (or read) last as `last`: under the writers' lock,
+    /// and refused if another writer has changed it since (`act` on the same file while
+    /// `play` runs), so nothing another writer saved is overwritten.
+    pub fn save_over(&mut self, path: &Path, last: &str) -> Result<String> {
+        let (lock, now) = match Lock::take(path) {
+            Ok(l) => l,
+            // Removed since: nothing of anyone else's is there to lose.
+            Err(_) if std::fs::symlink_metadata(path).is_err() => return self.save(path),
+            Err(e) => return Err(e),
+        };
+        if now != last {
+            let steps = GameFile::parse(path, &now).map_or(0, |g| g.steps.len());
+            bail!(
+                "{} was changed by another program since this game last saved it (it now has {steps} steps): not overwritten, and the steps played here since are not in it; continue with `battlemat play --load {0}`",
+                path.display()
+            );
+        }
+        let text = self.save(path)?;
+        drop(lock);
+        Ok(text)
     }
 
     fn record(&self) -> DynRecord {
@@ -292,16 +402,79 @@ impl GameFile {
             ruleset: self.ruleset.clone(),
             version: self.version.clone(),
             setup: self.setup.clone(),
-            steps: self.steps.clone(),
+            steps: Vec::new(),
         }
     }
 
-    pub fn replay(&self) -> Result<(Box<dyn DynState>, Vec<DynEvent>)> {
-        let entry = battlemat_rulesets::get(&self.ruleset).map_err(anyhow::Error::msg)?;
-        entry
+    /// Replay the record from its setup, every step in order, checking every die of a
+    /// seeded game against its seed and the saved dice position against the dice rolled.
+    /// The error names the first step that does not hold.
+    pub fn replay_checked(&self) -> Result<Replayed, Mismatch> {
+        let entry = battlemat_rulesets::get(&self.ruleset)
+            .map_err(|e| Mismatch::new(None, e.to_string()))?;
+        // The version and the setup (a record without steps).
+        let (mut state, _) = entry
             .ruleset
             .replay(&self.record())
-            .map_err(|e| anyhow::anyhow!("the game file does not replay: {e}"))
+            .map_err(|e| Mismatch::new(None, e.to_string()))?;
+        let mut roller = match &self.dice {
+            DiceMode::Seeded(p) => Some(Roller::new(p.seed, p.stream)),
+            DiceMode::Table => None,
+        };
+        let mut events = Vec::new();
+        let mut dice = 0;
+        for (i, step) in self.steps.iter().enumerate() {
+            if let (ToAct::Chance(c), Step::Roll { value }, Some(roller)) =
+                (state.to_act(), step, roller.as_mut())
+            {
+                let expected = c.roll(roller);
+                if expected != *value {
+                    let DiceMode::Seeded(p) = &self.dice else {
+                        unreachable!("a roller only for seeded dice")
+                    };
+                    return Err(Mismatch::new(
+                        Some(i),
+                        format!(
+                            "{} shows {value}, but seed {} gives {expected}",
+                            c.what, p.seed
+                        ),
+                    ));
+                }
+                dice += 1;
+            }
+            let step_events = state.apply(step).map_err(|e| {
+                Mismatch::new(Some(i), format!("{} is not legal: {e}", step_words(step)))
+            })?;
+            events.extend(step_events);
+        }
+        if let (DiceMode::Seeded(pos), Some(roller)) = (&self.dice, &roller)
+            && roller.position() != *pos
+        {
+            return Err(Mismatch::new(
+                None,
+                format!(
+                    "the saved dice position does not follow from seed {} and the {dice} dice rolled: the file was edited",
+                    pos.seed
+                ),
+            ));
+        }
+        Ok(Replayed {
+            state,
+            events,
+            dice,
+        })
+    }
+
+    /// The state after the last step, refused (naming the step) if a step is illegal, a
+    /// seeded die is not the seed's, or the stored digest is not the record's own: what
+    /// every command but `verify` (which reports it) reads a game file through.
+    pub fn replay(&self) -> Result<(Box<dyn DynState>, Vec<DynEvent>)> {
+        let r = self.replay_checked().map_err(|m| {
+            anyhow::anyhow!("the game file does not hold: {m} (`battlemat verify` says more)")
+        })?;
+        self.digest_matches()
+            .context("the game file does not hold (`battlemat verify` says more)")?;
+        Ok((r.state, r.events))
     }
 
     pub fn state(&self) -> Result<Box<dyn DynState>> {
@@ -334,53 +507,227 @@ impl GameFile {
         *pos = roller.position();
         Ok(events)
     }
+}
 
-    /// Check that every die in a seeded record is the one its seed gives. Returns how many.
-    pub fn verify_dice(&self) -> Result<usize> {
-        let DiceMode::Seeded(pos) = &self.dice else {
-            return Ok(0);
-        };
-        let entry = battlemat_rulesets::get(&self.ruleset).map_err(anyhow::Error::msg)?;
-        let mut state = entry
-            .ruleset
-            .new_game(&self.setup)
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
-        let mut roller = Roller::new(pos.seed, pos.stream);
-        let mut n = 0;
-        for (i, step) in self.steps.iter().enumerate() {
-            if let (ToAct::Chance(c), Step::Roll { value }) = (state.to_act(), step) {
-                let expected = c.roll(&mut roller);
-                if expected != *value {
-                    bail!(
-                        "step {i}: {} shows {value}, but seed {} gives {expected}",
-                        c.what,
-                        pos.seed
-                    );
-                }
-                n += 1;
-            }
-            state
-                .apply(step)
-                .map_err(|e| anyhow::anyhow!("step {i}: {e}"))?;
-        }
-        if roller.position() != *pos {
-            bail!(
-                "the saved dice position does not follow from seed {}: the file was edited",
-                pos.seed
-            );
-        }
-        Ok(n)
+/// A replayed, checked record.
+pub struct Replayed {
+    pub state: Box<dyn DynState>,
+    pub events: Vec<DynEvent>,
+    /// How many dice were checked against the seed (none with table dice).
+    pub dice: usize,
+}
+
+/// What does not hold in a record: the first step that differs (`None`: the file as a
+/// whole, e.g. its setup or its dice position) and how.
+#[derive(Debug)]
+pub struct Mismatch {
+    pub step: Option<usize>,
+    pub what: String,
+}
+
+impl Mismatch {
+    fn new(step: Option<usize>, what: String) -> Mismatch {
+        Mismatch { step, what }
     }
+}
+
+impl std::fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.step {
+            Some(i) => write!(f, "step {i}: {}", self.what),
+            None => write!(f, "{}", self.what),
+        }
+    }
+}
+
+/// A step in words, for errors: "seat 1: {…}", "roll 5", "seat 0 resigns".
+pub fn step_words(step: &Step<Value>) -> String {
+    match step {
+        Step::Act { seat, action } => format!("seat {seat}'s action {action}"),
+        Step::Roll { value } => format!("the roll {value}"),
+        Step::Resign { seat } => format!("seat {seat}'s resignation"),
+    }
+}
+
+/// Refuse to write `len` bytes where the reader takes at most `max`.
+fn within_reader_limit(len: u64, max: u64) -> Result<()> {
+    if len > max {
+        bail!(
+            "the game file would be {len} bytes, more than the {} MB battlemat reads back: not written",
+            max >> 20
+        );
+    }
+    Ok(())
+}
+
+/// The temporary file's name for `name` (the game file's name): the process id and a stamp
+/// make it this writer's own; [`remove_stale_temporaries`] reads the process id back.
+fn temporary_name(name: &str) -> String {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!(".{name}.{}-{stamp}{TMP_SUFFIX}", std::process::id())
+}
+
+const TMP_SUFFIX: &str = ".tmp-battlemat";
+
+/// Remove the temporary files of `name` in `dir` left by writers that are no longer
+/// running (killed between writing and renaming).
+fn remove_stale_temporaries(dir: &Path, name: &str) {
+    let prefix = format!(".{name}.");
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let file = e.file_name();
+        let Some(rest) = file
+            .to_str()
+            .and_then(|f| f.strip_prefix(&prefix))
+            .and_then(|f| f.strip_suffix(TMP_SUFFIX))
+        else {
+            continue;
+        };
+        let Some(pid) = rest
+            .split_once('-')
+            .and_then(|(p, _)| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !process_alive(pid) {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
+fn process_alive(pid: u32) -> bool {
+    #[cfg(unix)]
+    {
+        let Ok(pid) = libc::pid_t::try_from(pid) else {
+            return false;
+        };
+        // SAFETY: signal 0 only asks whether the process exists.
+        let r = unsafe { libc::kill(pid, 0) };
+        r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = pid;
+        true
+    }
+}
+
+/// Write `text` as the file at `path`, replacing it whole (see [`GameFile::save`]).
+fn write_replacing(path: &Path, text: &str) -> Result<()> {
+    let target = match std::fs::canonicalize(path) {
+        Ok(t) => t,
+        Err(_) => path.to_path_buf(),
+    };
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_else(|| "game".into());
+    let old = std::fs::metadata(&target).ok();
+    if let Some(old) = &old
+        && !old.is_file()
+    {
+        bail!("{}: not a regular file: not written", path.display());
+    }
+    remove_stale_temporaries(&dir, &name);
+    let tmp = dir.join(temporary_name(&name));
+    let written = (|| -> Result<()> {
+        use std::io::Write;
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        if let Some(old) = &old {
+            use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+            // Created with the old file's permissions (never more open than they were).
+            options.mode(old.permissions().mode() & 0o7777);
+        }
+        let mut f = options
+            .open(&tmp)
+            .with_context(|| format!("writing {}", path.display()))?;
+        if let Some(old) = &old {
+            // Exactly the old permissions, whatever the umask took away.
+            f.set_permissions(old.permissions())?;
+        }
+        f.write_all(text.as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, &target).with_context(|| format!("writing {}", path.display()))?;
+        if let Ok(d) = std::fs::File::open(&dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
 /// The most a game file may weigh (a long game is a few megabytes).
 pub const MAX_GAME_FILE: u64 = 64 << 20;
 /// The most a data file (a scenario, a unit table) may weigh.
 pub const MAX_DATA_FILE: u64 = 8 << 20;
+/// The most a data folder's files may weigh together.
+pub const MAX_DATA_FOLDER: u64 = 32 << 20;
 
 /// An exclusive lock on a game file, held while it is changed (released when dropped).
 pub struct Lock {
     _file: std::fs::File,
+}
+
+impl Lock {
+    /// Lock the file at `path` as it is now and read it (see [`GameFile::load_locked`]).
+    fn take(path: &Path) -> Result<(Lock, String)> {
+        for _ in 0..1000 {
+            let meta =
+                std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
+            if !meta.is_file() {
+                bail!("{}: not a regular file", path.display());
+            }
+            if meta.permissions().readonly() {
+                bail!(
+                    "{}: the file is read-only: battlemat does not replace it (make it writable to go on)",
+                    path.display()
+                );
+            }
+            let mut options = std::fs::OpenOptions::new();
+            options.read(true);
+            #[cfg(unix)]
+            {
+                // Replaced by a pipe since the check: the opening does not wait for a writer.
+                use std::os::unix::fs::OpenOptionsExt;
+                options.custom_flags(libc::O_NONBLOCK);
+            }
+            let file = options
+                .open(path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            let held = file.metadata()?;
+            if !held.is_file() {
+                bail!("{}: not a regular file", path.display());
+            }
+            file.lock()
+                .with_context(|| format!("locking {}", path.display()))?;
+            // Still the file at that path (not one a writer has since replaced)?
+            let now =
+                std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
+            if !same_file(&held, &now) {
+                continue;
+            }
+            let text = read_capped(path, MAX_GAME_FILE)?;
+            return Ok((Lock { _file: file }, text));
+        }
+        bail!(
+            "{}: the file kept changing while waiting for it",
+            path.display()
+        )
+    }
 }
 
 fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
@@ -421,4 +768,28 @@ pub fn read_capped(path: &Path, max: u64) -> Result<String> {
         bail!("{}: larger than {} MB", path.display(), max >> 20);
     }
     Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_past_the_readers_limit_is_not_written() {
+        assert!(within_reader_limit(MAX_GAME_FILE, MAX_GAME_FILE).is_ok());
+        let e = within_reader_limit(MAX_GAME_FILE + 1, MAX_GAME_FILE).unwrap_err();
+        assert!(e.to_string().contains("64 MB"), "{e}");
+    }
+
+    #[test]
+    fn temporary_names_carry_the_writers_process_id() {
+        let n = temporary_name("g.json");
+        let rest = n
+            .strip_prefix(".g.json.")
+            .and_then(|r| r.strip_suffix(TMP_SUFFIX))
+            .unwrap();
+        let pid: u32 = rest.split_once('-').unwrap().0.parse().unwrap();
+        assert_eq!(pid, std::process::id());
+        assert!(process_alive(pid));
+    }
 }

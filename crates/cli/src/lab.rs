@@ -24,13 +24,13 @@ pub fn tournament(a: TournamentArgs) -> Result<()> {
     if players.len() < 2 {
         bail!("--players: name at least two players, e.g. mcts,greedy,random");
     }
-    if a.games == 0 {
-        bail!("--games must be at least 1 (games a pair)");
-    }
+    let pairs = (players.len() * (players.len() - 1) / 2) as u64;
+    crate::sim::check_games(pairs, a.games)?;
     check_threads(a.run.threads)?;
     let mut choice = a.setup;
     choice.seat(&a.game, 2)?;
-    let (setup, scenario) = choice.setup(&entry)?;
+    let (setup, origin) = choice.setup(&entry)?;
+    let scenario = origin.name();
     let prepared = (entry.prepare)(&setup).map_err(anyhow::Error::msg)?;
     let spec = battlemat_lab::tournament::Spec {
         players,
@@ -38,7 +38,7 @@ pub fn tournament(a: TournamentArgs) -> Result<()> {
         seed: a.run.seed,
         threads: a.run.threads.unwrap_or(0),
     };
-    let total = battlemat_lab::tournament::schedule(spec.players.len(), a.games).len() as u64;
+    let total = pairs * a.games;
     let progress = crate::progress::Progress::new(total, "games");
     let report = battlemat_lab::tournament::run(
         &spec,
@@ -89,13 +89,12 @@ pub fn balance(a: BalanceArgs) -> Result<()> {
         .player
         .parse()
         .map_err(|e: String| anyhow::anyhow!("--player: {e}"))?;
-    if a.games == 0 {
-        bail!("--games must be at least 1");
-    }
+    crate::sim::check_games(1, a.games)?;
     check_threads(a.run.threads)?;
     let mut choice = a.setup;
     choice.seat(&a.game, 2)?;
-    let (setup, scenario) = choice.setup(&entry)?;
+    let (setup, origin) = choice.setup(&entry)?;
+    let scenario = origin.name();
     // Random armies where the game has points rules (unless --fixed): each game draws its
     // own from its dice stream before playing.
     let armies = (entry.armies)(&setup).map_err(anyhow::Error::msg)?;

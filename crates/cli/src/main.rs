@@ -16,6 +16,7 @@ mod odds;
 mod play;
 mod progress;
 mod sim;
+mod verify;
 
 use anyhow::{Context, Result, bail};
 use battlemat_core::{Step, ToAct, Viewer};
@@ -113,7 +114,22 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Replay a game file from its setup; with --verify, also check every seeded die.
+    /// Check everything a game file can prove: its setup is the built-in scenario it names
+    /// (or it says plainly that it is a custom one), every step is legal in order, every
+    /// seeded die is the seed's, the stored digest is the record's own.
+    #[command(
+        after_help = "Exit status: 0 everything holds; 3 nothing failed but not everything can be checked \
+(table dice, or a format 1 file that does not name its scenario); 4 something does not hold (the first \
+step that differs is named); 1 the file cannot be read. docs/files.md says what a file can and cannot prove."
+    )]
+    Verify {
+        /// The game file (made by `battlemat new`, or saved by `play --save`).
+        file: PathBuf,
+        /// Print JSON instead of text (the shapes are in docs/json.md).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Replay a game file from its setup; with --verify, also check everything `verify` does.
     Replay {
         /// The game file (made by `battlemat new`, or saved by `play --save`).
         file: PathBuf,
@@ -325,9 +341,45 @@ fn main() {
         Err(e) => e.exit(),
     };
     if let Err(e) = run(cli) {
+        if let Some(Exit(code)) = e.downcast_ref::<Exit>() {
+            std::process::exit(*code);
+        }
         eprintln!("error: {e:#}");
         std::process::exit(1);
     }
+}
+
+/// An exit status other than 1 (`verify`'s), its words already printed.
+#[derive(Debug)]
+struct Exit(i32);
+
+impl std::fmt::Display for Exit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "exit status {}", self.0)
+    }
+}
+
+impl std::error::Error for Exit {}
+
+/// Verify `gf` and print the report (as text, or `json` fields added to `extra`); ends the
+/// process with the report's exit status when that is not 0, its first problem on stderr.
+fn verify_and_report(gf: &GameFile, json: bool, mut extra: serde_json::Value) -> Result<()> {
+    let report = verify::verify(gf);
+    if json {
+        extra["verification"] = serde_json::to_value(&report)?;
+        print_json(&extra)?;
+    } else {
+        verify::print(&report);
+    }
+    if let Some(problem) = report.first_problem() {
+        let label = match report.verdict {
+            verify::Verdict::Failed => "verification failed",
+            _ => "not verified",
+        };
+        eprintln!("{label}: {}", problem.text);
+        return Err(Exit(report.verdict.exit_status()).into());
+    }
+    Ok(())
 }
 
 pub fn parse_options(pairs: &[String]) -> Result<BTreeMap<String, String>> {
@@ -361,19 +413,35 @@ fn print_json(v: &impl serde::Serialize) -> Result<()> {
     Ok(())
 }
 
-/// What a step did and what comes next, as text or JSON (`act`, `resign`).
+/// What a step did and what comes next, as text or JSON (`act`, `resign`), with the
+/// record's digest for the correspondents to compare.
 fn report_step(
     events: &[battlemat_core::dynamic::DynEvent],
     state: &dyn battlemat_core::dynamic::DynState,
+    gf: &GameFile,
     json: bool,
 ) -> Result<()> {
+    let digest = gf.digest();
     if json {
-        print_json(&serde_json::json!({"events": events, "to_act": state.to_act()}))
+        print_json(&serde_json::json!({
+            "events": events, "to_act": state.to_act(),
+            "digest": digest.hex(), "digest_short": digest.short(), "steps": gf.steps.len(),
+        }))
     } else {
         play::print_events(events);
         println!("{}", play::prompt_line(state));
+        println!("{}", digest_line(gf));
         Ok(())
     }
+}
+
+/// "Digest after 12 steps: 1a2b-…" (`act`, `resign`, `view`, `new`).
+fn digest_line(gf: &GameFile) -> String {
+    format!(
+        "Digest after {} steps: {}",
+        gf.steps.len(),
+        gf.digest().short()
+    )
 }
 
 fn run(cli: Cli) -> Result<()> {
@@ -406,7 +474,8 @@ fn run(cli: Cli) -> Result<()> {
             if json {
                 print_json(&serde_json::json!({
                     "file": output, "dice": file.dice, "events": events,
-                    "to_act": state.to_act(),
+                    "to_act": state.to_act(), "digest": file.digest().hex(),
+                    "digest_short": file.digest().short(),
                 }))
             } else {
                 println!("Started {} in {}.", state.info().name, output.display());
@@ -415,6 +484,7 @@ fn run(cli: Cli) -> Result<()> {
                 }
                 play::print_events(&events);
                 println!("{}", play::prompt_line(state.as_ref()));
+                println!("{}", digest_line(&file));
                 Ok(())
             }
         }
@@ -444,10 +514,13 @@ fn run(cli: Cli) -> Result<()> {
                     "observation": obs,
                     "to_act": state.to_act(),
                     "scene": scene,
+                    "digest": gf.digest().hex(),
+                    "digest_short": gf.digest().short(),
                 }))
             } else {
                 print!("{text}");
                 println!("{}", play::prompt_line(state.as_ref()));
+                println!("{}", digest_line(&gf));
                 Ok(())
             }
         }
@@ -455,6 +528,19 @@ fn run(cli: Cli) -> Result<()> {
             let gf = GameFile::load(&file)?;
             let state = gf.state()?;
             match state.to_act() {
+                ToAct::Chance(c) if matches!(gf.dice, DiceMode::Seeded(_)) => {
+                    // Left at a die by an interrupted `play --save`: the seed rolls it.
+                    if json {
+                        return print_json(
+                            &serde_json::json!({"chance": c, "faces": [], "seeded": true}),
+                        );
+                    }
+                    println!(
+                        "Waiting for a die: {}. The dice are seeded: `battlemat act {} roll` rolls it from the seed.",
+                        c.what,
+                        file.display()
+                    );
+                }
                 ToAct::Chance(c) => {
                     let faces: Vec<u32> = c.outcomes.iter().map(|o| o.value).collect();
                     if json {
@@ -513,6 +599,19 @@ fn run(cli: Cli) -> Result<()> {
             let mut state = gf.state()?;
             let step = match state.to_act() {
                 ToAct::Over(r) => bail!("the game is over: {}", r.reason),
+                ToAct::Chance(c) if matches!(gf.dice, DiceMode::Seeded(_)) => {
+                    // Left at a die by an interrupted `play --save`: only the seed's face.
+                    if action.trim() != "roll" {
+                        bail!(
+                            "waiting for a die ({}), and the dice are seeded: a face is not typed in; `battlemat act {} roll` rolls it from the seed ({0} is unchanged)",
+                            c.what,
+                            file.display()
+                        );
+                    }
+                    let events = gf.roll_pending(state.as_mut())?;
+                    gf.save(&file)?;
+                    return report_step(&events, state.as_ref(), &gf, json);
+                }
                 ToAct::Chance(c) => {
                     let face: u32 = action.trim().parse().with_context(|| {
                         format!(
@@ -535,7 +634,7 @@ fn run(cli: Cli) -> Result<()> {
             gf.steps.push(step);
             events.extend(gf.roll_pending(state.as_mut())?);
             gf.save(&file)?;
-            report_step(&events, state.as_ref(), json)
+            report_step(&events, state.as_ref(), &gf, json)
         }
         Command::Resign { file, seat, json } => {
             let (mut gf, _lock) = GameFile::load_locked(&file)?;
@@ -548,36 +647,45 @@ fn run(cli: Cli) -> Result<()> {
             gf.stamp_current_version()?;
             gf.steps.push(step);
             gf.save(&file)?;
-            report_step(&events, state.as_ref(), json)
+            report_step(&events, state.as_ref(), &gf, json)
+        }
+        Command::Verify { file, json } => {
+            let gf = GameFile::load(&file)?;
+            verify_and_report(&gf, json, serde_json::json!({}))
         }
         Command::Replay { file, verify, json } => {
             let gf = GameFile::load(&file)?;
-            let (state, events) = gf.replay()?;
-            let mut checked = 0;
             if verify {
-                checked = gf.verify_dice()?;
+                // Everything `verify` checks, with the replay's events (as far as the record
+                // holds) first.
+                let replayed = gf.replay_checked().ok();
+                let (events, to_act) = match replayed {
+                    Some(r) => (r.events, serde_json::to_value(r.state.to_act())?),
+                    None => (vec![], serde_json::Value::Null),
+                };
+                if json {
+                    let extra = serde_json::json!({
+                        "steps": gf.steps.len(), "events": events, "to_act": to_act,
+                        "verified_dice": verify::verify(&gf).dice_checked,
+                        "dice_checkable": matches!(gf.dice, DiceMode::Seeded(_)),
+                    });
+                    return verify_and_report(&gf, true, extra);
+                }
+                play::print_events(&events);
+                return verify_and_report(&gf, false, serde_json::json!({}));
             }
+            let (state, events) = gf.replay()?;
             if json {
                 return print_json(&serde_json::json!({
                     "steps": gf.steps.len(), "events": events, "to_act": state.to_act(),
-                    "verified_dice": if verify { serde_json::json!(checked) } else { serde_json::Value::Null },
+                    "verified_dice": serde_json::Value::Null,
                     "dice_checkable": matches!(gf.dice, DiceMode::Seeded(_)),
                 }));
             }
             play::print_events(&events);
             println!("Replayed {} steps: OK.", gf.steps.len());
-            if verify {
-                match gf.dice {
-                    DiceMode::Seeded(p) => println!(
-                        "Verified: all {checked} dice are the ones seed {} gives.",
-                        p.seed
-                    ),
-                    DiceMode::Table => println!(
-                        "Not verified: the dice were rolled at the table, so there is no seed to check them against; the record replays."
-                    ),
-                }
-            }
             println!("{}", play::prompt_line(state.as_ref()));
+            println!("{}", digest_line(&gf));
             Ok(())
         }
         Command::Play {

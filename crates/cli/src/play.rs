@@ -164,7 +164,8 @@ pub fn run(a: PlayArgs) -> Result<()> {
     };
     let (mut gf, entry, save) = match &a.load {
         Some(path) => {
-            let gf = GameFile::load(path)?;
+            let text = crate::game_file::read_capped(path, crate::game_file::MAX_GAME_FILE)?;
+            let gf = GameFile::parse(path, &text)?;
             if gf.ruleset != a.game {
                 bail!(
                     "{} is a game of {}, not {}",
@@ -174,7 +175,11 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 );
             }
             let entry = battlemat_rulesets::get(&gf.ruleset).map_err(anyhow::Error::msg)?;
-            (gf, entry, Some(path.clone()))
+            let save = Saving {
+                path: path.clone(),
+                last: Some(text),
+            };
+            (gf, entry, Some(save))
         }
         None => {
             let mut setup = a.setup;
@@ -188,15 +193,18 @@ pub fn run(a: PlayArgs) -> Result<()> {
                     path.display()
                 );
             }
-            (gf, entry, a.save.clone())
+            let save = a.save.clone().map(|path| Saving { path, last: None });
+            (gf, entry, save)
         }
     };
+    // Checked before anything is saved: a file whose record does not hold is not played on.
+    let mut state = gf.state()?;
     // Saved before the first move (a bad path is found now, not at the end) and after every
     // step, so nothing played is lost if the game is interrupted.
-    if let Some(path) = &save {
-        gf.save(path)?;
+    let mut save = save;
+    if let Some(s) = &mut save {
+        s.save(&mut gf)?;
     }
-    let mut state = gf.state()?;
     let seats = state.seats() as usize;
     let mut sitters = Vec::new();
     for s in &a.seats {
@@ -269,8 +277,8 @@ pub fn run(a: PlayArgs) -> Result<()> {
                     }
                 } else {
                     print_events(&gf.roll_pending(state.as_mut())?);
-                    if let Some(path) = &save {
-                        gf.save(path)?;
+                    if let Some(s) = &mut save {
+                        s.save(&mut gf)?;
                     }
                     continue;
                 }
@@ -346,8 +354,8 @@ pub fn run(a: PlayArgs) -> Result<()> {
                                 .map(|events| print_events(&events))
                                 .map_err(|e| anyhow::anyhow!("{e}"))?;
                             gf.steps.push(step);
-                            if let Some(path) = &save {
-                                gf.save(path)?;
+                            if let Some(s) = &mut save {
+                                s.save(&mut gf)?;
                             }
                             continue;
                         }
@@ -387,10 +395,13 @@ pub fn run(a: PlayArgs) -> Result<()> {
         match state.apply(&step) {
             Ok(events) => {
                 gf.steps.push(step);
-                if let Some(path) = &save {
-                    gf.save(path)?;
-                }
                 print_events(&events);
+                // The dice an action brings are rolled before the file is saved, so a
+                // seeded file is never left waiting at a die.
+                print_events(&gf.roll_pending(state.as_mut())?);
+                if let Some(s) = &mut save {
+                    s.save(&mut gf)?;
+                }
                 // Redraw the board after any action (the dice it brings are part of it).
                 if matches!(gf.steps.last(), Some(Step::Act { .. })) {
                     show_board = true;
@@ -399,11 +410,30 @@ pub fn run(a: PlayArgs) -> Result<()> {
             Err(e) => println!("Not accepted: {e}"),
         }
     }
-    if let Some(path) = &save {
-        gf.save(path)?;
-        println!("Saved to {}.", path.display());
+    if let Some(s) = &mut save {
+        s.save(&mut gf)?;
+        println!("Saved to {}.", s.path.display());
     }
     Ok(())
+}
+
+/// Where `play` saves, and the text it last wrote there (or read from it): every save is
+/// made under the writers' lock and refused if another writer changed the file since.
+struct Saving {
+    path: PathBuf,
+    /// None before the first save of a new game file.
+    last: Option<String>,
+}
+
+impl Saving {
+    fn save(&mut self, gf: &mut GameFile) -> Result<()> {
+        let text = match &self.last {
+            Some(last) => gf.save_over(&self.path, last)?,
+            None => gf.save_new(&self.path)?,
+        };
+        self.last = Some(text);
+        Ok(())
+    }
 }
 
 /// The commands a human may type at a decision.

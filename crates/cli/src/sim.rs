@@ -40,6 +40,21 @@ struct Report {
     mean_decisions: f64,
 }
 
+/// `--games`: at least 1, and at most [`battlemat_lab::MAX_GAMES`] in all (`pairs` of
+/// players each playing `games`; 1 for `sim` and `balance`), checked before anything runs.
+pub fn check_games(pairs: u64, games: u64) -> Result<()> {
+    if games == 0 {
+        bail!("--games must be at least 1");
+    }
+    if pairs
+        .checked_mul(games)
+        .is_none_or(|g| g > battlemat_lab::MAX_GAMES)
+    {
+        bail!("{}", battlemat_lab::too_many_games(pairs, games));
+    }
+    Ok(())
+}
+
 /// `--threads`: 1 to four per core (more only cost time spawning them); `None` is every
 /// core.
 pub fn check_threads(threads: Option<usize>) -> Result<()> {
@@ -71,14 +86,13 @@ pub fn run(a: SimArgs) -> Result<()> {
     // The report shows the options as given; the seats filled in show in its seat list.
     let given_options = choice.options.clone();
     choice.seat(&a.game, a.players.len())?;
-    let (setup, scenario) = choice.setup(&entry)?;
+    let (setup, origin) = choice.setup(&entry)?;
+    let scenario = origin.name();
     let players = parse_players(&a.players)?;
     if players.is_empty() || players.len() > info.max_seats as usize {
         bail!("--players: name 1 to {} players", info.max_seats);
     }
-    if a.games == 0 {
-        bail!("--games must be at least 1");
-    }
+    check_games(1, a.games)?;
     check_threads(a.run.threads)?;
     // The setup is read and checked once; each game starts from a clone of its new game.
     let prepared = (entry.prepare)(&setup).map_err(anyhow::Error::msg)?;

@@ -72,6 +72,30 @@ where
     stderr
 }
 
+/// Run, expect exit status `code` and no panic; return (stdout, stderr).
+fn exits<I, S>(code: i32, args: I) -> (String, String)
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let out = bm().args(args).output().unwrap();
+    no_panic(&out);
+    let (stdout, stderr) = (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    (stdout, stderr)
+}
+
+/// `verify`'s exit statuses (docs/files.md).
+const UNVERIFIABLE: i32 = 3;
+const FAILED: i32 = 4;
+
 fn json(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}):\n{text}"))
 }
@@ -229,7 +253,8 @@ fn new_view_legal_act_replay_seeded() {
 
     // The file: format 1, swtb, seeded 7, the two initiative dice already rolled.
     let g = read_json(&f);
-    assert_eq!(g["battlemat"], 1);
+    assert_eq!(g["battlemat"], 2);
+    assert_eq!(g["origin"]["builtin"]["scenario"], "outpost");
     assert_eq!(g["ruleset"], "swtb");
     assert_eq!(g["dice"]["seeded"]["seed"], 7);
     assert!(!roll_values(&g).is_empty(), "initiative rolled: {g}");
@@ -415,17 +440,30 @@ fn edited_die_fails_verify_naming_the_step() {
     steps[1]["roll"]["value"] = new.into();
     std::fs::write(&f, serde_json::to_string_pretty(&g).unwrap()).unwrap();
 
-    // It replays (the record is consistent) ...
-    ok(["replay", p(&f)]);
-    // ... but the dice are not the seed's.
-    let err = fails(["replay", p(&f), "--verify"]);
+    // The record is consistent, but the dice are not the seed's: plain replay, view,
+    // legal and act refuse it too, naming the step.
+    for cmd in ["replay", "view", "legal"] {
+        let err = fails([cmd, p(&f)]);
+        assert!(err.contains("step 1"), "{cmd} names the step: {err}");
+    }
+    refused_and_unchanged(&f, &["act", p(&f), "end"]);
+    let (_, err) = exits(FAILED, ["replay", p(&f), "--verify"]);
     assert!(err.contains("step 1"), "names the step: {err}");
     assert!(err.contains(&format!("shows {new}")), "{err}");
     assert!(err.contains(&format!("gives {r1}")), "{err}");
     assert!(err.contains("seed 7"), "{err}");
-    assert!(err.starts_with("error:"), "{err}");
-    let err = fails(["replay", p(&f), "--verify", "--json"]);
+    assert!(err.starts_with("verification failed:"), "{err}");
+    let (out, err) = exits(FAILED, ["verify", p(&f), "--json"]);
     assert!(err.contains("step 1"), "{err}");
+    let v = json(&out)["verification"].clone();
+    assert_eq!(v["verdict"], "failed");
+    let dice = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["part"] == "dice")
+        .unwrap();
+    assert_eq!(dice["step"], 1, "{v}");
 }
 
 #[test]
@@ -437,14 +475,14 @@ fn edited_seed_or_dice_position_fails_verify() {
     g["dice"]["seeded"]["word_pos"] =
         (g["dice"]["seeded"]["word_pos"].as_u64().unwrap() + 3).into();
     std::fs::write(&f, serde_json::to_string(&g).unwrap()).unwrap();
-    let err = fails(["replay", p(&f), "--verify"]);
+    let (_, err) = exits(FAILED, ["replay", p(&f), "--verify"]);
     assert!(err.contains("edited"), "{err}");
 
     let mut g = read_json(&seeded_game(&dir, "game2.json"));
     g["dice"]["seeded"]["seed"] = 8.into();
     let f2 = dir.path().join("game2.json");
     std::fs::write(&f2, serde_json::to_string(&g).unwrap()).unwrap();
-    let err = fails(["replay", p(&f2), "--verify"]);
+    let (_, err) = exits(FAILED, ["replay", p(&f2), "--verify"]);
     assert!(err.contains("step 0") && err.contains("seed 8"), "{err}");
 }
 
@@ -461,7 +499,7 @@ fn impossible_die_face_in_file_is_reported() {
         vec!["legal", p(&f)],
     ] {
         let err = fails(&cmd);
-        assert!(err.contains("does not replay"), "{err}");
+        assert!(err.contains("does not hold"), "{err}");
         assert!(err.contains("step 0"), "{err}");
     }
     refused_and_unchanged(&f, &["act", p(&f), "first 0"]);
@@ -519,9 +557,9 @@ fn table_dice_initiative_by_hand() {
     let g = read_json(&f);
     assert_eq!(roll_values(&g), [4, 2]);
     assert_eq!(g["steps"].as_array().unwrap().len(), 3);
-    let out = ok(["replay", p(&f), "--verify"]);
+    let (out, _) = exits(UNVERIFIABLE, ["replay", p(&f), "--verify"]);
     assert!(out.contains("rolled at the table"), "{out}");
-    let rj = json(&ok(["replay", p(&f), "--verify", "--json"]));
+    let rj = json(&exits(UNVERIFIABLE, ["replay", p(&f), "--verify", "--json"]).0);
     assert_eq!(rj["verified_dice"], 0);
 }
 
@@ -559,7 +597,7 @@ fn table_dice_tie_rolls_again_and_attacks_wait_for_each_die() {
         .clone();
     assert!(u10["place"].get("field").is_none(), "eliminated: {u10}");
     assert_eq!(roll_values(&read_json(&f)), [3, 3, 5, 1, 6, 6, 6]);
-    ok(["replay", p(&f), "--verify"]);
+    exits(UNVERIFIABLE, ["replay", p(&f), "--verify"]);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -2287,10 +2325,15 @@ fn verify_says_table_dice_are_not_verified() {
     let dir = TempDir::new().unwrap();
     let g = dir.path().join("t.json");
     ok(["new", "swtb", "--table-dice", "-o", p(&g)]);
-    let out = ok(["replay", p(&g), "--verify"]);
+    let (out, err) = exits(UNVERIFIABLE, ["replay", p(&g), "--verify"]);
     assert!(out.contains("Not verified"), "{out}");
-    let j = json(&ok(["replay", p(&g), "--verify", "--json"]));
+    assert!(err.contains("rolled at the table"), "{err}");
+    let j = json(&exits(UNVERIFIABLE, ["replay", p(&g), "--verify", "--json"]).0);
     assert_eq!(j["dice_checkable"], false);
+    assert_eq!(j["verification"]["verdict"], "unverifiable");
+    // `verify` itself: the same status, and the digest to compare.
+    let (out, _) = exits(UNVERIFIABLE, ["verify", p(&g)]);
+    assert!(out.contains("Digest: "), "{out}");
 }
 
 /// `sim --threads` is capped with a message.
@@ -2994,5 +3037,530 @@ fn every_game_has_a_scene_and_draws_it() {
         a.sort_unstable();
         b.sort_unstable();
         assert_eq!(a, b, "{game}: the SVG draws the scene's pieces");
+    }
+}
+
+// ----- Game files you can trust (issue 21) ------------------------------------------------
+
+fn write_json(path: &Path, v: &Value) {
+    std::fs::write(path, serde_json::to_string_pretty(v).unwrap()).unwrap();
+}
+
+/// Every edit the adversarial run made pass `replay --verify` now fails `verify` (exit 4)
+/// and is refused by `act`, the file left as it was: the setup raised mid-game, a step
+/// deleted, duplicated or two swapped, the dice made "table".
+#[test]
+fn edited_game_files_fail_verify_and_are_refused() {
+    let dir = TempDir::new().unwrap();
+    let f = seeded_game(&dir, "g.json");
+    ok(["act", p(&f), "first 0"]);
+    ok(["act", p(&f), "attack u1 u10"]);
+    ok(["act", p(&f), "end"]);
+    let (out, _) = exits(0, ["verify", p(&f)]);
+    assert!(out.contains("Verified"), "{out}");
+    let good = read_json(&f);
+    let steps = good["steps"].as_array().unwrap().clone();
+    assert!(steps.len() > 6);
+
+    let mut edits: Vec<(String, Value)> = Vec::new();
+    let mut raised = good.clone();
+    raised["setup"]["unit_types"]["hero"]["dice"] = 6.into();
+    edits.push(("attack dice raised".into(), raised));
+    for i in 0..steps.len() {
+        let mut g = good.clone();
+        g["steps"].as_array_mut().unwrap().remove(i);
+        edits.push((format!("step {i} deleted"), g));
+        let mut g = good.clone();
+        g["steps"]
+            .as_array_mut()
+            .unwrap()
+            .insert(i, steps[i].clone());
+        edits.push((format!("step {i} duplicated"), g));
+        if i + 1 < steps.len() && steps[i] != steps[i + 1] {
+            let mut g = good.clone();
+            g["steps"].as_array_mut().unwrap().swap(i, i + 1);
+            edits.push((format!("steps {i} and {} swapped", i + 1), g));
+        }
+    }
+    let mut table = good.clone();
+    table["dice"] = "table".into();
+    edits.push(("dice made table".into(), table));
+    for (what, g) in edits {
+        write_json(&f, &g);
+        let (_, err) = exits(FAILED, ["verify", p(&f)]);
+        assert!(err.starts_with("verification failed:"), "{what}: {err}");
+        exits(FAILED, ["replay", p(&f), "--verify"]);
+        let err = refused_and_unchanged(&f, &["act", p(&f), "1"]);
+        assert!(err.contains("does not hold"), "{what}: {err}");
+    }
+}
+
+/// The setup's check names the place that differs from the built-in scenario, even when
+/// the digest was brought up to date by battlemat itself (here: a format 1 file, which
+/// has none, saved again by `act`).
+#[test]
+fn a_setup_unlike_its_scenario_is_named() {
+    let dir = TempDir::new().unwrap();
+    let f = seeded_game(&dir, "g.json");
+    let mut g = read_json(&f);
+    g["setup"]["unit_types"]["hero"]["dice"] = 6.into();
+    write_json(&f, &g);
+    let (out, err) = exits(FAILED, ["verify", p(&f)]);
+    assert!(
+        out.contains("setup.unit_types.hero.dice: the file has 6, the scenario gives 2"),
+        "{out}"
+    );
+    assert!(err.contains("verification failed"), "{err}");
+    // A format 1 file records no scenario: nothing to compare its setup with.
+    let mut g = read_json(&seeded_game(&dir, "old.json"));
+    g["battlemat"] = 1.into();
+    g.as_object_mut().unwrap().remove("origin");
+    g.as_object_mut().unwrap().remove("digest");
+    let old = dir.path().join("old.json");
+    write_json(&old, &g);
+    let (out, _) = exits(UNVERIFIABLE, ["verify", p(&old)]);
+    assert!(out.contains("does not record the scenario"), "{out}");
+    ok(["act", p(&old), "first 1"]);
+    let g = read_json(&old);
+    assert_eq!(g["battlemat"], 2, "saved in the current format");
+    assert!(g["digest"].is_string());
+    exits(UNVERIFIABLE, ["verify", p(&old)]);
+}
+
+/// A custom setup is said to be one, with how it differs from the built-in scenario of its
+/// name; it verifies (it is what the file says it is).
+#[test]
+fn a_custom_setup_says_so_and_how_it_differs() {
+    let dir = TempDir::new().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    let units = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/swtb/data/units.toml"),
+    )
+    .unwrap();
+    let edited = units.replacen("attack_dice = 2", "attack_dice = 3", 1);
+    assert_ne!(edited, units);
+    std::fs::write(data.join("units.toml"), edited).unwrap();
+    let f = dir.path().join("g.json");
+    ok([
+        "new",
+        "swtb",
+        "--data",
+        p(&data),
+        "--scenario",
+        "outpost",
+        "--seed",
+        "3",
+        "-o",
+        p(&f),
+    ]);
+    let (out, _) = exits(0, ["verify", p(&f)]);
+    assert!(out.contains("a custom setup"), "{out}");
+    assert!(out.contains("differs from built-in outpost"), "{out}");
+    assert!(
+        out.contains("the file has 3, the scenario gives 2"),
+        "{out}"
+    );
+}
+
+/// The digest: the same moves give the same digest in two copies (what correspondents
+/// compare), every step changes it, and `act`, `view` and `verify` print the same one.
+#[test]
+fn correspondents_compare_one_digest() {
+    let dir = TempDir::new().unwrap();
+    let a = seeded_game(&dir, "a.json");
+    let b = seeded_game(&dir, "b.json");
+    let digest = |f: &Path| json(&ok(["view", p(f), "--json"]))["digest_short"].clone();
+    assert_eq!(digest(&a), digest(&b));
+    let before = digest(&a);
+    let acted = json(&ok(["act", p(&a), "first 0", "--json"]));
+    assert_ne!(acted["digest_short"], before);
+    assert_eq!(acted["digest_short"], digest(&a));
+    let text = ok(["act", p(&b), "first 0"]);
+    let short = acted["digest_short"].as_str().unwrap();
+    assert!(
+        text.contains(&format!("Digest after 3 steps: {short}")),
+        "{text}"
+    );
+    assert!(ok(["view", p(&b)]).contains(short));
+    let v = json(&exits(0, ["verify", p(&b), "--json"]).0);
+    assert_eq!(v["verification"]["digest_short"], short);
+    assert_eq!(read_json(&b)["digest"], v["verification"]["digest"]);
+    // The other first choice parts the copies.
+    let c = seeded_game(&dir, "c.json");
+    ok(["act", p(&c), "first 1"]);
+    assert_ne!(digest(&c), digest(&b));
+}
+
+/// A seeded file waiting at a die (what an interrupted `play --save` could leave) refuses a
+/// typed face; `act FILE roll` rolls the seed's.
+#[test]
+fn a_seeded_game_refuses_a_typed_face() {
+    let dir = TempDir::new().unwrap();
+    let f = seeded_game(&dir, "g.json");
+    let mut g = read_json(&f);
+    // Back to before the initiative dice: a format 1 file (no digest) at its first die.
+    g["battlemat"] = 1.into();
+    g.as_object_mut().unwrap().remove("origin");
+    g.as_object_mut().unwrap().remove("digest");
+    g["steps"] = serde_json::json!([]);
+    g["dice"]["seeded"]["word_pos"] = 0.into();
+    write_json(&f, &g);
+    let legal = ok(["legal", p(&f)]);
+    assert!(legal.contains("roll"), "{legal}");
+    assert_eq!(json(&ok(["legal", p(&f), "--json"]))["seeded"], true);
+    for face in ["6", "1"] {
+        let err = refused_and_unchanged(&f, &["act", p(&f), face]);
+        assert!(err.contains("seeded"), "{err}");
+    }
+    ok(["act", p(&f), "roll"]);
+    assert_eq!(
+        roll_values(&read_json(&f)),
+        roll_values(&read_json(&seeded_game(&dir, "h.json")))
+    );
+}
+
+/// `act` while `play --save` runs on the same file: play's next save is refused (the act's
+/// step stays in the file), and says how to go on.
+#[test]
+fn play_does_not_overwrite_an_act_made_meanwhile() {
+    use std::io::Write;
+    let dir = TempDir::new().unwrap();
+    let f = dir.path().join("g.json");
+    let mut play = std::process::Command::new(assert_cmd::cargo::cargo_bin("battlemat"))
+        .args([
+            "play",
+            "swtb",
+            "--seats",
+            "human,human",
+            "--seed",
+            "7",
+            "--save",
+            p(&f),
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    while !f.exists() {
+        assert!(t0.elapsed() < Duration::from_secs(30), "play saved nothing");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Wait for the first complete save (the file appears by a rename, so it is whole).
+    ok(["act", p(&f), "first 1"]);
+    let acted = read_json(&f);
+    play.stdin
+        .take()
+        .unwrap()
+        .write_all(b"first 0\nquit\n")
+        .unwrap();
+    let out = play.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("changed by another program"), "{err}");
+    assert!(err.contains("--load"), "{err}");
+    assert_eq!(read_json(&f), acted, "the act's step is kept");
+}
+
+/// `act` and `resign` on a pipe return at once with an error (they used to wait for a
+/// writer forever); a read-only game file is not replaced.
+#[cfg(unix)]
+#[test]
+fn pipes_and_read_only_files_are_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new().unwrap();
+    let fifo = dir.path().join("fifo.json");
+    let c = std::ffi::CString::new(p(&fifo)).unwrap();
+    // SAFETY: a path string and a mode.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    for args in [
+        vec!["act", p(&fifo), "end"],
+        vec!["resign", p(&fifo), "--seat", "0"],
+        vec!["play", "--load", p(&fifo)],
+        vec!["verify", p(&fifo)],
+    ] {
+        let err = fails(&args);
+        assert!(err.contains("not a regular file"), "{args:?}: {err}");
+    }
+    let f = seeded_game(&dir, "g.json");
+    std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let err = refused_and_unchanged(&f, &["act", p(&f), "first 0"]);
+    assert!(err.contains("read-only"), "{err}");
+    let err = refused_and_unchanged(&f, &["resign", p(&f), "--seat", "0"]);
+    assert!(err.contains("read-only"), "{err}");
+    let err = fails(["play", "--load", p(&f), "--seats", "random,random"]);
+    assert!(err.contains("read-only"), "{err}");
+}
+
+/// A temporary file left by a writer that was killed is removed by the next save; one of
+/// a writer still running is left alone.
+#[cfg(unix)]
+#[test]
+fn stale_temporary_files_are_cleaned_up() {
+    let dir = TempDir::new().unwrap();
+    let f = seeded_game(&dir, "g.json");
+    // A process id that is no longer running: a child that has ended.
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let stale = dir.path().join(format!(".g.json.{dead}-123.tmp-battlemat"));
+    let live = dir
+        .path()
+        .join(format!(".g.json.{}-456.tmp-battlemat", std::process::id()));
+    std::fs::write(&stale, "x").unwrap();
+    std::fs::write(&live, "x").unwrap();
+    ok(["act", p(&f), "first 0"]);
+    assert!(!stale.exists(), "{:?}", dir_listing(dir.path()));
+    assert!(live.exists(), "a running writer's file is its own");
+}
+
+/// `--games` past what a run can hold is refused at once, naming it (issue 21: `sim`/`balance
+/// --games 18446744073709551615` panicked with "capacity overflow"; `tournament --games`
+/// built every pairing up front).
+#[test]
+fn too_many_games_are_refused_by_name() {
+    for args in [
+        vec!["sim", "swtb", "--games", "18446744073709551615"],
+        vec!["sim", "swtb", "--games", "10000000000"],
+        vec!["balance", "swtb", "--games", "18446744073709551615"],
+        vec![
+            "tournament",
+            "swtb",
+            "--players",
+            "random,random,greedy",
+            "--games",
+            "400000",
+        ],
+        vec![
+            "tournament",
+            "swtb",
+            "--players",
+            "random,random",
+            "--games",
+            "18446744073709551615",
+        ],
+    ] {
+        let err = fails(&args);
+        assert!(
+            err.contains("--games") && err.contains("at most 1000000"),
+            "{args:?}: {err}"
+        );
+    }
+    let err = fails([
+        "tournament",
+        "swtb",
+        "--players",
+        "random,greedy",
+        "--games",
+        "1e10",
+    ]);
+    assert!(err.contains("--games"), "{err}");
+}
+
+/// A `--data` folder's `.toml` that is a pipe, a link to a device or a folder is an error
+/// (it was skipped and the built-in table used); a folder heavier than 32 MB in all is
+/// refused before the rest is read (issue 21: 100 files of 8 MB reached 835 MB).
+#[cfg(unix)]
+#[test]
+fn data_folders_refuse_what_is_not_a_file_and_are_bounded() {
+    let dir = TempDir::new().unwrap();
+    let out = dir.path().join("g.json");
+    for (name, make) in [("pipe", 0), ("device", 1), ("folder", 2)] {
+        let data = dir.path().join(name);
+        std::fs::create_dir(&data).unwrap();
+        let units = data.join("units.toml");
+        match make {
+            0 => {
+                let c = std::ffi::CString::new(p(&units)).unwrap();
+                // SAFETY: a path string and a mode.
+                assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+            }
+            1 => std::os::unix::fs::symlink("/dev/zero", &units).unwrap(),
+            _ => std::fs::create_dir(&units).unwrap(),
+        }
+        let err = fails([
+            "new",
+            "swtb",
+            "--data",
+            p(&data),
+            "--scenario",
+            "outpost",
+            "-o",
+            p(&out),
+        ]);
+        assert!(
+            err.contains("units.toml: not a regular file"),
+            "{name}: {err}"
+        );
+        assert!(!out.exists());
+    }
+    let data = dir.path().join("heavy");
+    std::fs::create_dir(&data).unwrap();
+    let big = "# padding\n".repeat(700_000); // 7 MB, under one file's limit
+    for i in 0..5 {
+        std::fs::write(data.join(format!("s{i}.toml")), &big).unwrap();
+    }
+    let err = fails(["new", "swtb", "--data", p(&data), "-o", p(&out)]);
+    assert!(err.contains("32 MB") && err.contains("s4.toml"), "{err}");
+}
+
+/// Tables and terrain past the open-table games' bounds are refused where they enter, in
+/// scenario files and game files alike, naming the bound (issue 21: a 6,990-stick SD ERA
+/// table took `view` 16 s and 4.6 GB; a SERM game file edited to a 2^24-tick table aborted;
+/// 84,000 terrain squares left `view` drawing for ten minutes).
+#[test]
+fn open_tables_are_bounded_in_scenario_and_game_files() {
+    let dir = TempDir::new().unwrap();
+    let out = dir.path().join("g.json");
+    let koth = include_str!("../../rules/sd-era/data/scenarios/king_of_the_hill.toml");
+    let huge = koth.replacen("width = 6", "width = 6990", 1);
+    let f = dir.path().join("huge.toml");
+    std::fs::write(&f, &huge).unwrap();
+    let err = fails(["new", "sd-era", "--scenario-file", p(&f), "-o", p(&out)]);
+    assert!(err.contains("at most 48 sticks a side"), "{err}");
+    let mut many = koth.to_string();
+    for i in 0..300 {
+        many.push_str(&format!(
+            "\n[[terrain]]\nname = \"rock {i}\"\nshape = \"circle\"\nat = [{}, {}]\nradius = 0.01\nheight = 1\nblocks_sight = false\nholds = 0\n",
+            0.5 + (i % 20) as f64 * 0.25,
+            0.5 + (i / 20) as f64 * 0.3
+        ));
+    }
+    std::fs::write(&f, &many).unwrap();
+    let err = fails(["new", "sd-era", "--scenario-file", p(&f), "-o", p(&out)]);
+    assert!(err.contains("terrain pieces: at most 256"), "{err}");
+    assert!(!out.exists());
+
+    // Game files: the setup is checked as strictly as a scenario file.
+    ok([
+        "new",
+        "serm",
+        "--scenario",
+        "skirmish",
+        "--seed",
+        "1",
+        "-o",
+        p(&out),
+    ]);
+    let mut g = read_json(&out);
+    g["setup"]["scenario"]["table"]["width"] = (1u64 << 24).into();
+    write_json(&out, &g);
+    for args in [
+        vec!["view", p(&out)],
+        vec!["view", p(&out), "--json"],
+        vec!["legal", p(&out)],
+    ] {
+        let err = fails(&args);
+        assert!(err.contains("at most 144 inches a side"), "{args:?}: {err}");
+    }
+    refused_and_unchanged(&out, &["act", p(&out), "pass"]);
+    let (stdout, _) = exits(FAILED, ["verify", p(&out)]);
+    assert!(stdout.contains("at most 144 inches"), "{stdout}");
+    std::fs::remove_file(&out).unwrap();
+    ok([
+        "new",
+        "sd-era",
+        "--scenario",
+        "king_of_the_hill",
+        "--seed",
+        "1",
+        "-o",
+        p(&out),
+    ]);
+    let mut g = read_json(&out);
+    g["setup"]["mission"]["table"]["width"] = (6990u64 * 2400).into();
+    write_json(&out, &g);
+    let err = fails(["view", p(&out), "--json"]);
+    assert!(err.contains("at most 48 sticks a side"), "{err}");
+}
+
+/// Every game's data errors are at `file:line:column`, the setup path said once (issue 21:
+/// 1,379 of 5,849 refusals in four games named no place; SD ERA said `terrain[0].at:` twice).
+#[test]
+fn data_errors_of_every_game_are_placed_once() {
+    let dir = TempDir::new().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules");
+    let cases = [
+        (
+            "ms-d20",
+            "scenarios/duel.toml",
+            "kind = \"gundam\"",
+            "kind = \"gundamm\"",
+            "duel",
+            "kind",
+        ),
+        (
+            "serm",
+            "scenarios/skirmish.toml",
+            "card = \"machine_gunner\"",
+            "card = \"gunner\"",
+            "skirmish",
+            "card",
+        ),
+        (
+            "abaoaqu",
+            "scenarios/moor.toml",
+            "layout = \"1234\"",
+            "layout = \"9999\"",
+            "moor",
+            "layout",
+        ),
+        (
+            "sd-era",
+            "scenarios/kick_bomb.toml",
+            "corners = [[0.75, 1.25]",
+            "corners = [[0.00001, 1.25]",
+            "kick_bomb",
+            "corners",
+        ),
+        (
+            "sd-era",
+            "units.toml",
+            "value = 1",
+            "value = 99",
+            "king_of_the_hill",
+            "value",
+        ),
+    ];
+    for (game, file, from, to, scenario, key) in cases {
+        let data = dir.path().join(format!("{game}-{scenario}"));
+        let src = root.join(game).join("data");
+        std::fs::create_dir_all(data.join("scenarios")).unwrap();
+        for f in [
+            "units.toml",
+            "tables.toml",
+            "combatants.toml",
+            "cards.toml",
+            file,
+        ] {
+            if let Ok(text) = std::fs::read_to_string(src.join(f)) {
+                std::fs::write(data.join(f), text).unwrap();
+            }
+        }
+        let text = std::fs::read_to_string(data.join(file)).unwrap();
+        assert!(text.contains(from), "{game} {file}: {from}");
+        let edited = text.replacen(from, to, 1);
+        std::fs::write(data.join(file), &edited).unwrap();
+        let line = edited.lines().position(|l| l.contains(to)).unwrap() + 1;
+        let err = fails([
+            "new",
+            game,
+            "--data",
+            p(&data),
+            "--scenario",
+            scenario,
+            "-o",
+            p(&dir.path().join("g.json")),
+        ]);
+        let placed = format!("{}:{line}:", data.join(file).display());
+        assert!(err.contains(&placed), "{game}: {placed} in {err}");
+        let after = &err[err.find(&placed).unwrap() + placed.len()..];
+        let (column, rest) = after.split_once(": ").unwrap();
+        assert!(column.parse::<usize>().is_ok(), "{game}: a column: {err}");
+        let path = rest.split(": ").next().unwrap();
+        assert!(path.contains(key), "{game}: the path: {err}");
+        assert_eq!(err.matches(path).count(), 1, "{game}: the path once: {err}");
     }
 }

@@ -42,34 +42,114 @@ pub struct Source<'a> {
 /// Put a setup error found after parsing (its `at` a path like
 /// `scenario.sides[0].units[6].kind`) at its place in the file it came from:
 /// `file:line:column: path: message`. The first source whose prefix the path starts with
-/// is the file; a path not found in it still names the file.
+/// is the file; a path the file does not have (a field the rules derive) is put at the
+/// nearest part of it the file has (`sides[0].units[6]`), or at the file's start. An error
+/// already placed (its `at` a `file:line:column`) is left as it is.
 pub fn place(e: SetupError, sources: &[Source]) -> SetupError {
-    for s in sources {
-        if let Some(rest) = e.at.strip_prefix(s.prefix) {
-            return match locate(s.text, rest) {
-                Some((l, c)) => SetupError::new(format!("{}:{l}:{c}: {}", s.name, e.at), e.message),
-                None => SetupError::new(format!("{}: {}", s.name, e.at), e.message),
-            };
+    let parts: Vec<Part> = sources
+        .iter()
+        .map(|s| Part {
+            setup: s.prefix,
+            file: "",
+            name: s.name,
+            text: s.text,
+        })
+        .collect();
+    place_parts(e, &parts)
+}
+
+/// A part of a setup and the file it came from: setup paths under `setup` are at `file`
+/// followed by the rest of the path in it (`units.GD.move` with `setup: "units."` and `file:
+/// "units."` is `units.GD.move` in the unit file; `chart.zaku.value` with `setup: "chart."`
+/// and `file: ""` is `zaku.value`).
+#[derive(Clone, Copy)]
+pub struct Part<'a> {
+    pub setup: &'a str,
+    pub file: &'a str,
+    pub name: &'a str,
+    pub text: &'a str,
+}
+
+/// [`place`] with each part's path in its file said ([`Part`]).
+pub fn place_parts(e: SetupError, parts: &[Part]) -> SetupError {
+    for p in parts {
+        if e.at.starts_with(p.name) {
+            return e;
+        }
+    }
+    for p in parts {
+        // The part itself (`mission`), or a path in it.
+        let whole = !p.setup.is_empty() && e.at == p.setup.trim_end_matches('.');
+        if let Some(rest) = e.at.strip_prefix(p.setup).or(whole.then_some("")) {
+            let (l, c) = locate_nearest(p.text, &format!("{}{rest}", p.file));
+            return SetupError::new(format!("{}:{l}:{c}: {}", p.name, e.at), e.message);
         }
     }
     e
 }
 
-/// Where a path like `sides[0].units[6].kind` is in a TOML text, as (line, column).
+/// A setup error of a game made from data files, placed: in the scenario file the scenario
+/// `id` came from (found among `scenarios` by its `id`; setup paths under `scenario`), or in
+/// one of the other `parts`. A scenario not from the files (a built-in one) places nothing.
+pub fn place_in_data(
+    e: SetupError,
+    id: &str,
+    scenarios: &[(&str, &str)],
+    scenario: &str,
+    parts: &[Part],
+) -> SetupError {
+    let mut all: Vec<Part> = Vec::with_capacity(parts.len() + 1);
+    if let Some((name, text)) = file_with_id(scenarios, id) {
+        all.push(Part {
+            setup: scenario,
+            file: "",
+            name,
+            text,
+        });
+    }
+    all.extend(parts.iter().copied());
+    place_parts(e, &all)
+}
+
+/// Where `path` is in `text`, or the nearest enclosing part of it that is there, or the
+/// start of the file.
+pub fn locate_nearest(text: &str, path: &str) -> (usize, usize) {
+    let mut p = path;
+    loop {
+        if let Some(at) = locate(text, p) {
+            return at;
+        }
+        // Drop the last index, or else the last field.
+        let cut = match (p.rfind('['), p.rfind('.')) {
+            (Some(b), Some(d)) => b.max(d),
+            (Some(b), None) => b,
+            (None, Some(d)) => d,
+            (None, None) => return (1, 1),
+        };
+        p = &p[..cut];
+        if p.is_empty() {
+            return (1, 1);
+        }
+    }
+}
+
+/// Where a path like `sides[0].units[6].kind` (or `armies[0][1]`) is in a TOML text, as
+/// (line, column).
 pub fn locate(text: &str, path: &str) -> Option<(usize, usize)> {
     use toml::de::{DeTable, DeValue};
     let root = DeTable::parse(text).ok()?;
     let mut table = Some(root.get_ref());
     let mut span = root.span();
     for seg in path.split('.') {
-        let (name, index) = match seg.split_once('[') {
-            Some((n, i)) => (n, Some(i.trim_end_matches(']').parse::<usize>().ok()?)),
-            None => (seg, None),
+        let (name, indices) = match seg.split_once('[') {
+            Some((n, i)) => (n, i.trim_end_matches(']')),
+            None => (seg, ""),
         };
         let (_, v) = table?.iter().find(|(k, _)| k.get_ref().as_ref() == name)?;
         span = v.span();
         let mut value = v.get_ref();
-        if let Some(i) = index {
+        for i in indices.split("][").filter(|i| !i.is_empty()) {
+            let i: usize = i.parse().ok()?;
             let DeValue::Array(items) = value else {
                 return None;
             };
@@ -83,6 +163,19 @@ pub fn locate(text: &str, path: &str) -> Option<(usize, usize)> {
         };
     }
     Some(line_col(text, span.start))
+}
+
+/// Of data files as (name, text), the one whose top-level `id` is `id` (where a scenario
+/// chosen by its id came from).
+pub fn file_with_id<'a>(files: &[(&'a str, &'a str)], id: &str) -> Option<(&'a str, &'a str)> {
+    files.iter().copied().find(|(_, text)| {
+        toml::de::DeTable::parse(text).is_ok_and(|t| {
+            t.get_ref().iter().any(|(k, v)| {
+                k.get_ref().as_ref() == "id"
+                    && matches!(v.get_ref(), toml::de::DeValue::String(s) if s.as_ref() == id)
+            })
+        })
+    })
 }
 
 /// The 1-based line and column (in characters) of a byte offset.
@@ -207,6 +300,27 @@ mod tests {
         assert_eq!(placed.at, "f.toml:7:8: scenario.sides[1].kind");
         let other = place(SetupError::new("options.x", "m"), &[]);
         assert_eq!(other.at, "options.x");
+        let src = [Source {
+            prefix: "scenario.",
+            name: "f.toml",
+            text: TEXT,
+        }];
+        // A field the file does not have: at the nearest part it has.
+        let near = place(SetupError::new("scenario.sides[1].reach", "m"), &src);
+        assert_eq!(near.at, "f.toml:6:1: scenario.sides[1].reach");
+        let none = place(SetupError::new("scenario.table", "m"), &src);
+        assert_eq!(none.at, "f.toml:1:1: scenario.table");
+        let whole = place(SetupError::new("scenario", "m"), &src);
+        assert_eq!(whole.at, "f.toml:1:1: scenario");
+        // Placed once only.
+        assert_eq!(place(near.clone(), &src).at, near.at);
+        // Arrays of arrays.
+        let text = "armies = [\n  [\"a\", \"b\"],\n  [\"c\"],\n]\n";
+        assert_eq!(locate(text, "armies[1][0]"), Some((3, 4)));
+        assert_eq!(locate(text, "armies[1][5]"), None);
+        let files = [("a.toml", "id = \"x\"\n"), ("b.toml", "id = \"y\"\n")];
+        assert_eq!(file_with_id(&files, "y").map(|f| f.0), Some("b.toml"));
+        assert_eq!(file_with_id(&files, "z"), None);
     }
 
     #[test]

@@ -44,7 +44,7 @@ pub mod seating;
 pub mod testing;
 
 pub use options::{GameOptions, OptionRow};
-pub use record::{Record, ReplayError};
+pub use record::{Chain, Record, ReplayError};
 pub use scene::{Anchors, Scene};
 pub use seating::Seating;
 

@@ -537,7 +537,49 @@ impl Fraction {
     }
 }
 
+/// The most corners a terrain polygon may have (a table is checked once, but every query
+/// walks the corners).
+pub const MAX_CORNERS: usize = 64;
+
+/// Which of a game's size bounds a table goes past ([`Table::check_bounds`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OverBound {
+    /// A side longer than the game allows.
+    Side,
+    /// More pieces than the game allows.
+    Pieces,
+    /// This piece has more than [`MAX_CORNERS`] corners.
+    Corners(usize),
+}
+
+/// Of a [`Table::check`] message, the piece it is about and the rest of it
+/// (`"pieces[2]: outside the table"` → `(2, "outside the table")`), for a game to name the
+/// piece as its data file does.
+pub fn piece_of(message: &str) -> Option<(usize, &str)> {
+    let (i, rest) = message.strip_prefix("pieces[")?.split_once("]: ")?;
+    Some((i.parse().ok()?, rest))
+}
+
 impl Table {
+    /// Is the table within a game's bounds: each side at most `max_side` ticks, at most
+    /// `max_pieces` pieces, each of at most [`MAX_CORNERS`] corners? The bounds keep every
+    /// picture of the table (text or SVG) and every search of its pieces small. Each game
+    /// says them, and names the one passed over, in its own units.
+    pub fn check_bounds(&self, max_side: Ticks, max_pieces: usize) -> Result<(), OverBound> {
+        if self.width > max_side || self.depth > max_side {
+            return Err(OverBound::Side);
+        }
+        if self.pieces.len() > max_pieces {
+            return Err(OverBound::Pieces);
+        }
+        match self.pieces.iter().position(
+            |p| matches!(&p.outline, Outline::Polygon { corners } if corners.len() > MAX_CORNERS),
+        ) {
+            Some(i) => Err(OverBound::Corners(i)),
+            None => Ok(()),
+        }
+    }
+
     /// Is the table usable: positive size within [`MAX_COORD`], every piece a proper shape
     /// inside it?
     pub fn check(&self) -> Result<(), String> {

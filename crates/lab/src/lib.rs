@@ -47,6 +47,22 @@ pub fn seat_wins(r: &GameResult) -> Option<Vec<bool>> {
     Some(w)
 }
 
+/// The most games one run plays: every game's result is kept for the report (a few dozen
+/// bytes each), so this bounds the memory a run takes (`--games` is checked against it).
+pub const MAX_GAMES: u64 = 1_000_000;
+
+/// The refusal of a run of more than [`MAX_GAMES`]: `pairs` × `per_pair` games.
+pub fn too_many_games(pairs: u64, per_pair: u64) -> String {
+    format!(
+        "--games {per_pair}: {} games in all; a run plays at most {MAX_GAMES} (each game's result is kept for the report)",
+        if pairs == 1 {
+            per_pair.to_string()
+        } else {
+            format!("{pairs} pairs × {per_pair}")
+        }
+    )
+}
+
 /// Play `games` games on `threads` worker threads (0: every core): game `i` gets dice
 /// stream `i` of `seed`; the results come back in game order. `tick` is called after each
 /// game (a progress bar).
@@ -57,6 +73,9 @@ pub fn run_games<T: Send>(
     play: &(dyn Fn(u64, &mut Roller) -> T + Sync),
     tick: &(dyn Fn() + Sync),
 ) -> Result<Vec<T>, String> {
+    if games > MAX_GAMES {
+        return Err(too_many_games(1, games));
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

@@ -61,15 +61,32 @@ pub struct Report {
 
 /// The games in order: (seat 0's player, seat 1's player).
 pub fn schedule(players: usize, games_per_pair: u64) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    for i in 0..players {
-        for j in i + 1..players {
-            for k in 0..games_per_pair {
-                out.push(if k % 2 == 0 { (i, j) } else { (j, i) });
-            }
+    let games = schedule_len(players, games_per_pair).unwrap_or(0);
+    (0..games)
+        .map(|i| pairing(players, games_per_pair, i))
+        .collect()
+}
+
+/// How many games the schedule holds (`None` past `u64`).
+pub fn schedule_len(players: usize, games_per_pair: u64) -> Option<u64> {
+    let n = players as u64;
+    (n * n.saturating_sub(1) / 2).checked_mul(games_per_pair)
+}
+
+/// Game `i` of the schedule, worked out from its index (the schedule is never built: a
+/// tournament of many games holds no list of them): pair `i / games_per_pair` in the order
+/// (0,1), (0,2), …, (1,2), …, seats swapped on odd games.
+pub fn pairing(players: usize, games_per_pair: u64, i: u64) -> (usize, usize) {
+    let (mut pair, k) = (i / games_per_pair, i % games_per_pair);
+    for a in 0..players {
+        let row = (players - a - 1) as u64;
+        if pair < row {
+            let b = a + 1 + pair as usize;
+            return if k % 2 == 0 { (a, b) } else { (b, a) };
         }
+        pair -= row;
     }
-    out
+    (0, 1)
 }
 
 /// Seat 0's outcome: 1 a win, 0 a loss, ½ a draw (or a co-operative mission's shared fate).
@@ -94,13 +111,16 @@ pub fn run(spec: &Spec, play: PlayOne<'_>, tick: &(dyn Fn() + Sync)) -> Result<R
     if spec.games_per_pair == 0 {
         return Err("at least one game a pair".into());
     }
-    let games = schedule(n, spec.games_per_pair);
+    let gpp = spec.games_per_pair;
+    let games = schedule_len(n, gpp)
+        .filter(|&g| g <= crate::MAX_GAMES)
+        .ok_or_else(|| crate::too_many_games(n as u64 * (n as u64 - 1) / 2, gpp))?;
     let results = crate::run_games(
-        games.len() as u64,
+        games,
         spec.seed,
         spec.threads,
         &|i, roller| {
-            let (a, b) = games[i as usize];
+            let (a, b) = pairing(n, gpp, i);
             play(&[spec.players[a], spec.players[b]], roller)
         },
         tick,
@@ -110,7 +130,7 @@ pub fn run(spec: &Spec, play: PlayOne<'_>, tick: &(dyn Fn() + Sync)) -> Result<R
     for (i, r) in results.into_iter().enumerate() {
         let played = r.map_err(|e| format!("game {i}: {e}"))?;
         steps += played.steps as f64;
-        let (a, b) = games[i];
+        let (a, b) = pairing(n, gpp, i as u64);
         let s = seat0_score(&played.result);
         // Kept from the lower index's side.
         let (lo, hi, s_lo) = if a < b { (a, b, s) } else { (b, a, 1.0 - s) };
@@ -170,12 +190,12 @@ pub fn run(spec: &Spec, play: PlayOne<'_>, tick: &(dyn Fn() + Sync)) -> Result<R
         }
     }
     Ok(Report {
-        games: games.len() as u64,
+        games,
         games_per_pair: spec.games_per_pair,
         seed: spec.seed,
         standings,
         meetings,
-        mean_steps: steps / games.len() as f64,
+        mean_steps: steps / games as f64,
     })
 }
 
@@ -256,6 +276,40 @@ mod tests {
             assert_eq!(s.iter().filter(|&&p| p == (i, j)).count(), 2);
             assert_eq!(s.iter().filter(|&&p| p == (j, i)).count(), 2);
         }
+        // Every game worked out from its index, as the nested loops would list them.
+        for (players, gpp) in [(2, 3), (4, 1), (5, 2), (7, 5)] {
+            let mut listed = Vec::new();
+            for i in 0..players {
+                for j in i + 1..players {
+                    for k in 0..gpp {
+                        listed.push(if k % 2 == 0 { (i, j) } else { (j, i) });
+                    }
+                }
+            }
+            assert_eq!(
+                schedule(players, gpp),
+                listed,
+                "{players} players, {gpp} a pair"
+            );
+        }
+        assert_eq!(schedule_len(3, u64::MAX), None);
+    }
+
+    #[test]
+    fn too_many_games_are_refused_before_any_is_played() {
+        let spec = Spec {
+            players: vec![PlayerKind::Greedy, PlayerKind::Random, PlayerKind::Random],
+            games_per_pair: crate::MAX_GAMES,
+            seed: 0,
+            threads: 1,
+        };
+        let played = std::sync::atomic::AtomicU64::new(0);
+        let e = run(&spec, &|_, _| unreachable!("no game is played"), &|| {
+            played.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        })
+        .unwrap_err();
+        assert!(e.contains("1000000"), "{e}");
+        assert_eq!(played.into_inner(), 0);
     }
 
     fn result(ranks: Vec<u8>) -> GameResult {

@@ -9,7 +9,7 @@
 //! anyone can recompute every die ([`face`]) and check the commitment ([`commitment`]).
 
 use battlemat_core::ChanceOutcome;
-use hmac::{Hmac, Mac};
+use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
 
 /// Hex of bytes.
@@ -48,7 +48,7 @@ pub fn face(
     let zone = (u64::MAX / total) * total;
     let mut counter = 0u64;
     let x = loop {
-        let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(server_seed.as_bytes())
+        let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(server_seed.as_bytes())
             .expect("HMAC takes a key of any length");
         mac.update(seat_seeds.join(",").as_bytes());
         mac.update(format!(":{index}:{counter}").as_bytes());

@@ -618,3 +618,30 @@ fn sweeps_agree_with_floating_point() {
     }
     assert!(hits > 100, "{hits} sweeps hit something");
 }
+
+#[test]
+fn a_table_past_a_games_bounds_says_which() {
+    let mut t = Table {
+        width: 100,
+        depth: 80,
+        pieces: vec![piece(square(0, 0, 10)); 3],
+    };
+    assert_eq!(t.check_bounds(100, 3), Ok(()));
+    assert_eq!(t.check_bounds(99, 3), Err(OverBound::Side));
+    assert_eq!(t.check_bounds(100, 2), Err(OverBound::Pieces));
+    let many: Vec<Point> = (0..=MAX_CORNERS as i64)
+        .map(|i| {
+            let a = i as f64 / (MAX_CORNERS + 1) as f64 * std::f64::consts::TAU;
+            p(
+                50 + (30.0 * a.cos()) as Ticks,
+                40 + (30.0 * a.sin()) as Ticks,
+            )
+        })
+        .collect();
+    t.pieces.push(piece(Outline::Polygon { corners: many }));
+    assert_eq!(t.check_bounds(100, 4), Err(OverBound::Corners(3)));
+    t.pieces[0] = piece(square(95, 0, 10));
+    let e = t.check().unwrap_err();
+    assert_eq!(piece_of(&e), Some((0, "outside the table")));
+    assert_eq!(piece_of("the table must be"), None);
+}

@@ -389,7 +389,14 @@ impl Catalog {
     ) -> Result<Catalog, SetupError> {
         let u: UnitsFile = battlemat_core::data::parse(units.0, units.1)?;
         let t: Tables = battlemat_core::data::parse(tables.0, tables.1)?;
-        t.check(tables.0)?;
+        t.check("tables").map_err(|e| {
+            let file = battlemat_core::data::Source {
+                prefix: "tables.",
+                name: tables.0,
+                text: tables.1,
+            };
+            battlemat_core::data::place(e, &[file])
+        })?;
         let mut out = Vec::new();
         for (name, text) in scenarios {
             out.push(battlemat_core::data::parse::<Scenario>(name, text)?);

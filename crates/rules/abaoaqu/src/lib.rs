@@ -131,11 +131,9 @@ impl Game for AbaoAqu {
         let folder = DataFolder::new(files, &["units.toml", "tables.toml"]);
         let units = folder.named("units.toml", data::UNITS_TOML);
         let tables = folder.named("tables.toml", data::TABLES_TOML);
-        let mut cat = Catalog::from_sources(
-            (&units.0, units.1),
-            (&tables.0, tables.1),
-            &folder.scenarios(),
-        )?;
+        let scenarios = folder.scenarios();
+        let mut cat =
+            Catalog::from_sources((&units.0, units.1), (&tables.0, tables.1), &scenarios)?;
         if cat.scenarios.is_empty() {
             cat.scenarios = Catalog::builtin().scenarios.clone();
         }
@@ -143,7 +141,24 @@ impl Game for AbaoAqu {
         let id = choose_scenario(scenario, &ids)?;
         let mut setup = cat.setup(&id, o)?;
         setup.seating = Seating::from_options(options, 2, setup.scenario.seats.1)?;
-        setup::check_setup(&setup)?;
+        setup::check_setup(&setup).map_err(|e| {
+            use battlemat_core::data::Part;
+            let parts = [
+                Part {
+                    setup: "units.",
+                    file: "units.",
+                    name: &units.0,
+                    text: units.1,
+                },
+                Part {
+                    setup: "tables.",
+                    file: "",
+                    name: &tables.0,
+                    text: tables.1,
+                },
+            ];
+            battlemat_core::data::place_in_data(e, &id, &scenarios, "scenario.", &parts)
+        })?;
         Ok(setup)
     }
 

@@ -111,13 +111,16 @@ fn parse(
     ),
     String,
 > {
+    // Counters' values are single digits and the largest layout 68 hexes across: the
+    // bound keeps every sum and ratio below far from overflowing.
+    const MAX_VALUE: u32 = 999;
     let num = |k: &str| -> Result<Option<u32>, String> {
         params
             .get(k)
-            .map(|v| {
-                v.trim()
-                    .parse::<u32>()
-                    .map_err(|_| format!("--{k}: {v:?} is not a whole number"))
+            .map(|v| match v.trim().parse::<u32>() {
+                Ok(n) if n <= MAX_VALUE => Ok(n),
+                Ok(_) => Err(format!("--{k}: {v} is more than {MAX_VALUE}")),
+                Err(_) => Err(format!("--{k}: {v:?} is not a whole number")),
             })
             .transpose()
     };

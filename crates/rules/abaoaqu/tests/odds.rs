@@ -126,3 +126,30 @@ fn abq_odds_agree_with_the_tables_by_enumeration() {
 fn to_fire(g: &mut AbaoAqu) {
     skip_moves(g);
 }
+
+/// Values past any counter's are refused by name (issue 21: `--attack 4294967295` wrapped
+/// round to "worse than 1:3"; doubled in the same hex it overflowed).
+#[test]
+fn abq_odds_refuse_values_past_the_bound() {
+    for (k, extra) in [
+        ("attack", ("same-hex", "true")),
+        ("attack", ("range", "1")),
+        ("defence", ("range", "1")),
+        ("range", ("attack", "5")),
+    ] {
+        let mut p = params(&[("attack", "5"), ("defence", "2"), extra]);
+        p.insert(k.to_string(), "4294967295".to_string());
+        let e = AbaoAqu::matchup_odds(&p).unwrap_err();
+        assert!(
+            e.contains(&format!("--{k}")) && e.contains("more than 999"),
+            "{e}"
+        );
+    }
+    let top = AbaoAqu::matchup_odds(&params(&[
+        ("attack", "999"),
+        ("defence", "1"),
+        ("same-hex", "true"),
+    ]))
+    .unwrap();
+    assert_ne!(top.details["column"], "worse than 1:3");
+}

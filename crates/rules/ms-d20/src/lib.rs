@@ -114,7 +114,8 @@ impl Game for MsD20 {
         let o = Options::from_pairs(options)?;
         let folder = DataFolder::new(files, &["combatants.toml"]);
         let c = folder.named("combatants.toml", data::COMBATANTS_TOML);
-        let mut cat = Catalog::from_sources((&c.0, c.1), &folder.scenarios())?;
+        let scenarios = folder.scenarios();
+        let mut cat = Catalog::from_sources((&c.0, c.1), &scenarios)?;
         if cat.scenarios.is_empty() {
             cat.scenarios = Catalog::builtin().scenarios.clone();
         }
@@ -122,7 +123,15 @@ impl Game for MsD20 {
         let id = choose_scenario(scenario, &ids)?;
         let mut s = cat.setup(&id, o)?;
         s.seating = Seating::from_options(options, 2, s.scenario.seats.1)?;
-        setup::check_setup(&s)?;
+        setup::check_setup(&s).map_err(|e| {
+            let part = battlemat_core::data::Part {
+                setup: "combatants.",
+                file: "combatants.",
+                name: &c.0,
+                text: c.1,
+            };
+            battlemat_core::data::place_in_data(e, &id, &scenarios, "scenario.", &[part])
+        })?;
         Ok(s)
     }
 

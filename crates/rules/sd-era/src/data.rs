@@ -190,13 +190,13 @@ impl<'de> Deserialize<'de> for Sticks {
     }
 }
 
-/// Sticks to ticks, exactly: `what` names the value in the error.
-pub fn ticks(sticks: f64, what: &str) -> Result<Ticks, String> {
+/// Sticks to ticks, exactly.
+pub fn ticks(sticks: f64) -> Result<Ticks, String> {
     let t = sticks * STICK as f64;
     let r = t.round();
     if !t.is_finite() || (t - r).abs() > 1e-6 || r.abs() > battlemat_geom::table::MAX_COORD as f64 {
         return Err(format!(
-            "{what}: {sticks} sticks is not a whole number of 1/{STICK} sticks"
+            "{sticks} sticks is not a whole number of 1/{STICK} sticks"
         ));
     }
     Ok(r as Ticks)
@@ -354,7 +354,7 @@ pub struct Mission {
 
 impl MissionFile {
     fn measure(self) -> Result<Mission, SetupError> {
-        let len = |s: Sticks, what: &str| ticks(s.0, what).map_err(|e| SetupError::new(what, e));
+        let len = |s: Sticks, what: &str| ticks(s.0).map_err(|e| SetupError::new(what, e));
         let mut pieces = Vec::new();
         let mut names = Vec::new();
         for (i, t) in self.terrain.into_iter().enumerate() {
@@ -468,13 +468,27 @@ impl Catalog {
         chart: &str,
         missions: &[(&str, &str)],
     ) -> Result<Catalog, SetupError> {
+        let chart_text = chart;
         let chart: BTreeMap<String, UnitType> = parse(chart_name, chart)?;
+        let chart_file = |prefix| battlemat_core::data::Part {
+            setup: prefix,
+            file: "",
+            name: chart_name,
+            text: chart_text,
+        };
         let mut out = Vec::new();
         for (file, text) in missions {
             let m: MissionFile = parse(file, text)?;
+            // The setup's armies are the mission file's.
+            let file = |prefix| battlemat_core::data::Part {
+                setup: prefix,
+                file: if prefix == "armies" { "armies" } else { "" },
+                name: file,
+                text,
+            };
             let m = m
                 .measure()
-                .map_err(|e| SetupError::new(format!("{file}: {}", e.at), e.message))?;
+                .map_err(|e| battlemat_core::data::place_parts(e, &[file("")]))?;
             let setup = Setup {
                 chart: chart.clone(),
                 armies: m.armies.iter().take(2).cloned().collect(),
@@ -483,20 +497,8 @@ impl Catalog {
                 players: 2,
             };
             crate::setup::check_setup(&setup).map_err(|e| {
-                // Put it at its place in the file when the path is one the file has.
-                let placed = battlemat_core::data::place(
-                    e.clone(),
-                    &[battlemat_core::data::Source {
-                        prefix: "",
-                        name: file,
-                        text,
-                    }],
-                );
-                if placed.at.contains(':') {
-                    placed
-                } else {
-                    SetupError::new(format!("{file}: {}", e.at), e.message)
-                }
+                let parts = [file("mission."), file("armies"), chart_file("chart.")];
+                battlemat_core::data::place_parts(e, &parts)
             })?;
             out.push(m);
         }
@@ -507,7 +509,7 @@ impl Catalog {
         // A chart file on its own is checked line by line.
         for (key, u) in &cat.chart {
             crate::setup::check_unit_type(key, u)
-                .map_err(|e| SetupError::new(format!("{chart_name}: {}", e.at), e.message))?;
+                .map_err(|e| battlemat_core::data::place_parts(e, &[chart_file("")]))?;
         }
         Ok(cat)
     }

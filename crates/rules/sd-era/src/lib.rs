@@ -204,7 +204,28 @@ impl Game for SdEra {
             },
         };
         let setup = cat.setup(&id, players, o)?;
-        setup::check_setup(&setup)?;
+        setup::check_setup(&setup).map_err(|e| {
+            let chart = battlemat_core::data::Part {
+                setup: "chart.",
+                file: "",
+                name: chart_name,
+                text: chart_text,
+            };
+            // The armies are the mission file's, placed there too.
+            let e = match battlemat_core::data::file_with_id(&missions, &id) {
+                Some((name, text)) => {
+                    let armies = battlemat_core::data::Part {
+                        setup: "armies",
+                        file: "armies",
+                        name,
+                        text,
+                    };
+                    battlemat_core::data::place_parts(e, &[armies])
+                }
+                None => e,
+            };
+            battlemat_core::data::place_in_data(e, &id, &missions, "mission.", &[chart])
+        })?;
         Ok(setup)
     }
 

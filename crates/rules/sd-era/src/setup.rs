@@ -13,10 +13,16 @@
 use crate::data::{Armies, BALL_RADIUS, BASE_RADIUS, MissionKind, STICK, Setup, Special, UnitType};
 use crate::state::{Back, Body, Fixed, Phase, Progress, SdEra, Unit, UnitId};
 use battlemat_core::{Seat, SetupError};
-use battlemat_geom::table::{Base, Landing, Point, Ticks, toward};
+use battlemat_geom::table::{Base, Landing, OverBound, Point, Ticks, toward};
 use std::sync::Arc;
 
 pub const MAX_PLAYERS: u8 = 6;
+
+/// The longest side a table may have, in sticks (the missions' are 3 to 6): bounds the text
+/// map (8 columns and 3 rows a stick) and the picture, whatever a file says.
+pub const MAX_TABLE_STICKS: Ticks = 48;
+/// The most terrain pieces a table may have (the missions have up to a dozen).
+pub const MAX_TERRAIN: usize = 256;
 
 /// One line of the chart on its own: a value of 1 to 6, and CHEAP only on value 2 or 3.
 pub fn check_unit_type(key: &str, u: &UnitType) -> Result<(), SetupError> {
@@ -86,7 +92,33 @@ pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
     let m = &s.mission;
     m.table
         .check()
-        .map_err(|e| SetupError::new("mission.table", e))?;
+        .map_err(|e| match battlemat_geom::table::piece_of(&e) {
+            Some((i, m)) => SetupError::new(format!("mission.terrain[{i}]"), m),
+            None => SetupError::new("mission.table", e),
+        })?;
+    m.table
+        .check_bounds(MAX_TABLE_STICKS * STICK, MAX_TERRAIN)
+        .map_err(|over| match over {
+            OverBound::Side => SetupError::new(
+                "mission.width",
+                format!(
+                    "a table of {} × {} sticks: at most {MAX_TABLE_STICKS} sticks a side",
+                    m.table.width as f64 / STICK as f64,
+                    m.table.depth as f64 / STICK as f64
+                ),
+            ),
+            OverBound::Pieces => SetupError::new(
+                "mission.terrain",
+                format!(
+                    "{} terrain pieces: at most {MAX_TERRAIN}",
+                    m.table.pieces.len()
+                ),
+            ),
+            OverBound::Corners(i) => SetupError::new(
+                format!("mission.terrain[{i}].corners"),
+                format!("at most {} corners", battlemat_geom::table::MAX_CORNERS),
+            ),
+        })?;
     if m.terrain_names.len() != m.table.pieces.len() {
         return Err(SetupError::new(
             "mission.terrain_names",

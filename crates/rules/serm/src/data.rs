@@ -126,8 +126,10 @@ fn ticks(v: f64, at: &str) -> Result<Ticks, SetupError> {
 }
 
 impl ScenarioFile {
-    pub fn to_scenario(&self, name: &str) -> Result<Scenario, SetupError> {
-        let at = |p: &str| format!("{name}: {p}");
+    /// The scenario in ticks; an error's path is in the file (`terrain[2].corners[1]`), for
+    /// the caller to place in it.
+    pub fn to_scenario(&self) -> Result<Scenario, SetupError> {
+        let at = |p: &str| p.to_string();
         let mut pieces = Vec::new();
         for (i, t) in self.terrain.iter().enumerate() {
             let mut corners = Vec::new();
@@ -202,7 +204,14 @@ impl Catalog {
         let mut out = Vec::new();
         for (name, text) in scenarios {
             let f: ScenarioFile = battlemat_core::data::parse(name, text)?;
-            out.push(f.to_scenario(name)?);
+            out.push(f.to_scenario().map_err(|e| {
+                let file = battlemat_core::data::Source {
+                    prefix: "",
+                    name,
+                    text,
+                };
+                battlemat_core::data::place(e, &[file])
+            })?);
         }
         Ok(Catalog {
             cards: c.cards,

@@ -111,7 +111,8 @@ impl Game for Serm {
         let o = Options::from_pairs(options)?;
         let folder = DataFolder::new(files, &["cards.toml"]);
         let c = folder.named("cards.toml", data::CARDS_TOML);
-        let mut cat = Catalog::from_sources((&c.0, c.1), &folder.scenarios())?;
+        let scenarios = folder.scenarios();
+        let mut cat = Catalog::from_sources((&c.0, c.1), &scenarios)?;
         if cat.scenarios.is_empty() {
             cat.scenarios = Catalog::builtin().scenarios.clone();
         }
@@ -119,7 +120,15 @@ impl Game for Serm {
         let id = choose_scenario(scenario, &ids)?;
         let mut s = cat.setup(&id, o)?;
         s.seating = Seating::from_options(options, 2, 2)?;
-        setup::check_setup(&s)?;
+        setup::check_setup(&s).map_err(|e| {
+            let part = battlemat_core::data::Part {
+                setup: "cards.",
+                file: "cards.",
+                name: &c.0,
+                text: c.1,
+            };
+            battlemat_core::data::place_in_data(e, &id, &scenarios, "scenario.", &[part])
+        })?;
         Ok(s)
     }
 

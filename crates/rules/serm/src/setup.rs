@@ -2,17 +2,49 @@
 //! of terrain and each other, a points line-up within its points; a saved state checked as
 //! strictly.
 
-use crate::data::{BASE_RADIUS, Setup};
+use crate::data::{BASE_RADIUS, INCH, Setup};
 use crate::state::{Fixed, Phase, Progress, Serm, Soldier};
 use battlemat_core::SetupError;
-use battlemat_geom::table::Base;
+use battlemat_geom::table::{Base, OverBound, Ticks};
+
+/// The longest side a table may have, in inches (the scenarios' are 36): bounds the text
+/// map (two characters an inch) and the picture, in scenario and game files alike.
+pub const MAX_TABLE_INCHES: Ticks = 144;
+/// The most terrain pieces a table may have.
+pub const MAX_TERRAIN: usize = 256;
 use std::sync::Arc;
 
 pub fn check_setup(setup: &Setup) -> Result<(Fixed, Vec<Soldier>), SetupError> {
     let s = &setup.scenario;
     s.table
         .check()
-        .map_err(|e| SetupError::new("scenario.terrain", e))?;
+        .map_err(|e| match battlemat_geom::table::piece_of(&e) {
+            Some((i, m)) => SetupError::new(format!("scenario.terrain[{i}]"), m),
+            None => SetupError::new("scenario.terrain", e),
+        })?;
+    s.table
+        .check_bounds(MAX_TABLE_INCHES * INCH, MAX_TERRAIN)
+        .map_err(|over| match over {
+            OverBound::Side => SetupError::new(
+                "scenario.width",
+                format!(
+                    "a table of {} × {} inches: at most {MAX_TABLE_INCHES} inches a side",
+                    s.table.width as f64 / INCH as f64,
+                    s.table.depth as f64 / INCH as f64
+                ),
+            ),
+            OverBound::Pieces => SetupError::new(
+                "scenario.terrain",
+                format!(
+                    "{} terrain pieces: at most {MAX_TERRAIN}",
+                    s.table.pieces.len()
+                ),
+            ),
+            OverBound::Corners(i) => SetupError::new(
+                format!("scenario.terrain[{i}].corners"),
+                format!("at most {} corners", battlemat_geom::table::MAX_CORNERS),
+            ),
+        })?;
     if s.sides.len() != 2 {
         return Err(SetupError::new(
             "scenario.sides",

@@ -51,7 +51,7 @@ pub fn game(blue: &[&str], red: &[&str], walls: &[[f64; 4]]) -> Serm {
     let cat = Catalog::builtin();
     let setup = battlemat_serm::Setup {
         cards: cat.cards.clone(),
-        scenario: f.to_scenario("test.toml").unwrap(),
+        scenario: f.to_scenario().unwrap(),
         options: Default::default(),
         seating: battlemat_core::Seating::one_per_side(2),
     };
