@@ -502,6 +502,22 @@ pub enum ActionList {
     Candidates,
 }
 
+/// Why a rules crate refuses a record of an older `version` of ruleset `id` (this is
+/// `current`): what changed since (`changed`), and the git commit whose rules still replay
+/// it. For [`Game::replays_older`] when a change could touch any game.
+pub fn older_version_refused(
+    id: &str,
+    version: &str,
+    current: &str,
+    changed: &str,
+    commit: &str,
+) -> String {
+    format!(
+        "made with {id} version {version}, this is version {current}: {changed}; replay it \
+         with battlemat at git commit {commit}, the last with {id} version {version}"
+    )
+}
+
 /// The Game API.
 ///
 /// A value of the implementing type is a *state*. Implementations guarantee:
