@@ -76,6 +76,30 @@ pub(crate) fn len2(dx: Ticks, dy: Ticks) -> i128 {
 }
 
 impl SdEra {
+    /// How far body `b` must go from where it is toward `toward` to be clear of `u`'s base
+    /// (0 when it already is): the chord of the two bases' reach, rounded up to a clear tick.
+    pub fn clear_past(&self, b: UnitId, u: UnitId, toward: Point) -> Ticks {
+        let (ball, unit) = (self.unit(b).base(), self.unit(u).base());
+        let c = ball.centre;
+        let v = ((toward.x - c.x) as i128, (toward.y - c.y) as i128);
+        let w = ((c.x - unit.centre.x) as i128, (c.y - unit.centre.y) as i128);
+        let len = battlemat_geom::table::isqrt((v.0 * v.0 + v.1 * v.1) as u128) as i128;
+        let along = -2 * (w.0 * v.0 + w.1 * v.1);
+        if len == 0 || along <= 0 {
+            return 0;
+        }
+        let mut s = (along / len) as Ticks;
+        // The root is rounded; step on to the first tick where the bases do not overlap.
+        for _ in 0..8 {
+            let p = battlemat_geom::table::toward(c, toward, s);
+            if !Base::new(p, ball.radius).overlaps(&unit) {
+                break;
+            }
+            s += 1;
+        }
+        s
+    }
+
     /// Sticks of range beyond the first (SDE-RANGE): 0 within 1 stick edge to edge; 1 up to
     /// 2 sticks; and so on. `from` is the shooter's centre (or a BITS point, radius 0).
     pub fn extra_range(&self, from: Point, from_radius: Ticks, target: UnitId) -> u8 {
@@ -397,13 +421,16 @@ impl SdEra {
                 let dist = (1 + Ticks::from(overkill)) * STICK;
                 match f.striker {
                     Striker::Ball(b) => {
-                        // The ball wins: the unit is stunned and the ball finishes its move.
+                        // SDE-SOCCER.2: "If the ball wins, the unit is stunned and the ball
+                        // finishes its move!" — from the contact, past the unit, and never
+                        // to rest on it: a move too short to clear it goes on until clear.
                         self.stun(target, f.by, ev);
                         if f.rest > 0 {
+                            let clear = self.clear_past(b, target, f.toward);
                             self.now.pending.push(Pending::Motion(crate::state::Motion {
                                 body: b,
                                 toward: f.toward,
-                                dist: f.rest,
+                                dist: f.rest.max(clear),
                                 by: f.by,
                                 dice: f.att.dice,
                                 bounces: 0,

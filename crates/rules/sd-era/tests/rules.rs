@@ -907,6 +907,44 @@ fn sde_soccer_2_ball_hits_unit_and_unit_hits_ball() {
 }
 
 #[test]
+fn sde_soccer_2_the_ball_finishes_its_move_from_the_contact_never_on_a_base() {
+    // SDE-SOCCER.2: "If the ball wins, the unit is stunned and the ball finishes its move!"
+    // The ball (3.0, 1.5) is shot 2 sticks toward a Zaku at (3.0, 3.4): it meets it after
+    // 1.675 sticks (the bases' radii 0.1 and 0.125), and 0.325 of its move is left — too
+    // short to pass a base it touches (0.45).
+    // It finishes its move from the contact and goes on until clear, never to rest on the
+    // Zaku.
+    let mut g = soccer(&[&["guncannon"], &["zaku"]]);
+    put(&mut g, 1, 3.0, 1.0);
+    put(&mut g, 0, 3.0, 1.5);
+    put(&mut g, 2, 3.0, 3.4);
+    act(&mut g, "shoot u1 u0");
+    roll(&mut g, &[6, 6, 1, 1, 1]);
+    let ev = roll(&mut g, &[5, 1, 1, 2]);
+    assert_eq!(fight_result(&ev), Some((Winner::Attacker, 0)));
+    assert!(stunned(&g, 2));
+    let (ball, zaku) = (g.unit(0).base(), g.unit(2).base());
+    assert!(!ball.overlaps(&zaku), "{ball:?} on {zaku:?}");
+    assert!(ball.centre.y > zaku.centre.y, "past the Zaku: {ball:?}");
+    assert!(
+        ball.centre.y - ticks(1.5) >= ticks(2.0),
+        "its move finished"
+    );
+    assert_eq!(ball.centre, pt(3.0, 3.625), "just clear of the Zaku");
+    // The next shot meets the stunned Zaku instead of passing through it: shot back toward
+    // it (the Guncannon's second action), the ball stops at its base.
+    put(&mut g, 1, 3.0, 4.3);
+    act(&mut g, "shoot u1 u0");
+    roll(&mut g, &[6, 6, 1, 1, 1]);
+    let (ball, zaku) = (g.unit(0).base(), g.unit(2).base());
+    assert!(!ball.overlaps(&zaku), "{ball:?} through {zaku:?}");
+    assert!(
+        ball.centre.y > zaku.centre.y,
+        "stopped at the Zaku: {ball:?}"
+    );
+}
+
+#[test]
 fn sde_soccer_2_ball_hits_ball_moves_it_away_one_stick() {
     let mut g = game("soccer", &[&["guncannon"], &["zaku"], &["gm"]], vec![], &[]);
     begin(&mut g, 0);
