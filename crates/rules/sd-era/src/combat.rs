@@ -205,10 +205,32 @@ impl SdEra {
         d
     }
 
-    /// Are the two bases next to each other (within 1/6 stick edge to edge)?
+    /// Are the two bodies next to each other: the bases within 1/6 stick edge to edge, or one
+    /// on top of a piece that holds one unit and the other at its foot (SDE-KOTH.2)?
     pub fn next_to(&self, a: UnitId, b: UnitId) -> bool {
-        let (x, y) = (self.unit(a), self.unit(b));
-        Base::new(x.at, x.radius()).within(&Base::new(y.at, y.radius()), NEXT_TO)
+        let (x, y) = (self.unit(a).base(), self.unit(b).base());
+        x.within(&y, NEXT_TO) || self.holder_next_to(a, &y) || self.holder_next_to(b, &x)
+    }
+
+    /// SDE-KOTH.2 ("If you knock a unit off with melee, you may take their place on the
+    /// hill"; ours): the top of a piece that holds one unit is one spot, so its holder is next
+    /// to every base next to the piece (within 1/6 stick of its side) — a hill's holder can be
+    /// meleed from its foot wherever on the top it stands. A piece that holds more measures
+    /// base to base, as on the flat.
+    fn holder_next_to(&self, top: UnitId, foot: &Base) -> bool {
+        let pieces = &self.fixed.table.pieces;
+        if !pieces.iter().any(|p| p.holds == 1) {
+            return false;
+        }
+        let Some(p) = self.standing_on(top) else {
+            return false;
+        };
+        let piece = &pieces[p];
+        piece.holds == 1
+            && !piece.outline.holds(foot)
+            && piece
+                .outline
+                .overlaps(&Base::new(foot.centre, foot.radius + NEXT_TO))
     }
 
     /// A fight between a unit and a target, its dice counted.

@@ -766,6 +766,48 @@ fn sde_koth_1_2_hill_holds_one_tokens_once_a_turn_and_knock_off() {
 }
 
 #[test]
+fn sde_koth_2_the_hills_holder_is_next_to_a_unit_at_its_foot() {
+    // SDE-KOTH.2: "Units can be knocked off the hill by any attack that does knockback. If
+    // you knock a unit off with melee, you may take their place on the hill." The Zaku holds
+    // the middle of the built-in hill (radius 1/2 stick): 3/8 stick from its edge, more than
+    // "next to" from any base on the flat. The top of a hill that holds one is one spot: a
+    // unit at its foot is next to its holder, melees it off and may take its place.
+    let mut g = game(
+        "king_of_the_hill",
+        &[&["gouf"], &["zaku"]],
+        vec![hill(3.0, 3.0, 0.5, 1)],
+        &[],
+    );
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.0, 2.3); // the Gouf's base 0.075 from the hill's side
+    put(&mut g, 1, 3.0, 3.0); // the Zaku on the hill's middle
+    assert!(g.on_hill(1));
+    assert!(g.next_to(0, 1) && g.next_to(1, 0));
+    act(&mut g, "melee u0 u1");
+    roll(&mut g, &[6, 1, 1, 1, 1]);
+    act(&mut g, "push e");
+    assert!(matches!(
+        g.now.phase,
+        Phase::Choose(Choice::TakeHill { unit: 0, .. })
+    ));
+    act(&mut g, "take");
+    assert_eq!(at(&g, 0), pt(3.0, 3.0));
+    assert!(g.on_hill(0));
+    // Farther than 1/6 stick from the hill's side, the Gouf is not next to its holder.
+    let mut h = game(
+        "king_of_the_hill",
+        &[&["gouf"], &["zaku"]],
+        vec![hill(3.0, 3.0, 0.5, 1)],
+        &[],
+    );
+    begin(&mut h, 0);
+    put(&mut h, 0, 3.0, 2.15);
+    put(&mut h, 1, 3.0, 3.0);
+    assert!(!h.next_to(0, 1));
+    refused(&mut h, "melee u0 u1", "SDE-MELEE");
+}
+
+#[test]
 fn sde_koth_1_the_mission_has_a_hill_in_the_middle_that_holds_one() {
     let g =
         SdEra::new_game(&SdEra::setup("king_of_the_hill", &Default::default()).unwrap()).unwrap();
