@@ -29,6 +29,9 @@ pub fn tournament(a: TournamentArgs) -> Result<()> {
     }
     check_threads(a.run.threads)?;
     let mut choice = a.setup;
+    // The safety limit, when the options set none (games it ends are still counted by the
+    // house rule's result here).
+    choice.safety_limit(&info);
     choice.seat(&a.game, 2)?;
     let (setup, scenario) = choice.setup(&entry)?;
     let prepared = (entry.prepare)(&setup).map_err(anyhow::Error::msg)?;
@@ -94,6 +97,9 @@ pub fn balance(a: BalanceArgs) -> Result<()> {
     }
     check_threads(a.run.threads)?;
     let mut choice = a.setup;
+    // The safety limit, when the options set none (games it ends are still counted by the
+    // house rule's result here).
+    choice.safety_limit(&info);
     choice.seat(&a.game, 2)?;
     let (setup, scenario) = choice.setup(&entry)?;
     // Random armies where the game has points rules (unless --fixed): each game draws its

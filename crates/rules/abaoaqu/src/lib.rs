@@ -110,6 +110,7 @@ impl Game for AbaoAqu {
                 })
                 .collect(),
             odds: "--attack A --defence D [--range R] [--same-hex] [--close] [--attacker-pilot N1|N2|N3|E|S] [--defender-pilot …] [--defender-state C|D]".into(),
+            safety_limit: Some(("turns".into(), "15".into())),
         }
     }
 

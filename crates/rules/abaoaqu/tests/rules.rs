@@ -1395,6 +1395,25 @@ fn abq_3_3_turn_limit_goes_to_the_defender() {
     }
     assert_eq!(g.now.turn, 10);
     assert_eq!(g.result().unwrap().ranks, [2, 1]);
+    assert!(g.result().unwrap().by_limit);
+}
+
+#[test]
+fn abq_3_3_no_turn_limit_unless_asked_for() {
+    // The scenarios: "No. of Turns Until a victory condition is met." By default there is no
+    // turn limit: twenty turns of nothing and the game goes on.
+    let mut g = game_with(&["GM@1010"], &["ZK@6010"], Some(5), &[]);
+    while g.now.turn <= 20 {
+        match g.next() {
+            Next::Chance(_) => {
+                roll(&mut g, &[6]);
+            }
+            _ => {
+                act(&mut g, "done");
+            }
+        }
+    }
+    assert!(g.result().is_none());
 }
 
 #[test]

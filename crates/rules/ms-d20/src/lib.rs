@@ -96,6 +96,7 @@ impl Game for MsD20 {
                 })
                 .collect(),
             odds: "--strike-bonus B [--range short|mid|long] [--attacker-kind K] [--target-kind K] [--terrain ATTACKER-TARGET] [--defence none|dodge|parry|roll] [--defence-bonus B] [--damage NdSxM+K|N] [--weapon-type beam|blade|explosive|melee|projectile] [--armour steel|titanium|composite|luna_titanium]; kinds: person, vehicle, mobile_unit, large_vehicle, mobile_armor".into(),
+            safety_limit: Some(("melees".into(), "10".into())),
         }
     }
 

@@ -289,13 +289,20 @@ impl MsD20 {
             ),
             ev,
         );
+        if let Some(o) = &mut self.now.outcome {
+            o.by_limit = true;
+        }
     }
 
     pub fn finish(&mut self, winner: Option<u8>, reason: String, ev: &mut Vec<Event>) {
         ev.push(Event::GameOver {
             reason: reason.clone(),
         });
-        self.now.outcome = Some(Outcome { winner, reason });
+        self.now.outcome = Some(Outcome {
+            winner,
+            reason,
+            by_limit: false,
+        });
         self.now.phase = Phase::Over;
     }
 
@@ -310,11 +317,7 @@ impl MsD20 {
 
     pub fn outcome(&self) -> Option<GameResult> {
         let o = self.now.outcome.as_ref()?;
-        Some(
-            self.fixed
-                .seating
-                .two_sided_result(o.winner, o.reason.clone()),
-        )
+        Some(self.fixed.seating.outcome_result(o))
     }
 
     pub fn deciding_seat(&self) -> Option<Seat> {

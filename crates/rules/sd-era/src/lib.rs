@@ -148,6 +148,7 @@ impl Game for SdEra {
                 })
                 .collect(),
             odds: "--attacker VALUE[LETTER] --defender VALUE[LETTER] [--range STICKS] [--melee] [--contest sum] [--artillery extra_die] [--hidden]; e.g. --attacker 4V --defender 3C".into(),
+            safety_limit: Some(("rounds".into(), "30".into())),
         }
     }
 

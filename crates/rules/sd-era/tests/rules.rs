@@ -1264,6 +1264,20 @@ fn sde_t1_the_round_limit_ends_a_game_nobody_has_won() {
     let r = g.result().expect("over after 15 rounds");
     assert_eq!(r.ranks, vec![1, 2]);
     assert!(r.reason.contains("15-round"));
+    assert!(r.by_limit, "ended by the house rule's limit");
+}
+
+#[test]
+fn sde_t1_no_round_limit_unless_asked_for() {
+    // SDE-T1: "two actions for each of your units, then the next player; until the mission
+    // ends" — by default no round limit: sixty rounds of nothing and the game goes on.
+    let mut g = game("king_of_the_hill", &[&["gm"], &["zaku"]], vec![], &[]);
+    begin(&mut g, 1);
+    for _ in 0..120 {
+        act(&mut g, "end");
+    }
+    assert!(g.result().is_none());
+    assert_eq!(g.fixed.options.rounds.limit(), None);
 }
 
 #[test]
