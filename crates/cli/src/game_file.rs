@@ -224,6 +224,19 @@ pub struct SetupChoice {
 }
 
 impl SetupChoice {
+    /// For the simulation commands: the game's safety limit (`rounds=30`) when the options
+    /// do not set that option themselves; whether it was added (then a game it ends is
+    /// unfinished, neither a win nor a draw).
+    pub fn safety_limit(&mut self, info: &battlemat_core::RulesetInfo) -> bool {
+        match &info.safety_limit {
+            Some((k, v)) if !self.options.contains_key(k) => {
+                self.options.insert(k.clone(), v.clone());
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// For a game played by a varying number of players, say how many sit down (unless the
     /// options already do).
     pub fn seat(&mut self, game: &str, players: usize) -> Result<()> {

@@ -28,6 +28,9 @@ pub fn tournament(a: TournamentArgs) -> Result<()> {
     crate::sim::check_games(pairs, a.games)?;
     check_threads(a.run.threads)?;
     let mut choice = a.setup;
+    // The safety limit, when the options set none (games it ends are still counted by the
+    // house rule's result here).
+    choice.safety_limit(&info);
     choice.seat(&a.game, 2)?;
     let (setup, origin) = choice.setup(&entry)?;
     let scenario = origin.name();
@@ -92,6 +95,9 @@ pub fn balance(a: BalanceArgs) -> Result<()> {
     crate::sim::check_games(1, a.games)?;
     check_threads(a.run.threads)?;
     let mut choice = a.setup;
+    // The safety limit, when the options set none (games it ends are still counted by the
+    // house rule's result here).
+    choice.safety_limit(&info);
     choice.seat(&a.game, 2)?;
     let (setup, origin) = choice.setup(&entry)?;
     let scenario = origin.name();

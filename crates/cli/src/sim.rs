@@ -36,6 +36,12 @@ struct Report {
     seed: u64,
     seats: Vec<SeatReport>,
     draws: u64,
+    /// Games the safety limit stopped (`safety_limit`, when the sim set it): neither a win
+    /// nor a draw.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unfinished: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    safety_limit: Option<String>,
     mean_steps: f64,
     mean_decisions: f64,
 }
@@ -85,6 +91,7 @@ pub fn run(a: SimArgs) -> Result<()> {
     let mut choice = a.setup;
     // The report shows the options as given; the seats filled in show in its seat list.
     let given_options = choice.options.clone();
+    let safety = choice.safety_limit(&info);
     choice.seat(&a.game, a.players.len())?;
     let (setup, origin) = choice.setup(&entry)?;
     let scenario = origin.name();
@@ -115,7 +122,12 @@ pub fn run(a: SimArgs) -> Result<()> {
     let mut wins = vec![0u64; seats];
     let mut scores = vec![0f64; seats];
     let mut draws = 0;
+    let mut unfinished = 0;
     for p in &played {
+        if safety && p.result.by_limit {
+            unfinished += 1;
+            continue;
+        }
         match battlemat_lab::seat_wins(&p.result) {
             None => draws += 1,
             Some(w) => {
@@ -145,6 +157,10 @@ pub fn run(a: SimArgs) -> Result<()> {
             })
             .collect(),
         draws,
+        unfinished: safety.then_some(unfinished),
+        safety_limit: safety
+            .then(|| info.safety_limit.as_ref().map(|(k, v)| format!("{k}={v}")))
+            .flatten(),
         mean_steps: played.iter().map(|p| p.steps as f64).sum::<f64>() / n as f64,
         mean_decisions: played.iter().map(|p| p.decisions as f64).sum::<f64>() / n as f64,
     };
@@ -169,6 +185,11 @@ pub fn run(a: SimArgs) -> Result<()> {
         );
     }
     println!("  draws {draws}");
+    if let Some(l) = &report.safety_limit {
+        println!(
+            "  unfinished {unfinished} (stopped by the safety limit {l}: neither a win nor a draw; set the option to decide them by the house rule)"
+        );
+    }
     println!(
         "  mean length {:.1} steps ({:.1} decisions)",
         report.mean_steps, report.mean_decisions

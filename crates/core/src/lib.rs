@@ -203,9 +203,22 @@ pub struct GameResult {
     /// it lost together; `None` for a game the seats play against each other.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cooperative: Option<bool>,
+    /// Ended by a house rule's limit (of turns, rounds, melees, activations), not by the
+    /// rules' own end. A result like any other in play; the simulation commands count a game
+    /// their safety limit ended as unfinished ([`RulesetInfo::safety_limit`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_limit: bool,
 }
 
 impl GameResult {
+    /// The same result, marked as ended by a house rule's limit.
+    pub fn at_limit(self) -> GameResult {
+        GameResult {
+            by_limit: true,
+            ..self
+        }
+    }
+
     /// Ranks from scores: higher score, better rank; equal scores share a rank.
     pub fn from_scores(scores: Vec<i64>, reason: impl Into<String>) -> GameResult {
         let ranks = scores
@@ -217,6 +230,7 @@ impl GameResult {
             ranks,
             reason: reason.into(),
             cooperative: None,
+            by_limit: false,
         }
     }
 
@@ -227,6 +241,7 @@ impl GameResult {
             scores,
             reason: reason.into(),
             cooperative: Some(won),
+            by_limit: false,
         }
     }
 
@@ -414,6 +429,12 @@ pub struct RulesetInfo {
     /// for a game without matchup odds.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub odds: String,
+    /// The option the simulation commands (`sim`, `tournament`, `balance`) set when it is not
+    /// given, as a safety limit for AI players that might never end a game (`rounds`, `30`):
+    /// a game it ends is reported unfinished, neither a win nor a draw. `None` for a game
+    /// whose rules always end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub safety_limit: Option<(String, String)>,
 }
 
 /// A house rule or optional rule a setup may switch.
@@ -502,6 +523,22 @@ pub enum ActionList {
     /// Actions take free parameters (a point on an open table): the list is a finite set
     /// of candidates for menus and AIs, and `check` accepts more.
     Candidates,
+}
+
+/// Why a rules crate refuses a record of an older `version` of ruleset `id` (this is
+/// `current`): what changed since (`changed`), and the git commit whose rules still replay
+/// it. For [`Game::replays_older`] when a change could touch any game.
+pub fn older_version_refused(
+    id: &str,
+    version: &str,
+    current: &str,
+    changed: &str,
+    commit: &str,
+) -> String {
+    format!(
+        "made with {id} version {version}, this is version {current}: {changed}; replay it \
+         with battlemat at git commit {commit}, the last with {id} version {version}"
+    )
 }
 
 /// The Game API.

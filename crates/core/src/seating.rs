@@ -13,6 +13,16 @@
 use crate::{GameResult, Seat, SetupError};
 use serde::{Deserialize, Serialize};
 
+/// How a two-sided game ended: the winning side (`None`: a draw), why in the game's words,
+/// and whether a house rule's limit ended it (see [`GameResult::by_limit`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Outcome {
+    pub winner: Option<u8>,
+    pub reason: String,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_limit: bool,
+}
+
 /// `sides[seat]` is the side seat `seat` plays. Every side has at least one seat.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
@@ -128,7 +138,14 @@ impl Seating {
                 .collect(),
             reason,
             cooperative: None,
+            by_limit: false,
         }
+    }
+
+    /// The result of a two-sided game's [`Outcome`] (marked when a limit ended it).
+    pub fn outcome_result(&self, o: &Outcome) -> GameResult {
+        let r = self.two_sided_result(o.winner, o.reason.clone());
+        if o.by_limit { r.at_limit() } else { r }
     }
 
     /// The result of a two-sided game: the winning side scores 1 and is first, the other 0

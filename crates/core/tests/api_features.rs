@@ -159,6 +159,7 @@ impl Game for Convoy {
             }],
             scenarios: vec![],
             odds: String::new(),
+            safety_limit: None,
         }
     }
 

@@ -200,7 +200,9 @@ mod tests {
             let e = get(&id).unwrap();
             let info = e.ruleset.info();
             let scen = &info.scenarios[0].id;
-            let setup = e.ruleset.setup(scen, &Default::default()).unwrap();
+            // Random players under the game's safety limit (they might never end a game).
+            let options = info.safety_limit.clone().into_iter().collect();
+            let setup = e.ruleset.setup(scen, &options).unwrap();
             let p = (e.play)(
                 &setup,
                 &[PlayerKind::Random],

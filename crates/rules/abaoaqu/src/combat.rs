@@ -43,14 +43,16 @@ pub fn ratio_column(a: u32, d: u32) -> i32 {
     }
 }
 
-/// The column after `shift` ranks toward the attacker (ABQ-11 … 14): worse than 1:3 has no
-/// effect (None); better than 7:1 is 7:1 (rulings.md).
+/// The column after `shift` ranks toward the attacker (ABQ-11 … 14), clamped to the tables
+/// (rulings.md: "clamp shifts to the 1:3–7:1 range; a ratio worse than 1:3 has no effect"):
+/// a starting ratio worse than 1:3 has no effect (None) whatever the shift; a shift stops at
+/// 1:3 and at 7:1 (counted from the ratio itself, so 10:1 lowered three ranks is 7:1).
 pub fn final_column(a: u32, d: u32, shift: i32) -> Option<u8> {
     if a == 0 {
         return None;
     }
-    let c = ratio_column(a, d) + shift;
-    (c >= 0).then(|| c.min(8) as u8)
+    let start = ratio_column(a, d);
+    (start >= 0).then(|| (start + shift).clamp(0, 8) as u8)
 }
 
 pub fn column_name(c: Option<u8>) -> String {

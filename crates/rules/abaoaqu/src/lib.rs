@@ -77,7 +77,9 @@ use std::collections::BTreeMap;
 
 pub const RULESET_ID: &str = "abaoaqu";
 /// Bumped whenever a rule change would make an old record replay differently.
-pub const RULESET_VERSION: &str = "1";
+/// Version 2: a starting ratio worse than 1:3 has no effect and a shift stops at 1:3
+/// (ABQ-7-5, rulings).
+pub const RULESET_VERSION: &str = "2";
 
 impl Game for AbaoAqu {
     type Setup = Setup;
@@ -108,6 +110,7 @@ impl Game for AbaoAqu {
                 })
                 .collect(),
             odds: "--attack A --defence D [--range R] [--same-hex] [--close] [--attacker-pilot N1|N2|N3|E|S] [--defender-pilot …] [--defender-state C|D]".into(),
+            safety_limit: Some(("turns".into(), "15".into())),
         }
     }
 
@@ -164,6 +167,18 @@ impl Game for AbaoAqu {
 
     fn new_game(setup: &Setup) -> Result<AbaoAqu, SetupError> {
         AbaoAqu::new(setup)
+    }
+
+    /// A version 1 record may hold an attack whose column the 1:3 end changed (ABQ-7-5).
+    fn replays_older(version: &str, _setup: &Setup) -> Result<(), String> {
+        Err(battlemat_core::older_version_refused(
+            RULESET_ID,
+            version,
+            RULESET_VERSION,
+            "a ratio worse than 1:3 before the pilot ranks now has no effect and a shift stops \
+             at 1:3 (ABQ-7-5)",
+            "ebbe482",
+        ))
     }
 
     fn seats(&self) -> u8 {

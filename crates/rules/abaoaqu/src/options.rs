@@ -7,7 +7,6 @@ use serde::{Deserialize, Serialize};
 /// ever: "No. of Turns: until a victory condition is met").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub enum Turns {
-    #[default]
     #[serde(rename = "15")]
     T15,
     #[serde(rename = "10")]
@@ -16,6 +15,8 @@ pub enum Turns {
     T20,
     #[serde(rename = "30")]
     T30,
+    /// No limit (the text: the game goes on until it is won).
+    #[default]
     #[serde(rename = "none")]
     Unlimited,
 }
@@ -35,7 +36,7 @@ impl Turns {
 battlemat_core::game_options! {
     /// Our house rules (the text has no optional rules).
     pub struct Options {
-        turns: Turns = Turns::T15, house "ABQ-3-3", values ["15", "10", "20", "30", "none"],
+        turns: Turns = Turns::Unlimited, house "ABQ-3-3", values ["none", "15", "10", "20", "30"],
             help "turns after which a game nobody has won goes to the side defending the objective (S6: more counters left)";
     }
 }

@@ -202,13 +202,8 @@ pub struct Screen {
     pub placed: u16,
 }
 
-/// The result, once over.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Outcome {
-    /// The winning side, or None for a draw.
-    pub winner: Option<u8>,
-    pub reason: String,
-}
+/// The result, once over (the one two-sided outcome of `battlemat_core`).
+pub use battlemat_core::seating::Outcome;
 
 /// Everything that changes.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

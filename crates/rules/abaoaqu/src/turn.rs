@@ -228,6 +228,7 @@ impl AbaoAqu {
                 ),
                 ev,
             );
+            self.mark_limit();
             return;
         }
         let left = |s: u8| {
@@ -248,6 +249,14 @@ impl AbaoAqu {
             format!("turn {t} ended with no victory: {a} Federation counters left against {b} Zeon (turn limit)"),
             ev,
         );
+        self.mark_limit();
+    }
+
+    /// The game just ended was ended by the `turns` limit.
+    fn mark_limit(&mut self) {
+        if let Some(o) = &mut self.now.outcome {
+            o.by_limit = true;
+        }
     }
 
     /// ABQ-S*: "destroy all Zeon units" — a side with nothing left (on the map or still to
@@ -272,7 +281,11 @@ impl AbaoAqu {
         ev.push(Event::GameOver {
             reason: reason.clone(),
         });
-        self.now.outcome = Some(Outcome { winner, reason });
+        self.now.outcome = Some(Outcome {
+            winner,
+            reason,
+            by_limit: false,
+        });
         self.now.phase = Phase::Over;
         self.now.pending.clear();
     }
@@ -289,11 +302,7 @@ impl AbaoAqu {
 
     pub fn outcome(&self) -> Option<GameResult> {
         let o = self.now.outcome.as_ref()?;
-        Some(
-            self.fixed
-                .seating
-                .two_sided_result(o.winner, o.reason.clone()),
-        )
+        Some(self.fixed.seating.outcome_result(o))
     }
 
     /// Who decides now.

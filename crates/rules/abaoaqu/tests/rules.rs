@@ -812,14 +812,36 @@ fn abq_11_1_and_11_2_example_1_a_newtype_attacking() {
     // ABQ-11-2 Example 1: "The combat ratio is worked out to be 1 : 3 ... using the newtype
     // rank, the ratio can be amended by raising it three ranks on the result tables to 2 : 1".
     assert_eq!(col(final_column(1, 3, 3)), "2:1");
-    // The Gundam (N3, 6) at 5 hexes: 1 : 8 is worse than 1:3 even so; at 4 hexes 2:8 = 1:4,
-    // +3 = 1:1.
+    // The Gundam (N3, 6) at 3 hexes: 3:8 = 1:3, +3 = 2:1, as the example.
+    let mut g = game(&["GD@1010"], &["GD@1310"]);
+    g.unit_mut(1).pilot = Pilot::Regular;
+    skip_moves(&mut g);
+    assert_eq!(
+        column(&declare(&mut g, "1010", &[0], "1310", "shoot u1")),
+        "2:1"
+    );
+}
+
+#[test]
+fn abq_7_5_a_start_worse_than_1_3_has_no_effect_a_shift_stops_at_1_3() {
+    // Rulings (ABQ-7-4, 7-5): "clamp shifts to the 1:3–7:1 range; a ratio worse than 1:3 has
+    // no effect". A starting ratio worse than 1:3 has no effect whatever the ranks: the
+    // Gundam (N3, 6) at 4 hexes has 2:8 = 1:4, and three ranks do not bring it back.
+    assert_eq!(col(final_column(2, 8, 3)), "none");
+    assert_eq!(col(final_column(1, 8, 3)), "none");
+    // A shift stops at 1:3: 8 vs 8 against a Gundam N3 is 1:1 lowered three ranks, 1:3.
+    assert_eq!(col(final_column(8, 8, -3)), "1:3");
+    assert_eq!(col(final_column(9, 10, -2)), "1:3");
+    // And at 7:1, counted from the ratio itself: 10:1 lowered three ranks is 7:1.
+    assert_eq!(col(final_column(10, 1, -3)), "7:1");
+    assert_eq!(col(final_column(6, 2, 9)), "7:1");
+    // In a game: the Gundam at 4 hexes has no column (no effect).
     let mut g = game(&["GD@1010"], &["GD@1410"]);
     g.unit_mut(1).pilot = Pilot::Regular;
     skip_moves(&mut g);
     assert_eq!(
         column(&declare(&mut g, "1010", &[0], "1410", "shoot u1")),
-        "1:1"
+        "none"
     );
 }
 
@@ -851,10 +873,10 @@ fn abq_11_3_white_base_newtype_only_in_defence() {
     );
     act(&mut g, "cancel");
     done(&mut g);
-    // The Musai's anti-ship 10 - 1 = 9 : 10 → 1:2, White Base's N2 → worse than 1:3.
+    // The Musai's anti-ship 10 - 1 = 9 : 10 → 1:2, White Base's N2 → stops at 1:3.
     assert_eq!(
         column(&declare(&mut g, "1110", &[1], "1010", "shoot u0")),
-        "none"
+        "1:3"
     );
 }
 
@@ -1373,6 +1395,25 @@ fn abq_3_3_turn_limit_goes_to_the_defender() {
     }
     assert_eq!(g.now.turn, 10);
     assert_eq!(g.result().unwrap().ranks, [2, 1]);
+    assert!(g.result().unwrap().by_limit);
+}
+
+#[test]
+fn abq_3_3_no_turn_limit_unless_asked_for() {
+    // The scenarios: "No. of Turns Until a victory condition is met." By default there is no
+    // turn limit: twenty turns of nothing and the game goes on.
+    let mut g = game_with(&["GM@1010"], &["ZK@6010"], Some(5), &[]);
+    while g.now.turn <= 20 {
+        match g.next() {
+            Next::Chance(_) => {
+                roll(&mut g, &[6]);
+            }
+            _ => {
+                act(&mut g, "done");
+            }
+        }
+    }
+    assert!(g.result().is_none());
 }
 
 #[test]

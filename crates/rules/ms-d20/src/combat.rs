@@ -9,7 +9,7 @@
 use crate::data::{Kind, SectionFlag, WeaponType};
 use crate::events::Event;
 use crate::modifiers::{Range, target_type, terrain};
-use crate::state::{Attack, Defence, MsD20, Phase, UnitId};
+use crate::state::{Attack, Defence, MsD20, Phase, Stun, UnitId};
 
 /// What an attack is aimed with and at (D20-3 a–c).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,6 +73,14 @@ impl MsD20 {
             weapon: self.data(attacker).weapons[weapon as usize].name.clone(),
             at: self.data(target).sections[aimed as usize].name.clone(),
         });
+        // D20-6S: on its next turn, any attack but the stunning weapon at the combatant it
+        // stunned ends the stun, before this strike (so that combatant may defend).
+        let turns = self.unit(attacker).turns_total;
+        self.end_stuns(
+            attacker,
+            |v, s| s.in_next_turn(turns) && (s.weapon != weapon || v != target),
+            ev,
+        );
         self.now.phase = Phase::Strike {
             attack: Attack {
                 attacker,
@@ -118,10 +126,36 @@ impl MsD20 {
         self.ask_defender(a, ev);
     }
 
-    /// A miss: the stun of a stunning weapon that misses wears off (D20-6S); back to the
-    /// attacker's turn.
+    /// A miss: on the attacker's next turn a miss at the combatant it stunned (with the
+    /// stunning weapon: any other attack ended the stun as it was declared) ends the stun
+    /// (D20-6S: "or the attacker misses"); back to the attacker's turn.
     fn missed(&mut self, a: Attack, ev: &mut Vec<Event>) {
+        let turns = self.unit(a.attacker).turns_total;
+        self.end_stuns(
+            a.attacker,
+            |v, s| v == a.target && s.in_next_turn(turns),
+            ev,
+        );
         self.back_to_attacker(&a, ev);
+    }
+
+    /// D20-6S: the stuns `by` caused that `over` (the stunned combatant, its stun) says are
+    /// over wear off, each with its event.
+    pub fn end_stuns(
+        &mut self,
+        by: UnitId,
+        over: impl Fn(UnitId, &Stun) -> bool,
+        ev: &mut Vec<Event>,
+    ) {
+        for v in self.ids() {
+            if let Some(s) = self.unit(v).stunned
+                && s.by == by
+                && over(v, &s)
+            {
+                self.unit_mut(v).stunned = None;
+                ev.push(Event::StunEnds { unit: v });
+            }
+        }
     }
 
     /// The defender decides, unless it is stunned ("cannot ... defend") or out.
@@ -154,7 +188,7 @@ impl MsD20 {
     pub fn may_roll(&self, a: &Attack) -> bool {
         let w = &self.data(a.attacker).weapons[a.weapon as usize];
         !a.rolled
-            && !matches!(w.kind, WeaponType::Beam | WeaponType::Blade)
+            && ruled_out_by_weapon(Defence::Roll, w.kind).is_none()
             && self.unit(a.target).apm >= self.roll_cost(a.target)
     }
 
@@ -176,7 +210,7 @@ impl MsD20 {
         // Parry: against hand-to-hand (melee and blade) attacks, with a working arm that has
         // not parried since this combatant's last turn.
         let w = &self.data(a.attacker).weapons[a.weapon as usize];
-        if matches!(w.kind, WeaponType::Melee | WeaponType::Blade) {
+        if ruled_out_by_weapon(Defence::Parry(0), w.kind).is_none() {
             for (i, s) in d.sections.iter().enumerate() {
                 if s.has(SectionFlag::Arm) && x.sections[i] > 0 && x.parried & (1 << i) == 0 {
                     out.push(Defence::Parry(i as u8));
@@ -332,14 +366,18 @@ impl MsD20 {
             if self
                 .unit(a.target)
                 .stunned
-                .is_some_and(|(by, _)| by == a.attacker)
+                .is_some_and(|s| s.by == a.attacker)
             {
                 self.unit_mut(a.target).stunned = None;
                 ev.push(Event::StunEnds { unit: a.target });
             }
         } else {
             let until = self.unit(a.attacker).turns_total + 2;
-            self.unit_mut(a.target).stunned = Some((a.attacker, until));
+            self.unit_mut(a.target).stunned = Some(Stun {
+                by: a.attacker,
+                weapon: a.weapon,
+                until,
+            });
             ev.push(Event::Stunned { unit: a.target });
         }
         self.start_damage(a, ev);
@@ -412,6 +450,32 @@ impl MsD20 {
 /// D20-3 d): a strike misses on a natural 1 or a total of 4 or less (rulings.md).
 pub fn strike_misses(face: u8, total: i16) -> bool {
     face == 1 || total <= MISS_AT_OR_BELOW
+}
+
+/// D20-3D d, e and D20-5: a defence the attack's weapon type rules out, whoever defends —
+/// "Roll (taking ½ damage)(can not be attempted if the attack is a beam attack or a blade
+/// attack)" (D20-5B, D20-5L: "damage cannot be reduced by a successful roll"), and a parry
+/// only against a hand-to-hand (melee or blade) attack. The referee's refusal and the odds
+/// command's are this one.
+pub fn ruled_out_by_weapon(d: Defence, w: WeaponType) -> Option<battlemat_core::Why> {
+    use battlemat_core::Why;
+    match (d, w) {
+        (Defence::Roll, WeaponType::Beam) => Some(Why::new(
+            "D20-5B",
+            "no roll with impact against a beam: its damage cannot be reduced by a roll",
+        )),
+        (Defence::Roll, WeaponType::Blade) => Some(Why::new(
+            "D20-5L",
+            "no roll with impact against a blade: its damage cannot be reduced by a roll",
+        )),
+        (Defence::Parry(_), w) if !matches!(w, WeaponType::Melee | WeaponType::Blade) => {
+            Some(Why::new(
+                "D20-3D",
+                "a parry is only against a hand-to-hand (melee or blade) attack",
+            ))
+        }
+        _ => None,
+    }
 }
 
 /// D20-3D: does a defence die succeed? Against a natural 20 only a natural 20; a roll with

@@ -90,6 +90,8 @@ impl MsD20 {
         if self.data(u).sections[s as usize].has(SectionFlag::Main) && !self.unit(u).out {
             self.unit_mut(u).out = true;
             ev.push(Event::Destroyed { unit: u });
+            // D20-6S: a destroyed attacker has no next turn; the stuns it caused end now.
+            self.end_stuns(u, |_, _| true, ev);
         }
     }
 

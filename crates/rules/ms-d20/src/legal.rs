@@ -134,6 +134,10 @@ impl MsD20 {
                     Action::Roll => Defence::Roll,
                     _ => return Err(NOT_NOW),
                 };
+                let w = self.data(attack.attacker).weapons[attack.weapon as usize].kind;
+                if let Some(why) = crate::combat::ruled_out_by_weapon(d, w) {
+                    return Err(why);
+                }
                 if !self.defences(attack).contains(&d) {
                     return Err(Why::new(
                         "D20-3D",

@@ -63,7 +63,9 @@ use state::Phase;
 use std::collections::BTreeMap;
 
 pub const RULESET_ID: &str = "ms-d20";
-pub const RULESET_VERSION: &str = "1";
+/// Version 2: a stun ends when its attacker attacks otherwise on its next turn, misses, or is
+/// destroyed (D20-6S); initiative ties are broken only among the tied (D20-1).
+pub const RULESET_VERSION: &str = "2";
 
 impl Game for MsD20 {
     type Setup = Setup;
@@ -94,6 +96,7 @@ impl Game for MsD20 {
                 })
                 .collect(),
             odds: "--strike-bonus B [--range short|mid|long] [--attacker-kind K] [--target-kind K] [--terrain ATTACKER-TARGET] [--defence none|dodge|parry|roll] [--defence-bonus B] [--damage NdSxM+K|N] [--weapon-type beam|blade|explosive|melee|projectile] [--armour steel|titanium|composite|luna_titanium]; kinds: person, vehicle, mobile_unit, large_vehicle, mobile_armor".into(),
+            safety_limit: Some(("melees".into(), "10".into())),
         }
     }
 
@@ -137,6 +140,18 @@ impl Game for MsD20 {
 
     fn new_game(setup: &Setup) -> Result<MsD20, SetupError> {
         MsD20::new(setup)
+    }
+
+    /// A version 1 record may hold a stun or an initiative tie that now ends otherwise.
+    fn replays_older(version: &str, _setup: &Setup) -> Result<(), String> {
+        Err(battlemat_core::older_version_refused(
+            RULESET_ID,
+            version,
+            RULESET_VERSION,
+            "a stun now ends when its attacker attacks otherwise on its next turn, misses or \
+             is destroyed (D20-6S), and initiative ties are broken only among the tied (D20-1)",
+            "ebbe482",
+        ))
     }
 
     fn seats(&self) -> u8 {

@@ -10,10 +10,11 @@
 //! comparison meaningless.
 
 use crate::combat::MISS_AT_OR_BELOW;
+use crate::combat::ruled_out_by_weapon;
 use crate::damage::damage_dealt;
 use crate::data::{Armour, Kind, Roll, Terrain, WeaponType};
 use crate::modifiers::{Range, parse_kind, parse_terrain, target_type, terrain};
-use crate::state::{MsD20, Phase};
+use crate::state::{Defence, MsD20, Phase};
 use battlemat_core::{MatchupRoll, Odds};
 use std::collections::BTreeMap;
 
@@ -335,6 +336,18 @@ fn parse(params: &BTreeMap<String, String>) -> Result<Matchup, String> {
             ))
         })
         .transpose()?;
+    // The odds refuse what the referee refuses, in its words and with its rule id.
+    let defence = match guard {
+        Guard::Roll => Some(Defence::Roll),
+        Guard::Parry => Some(Defence::Parry(0)),
+        Guard::None | Guard::Dodge => None,
+    };
+    if let Some(why) = defence
+        .zip(weapon_type)
+        .and_then(|(d, w)| ruled_out_by_weapon(d, w))
+    {
+        return Err(format!("--defence: {}", why.explain()));
+    }
     let armour = get("armour", "armor")
         .map(|v| {
             named::<Armour>(v).ok_or(format!(

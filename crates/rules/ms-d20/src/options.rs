@@ -6,13 +6,14 @@ use serde::{Deserialize, Serialize};
 /// When a game nobody has won ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub enum Melees {
-    #[default]
     #[serde(rename = "10")]
     M10,
     #[serde(rename = "5")]
     M5,
     #[serde(rename = "20")]
     M20,
+    /// No limit (the text: the game goes on until it is won).
+    #[default]
     #[serde(rename = "none")]
     Unlimited,
 }
@@ -31,7 +32,7 @@ impl Melees {
 battlemat_core::game_options! {
     /// Our house rules (the text has no optional rules).
     pub struct Options {
-        melees: Melees = Melees::M10, house "D20-2", values ["10", "5", "20", "none"],
+        melees: Melees = Melees::Unlimited, house "D20-2", values ["none", "10", "5", "20"],
             help "melee rounds after which a game nobody has won ends, the side with more durability left ahead";
         newtype_save: u8 = 15, house "D20-1", values ["15", "12", "10"],
             help "what a save against Newtype Initiative must reach (d20 + Newtype level + save bonus)";

@@ -204,7 +204,17 @@ pub fn check_progress(fixed: &Fixed, units: &[Unit], now: &Progress) -> Result<(
         | Phase::Damage { attack, .. } => ok_attack(attack),
         Phase::Over => now.outcome.is_some(),
     };
-    if !ok || now.order.iter().any(|&u| u >= n) {
+    let ok_stun = now.units.iter().all(|x| {
+        x.stunned.is_none_or(|s| {
+            s.by < n
+                && (s.weapon as usize)
+                    < fixed.kinds[units[s.by as usize].kind as usize]
+                        .1
+                        .weapons
+                        .len()
+        })
+    });
+    if !ok || !ok_stun || now.order.iter().any(|&u| u >= n) {
         return bad("the phase names a combatant, weapon or section the game does not have");
     }
     Ok(())

@@ -10,6 +10,27 @@ use std::sync::Arc;
 /// A combatant's number (`u0`, `u1`, … in scenario order).
 pub type UnitId = u8;
 
+/// D20-6S: a stun — "until the end of the attackers next turn. If on the attackers next turn
+/// the defender makes a successful save or the attacker misses or does not attack with the
+/// stunning weapon, the defender is no longer stunned."
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Stun {
+    /// The attacker.
+    pub by: UnitId,
+    /// The stunning weapon (the attacker's weapon number).
+    pub weapon: u8,
+    /// The attacker's turn number (`turns_total`) whose end the stun lasts to: its next turn.
+    pub until: u16,
+}
+
+impl Stun {
+    /// Is the attacker, having taken `turns_total` turns, in its next turn (the one the stun
+    /// lasts to)?
+    pub fn in_next_turn(&self, turns_total: u16) -> bool {
+        turns_total + 1 == self.until
+    }
+}
+
 /// One combatant in play.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Unit {
@@ -29,13 +50,13 @@ pub struct Unit {
     pub turns: u8,
     /// Turns taken in the whole game (a stun lasts to the end of its attacker's next turn).
     pub turns_total: u16,
-    /// D20-1: this melee's initiative roll, then (after a tie) the latest re-roll; compared
-    /// in order.
+    /// D20-1: this melee's initiative roll, then each re-roll of a tie it was in; compared
+    /// in order (lexicographically), so a re-roll only orders those it was tied with.
     pub initiative: Vec<i16>,
     /// D20-1: failed the save against Newtype Initiative this melee.
     pub ni_failed: bool,
-    /// D20-6S: stunned by this attacker until the end of its turn number `until`.
-    pub stunned: Option<(UnitId, u16)>,
+    /// D20-6S: stunned, by whom and until when.
+    pub stunned: Option<Stun>,
     /// D20-6O: knocked over; spends its next turn getting up.
     pub knocked: bool,
     /// D20-3D: sections that parried since this combatant's last turn (a bit each).
@@ -150,11 +171,8 @@ pub enum Phase {
     Over,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Outcome {
-    pub winner: Option<u8>,
-    pub reason: String,
-}
+/// The result, once over (the one two-sided outcome of `battlemat_core`).
+pub use battlemat_core::seating::Outcome;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Progress {

@@ -67,7 +67,8 @@ impl MsD20 {
     }
 
     /// D20-1: "Roll Standard Initiative (d20 + Initiative Bonuses, the highest number goes
-    /// first)"; large vehicles have no bonus (rulings.md); ties are rolled again.
+    /// first)"; large vehicles have no bonus (rulings.md); ties are rolled again, among the
+    /// tied only.
     pub fn roll_initiative(&mut self, mut left: Vec<UnitId>, face: u8, ev: &mut Vec<Event>) {
         let u = left.remove(0);
         let bonus = if self.data(u).kind == crate::data::Kind::LargeVehicle {
@@ -75,16 +76,16 @@ impl MsD20 {
         } else {
             self.data(u).pilot.initiative as i16
         };
-        // The first roll with the bonus; a tie's re-roll replaces the last re-roll (so a tie
-        // rolled again returns to a state seen before: a searcher's memo cuts the cycle).
+        // The first roll with the bonus; a tie's re-roll is a plain d20 (ours: the bonus is
+        // already in the tied totals), kept after the earlier rolls so the order compares
+        // them in turn — a tie is broken only among the tied, and the order among the rest
+        // (decided by earlier rolls) is kept.
         let total = if self.unit(u).initiative.is_empty() {
             face as i16 + bonus
         } else {
             face as i16
         };
-        let rolls = &mut self.unit_mut(u).initiative;
-        rolls.truncate(1);
-        rolls.push(total);
+        self.unit_mut(u).initiative.push(total);
         ev.push(Event::Initiative { unit: u, total });
         if !left.is_empty() {
             self.now.phase = Phase::Initiative { left };
@@ -213,15 +214,7 @@ impl MsD20 {
             x.apm = x.apm.saturating_sub(1);
         }
         let done = self.unit(u).turns_total;
-        for v in self.ids() {
-            if let Some((by, until)) = self.unit(v).stunned
-                && by == u
-                && until <= done
-            {
-                self.unit_mut(v).stunned = None;
-                ev.push(Event::StunEnds { unit: v });
-            }
-        }
+        self.end_stuns(u, |_, s| s.until <= done, ev);
         let n = self.now.order.len().max(1);
         self.now.cursor = ((self.now.cursor as usize + 1) % n) as u8;
     }
@@ -296,13 +289,20 @@ impl MsD20 {
             ),
             ev,
         );
+        if let Some(o) = &mut self.now.outcome {
+            o.by_limit = true;
+        }
     }
 
     pub fn finish(&mut self, winner: Option<u8>, reason: String, ev: &mut Vec<Event>) {
         ev.push(Event::GameOver {
             reason: reason.clone(),
         });
-        self.now.outcome = Some(Outcome { winner, reason });
+        self.now.outcome = Some(Outcome {
+            winner,
+            reason,
+            by_limit: false,
+        });
         self.now.phase = Phase::Over;
     }
 
@@ -317,11 +317,7 @@ impl MsD20 {
 
     pub fn outcome(&self) -> Option<GameResult> {
         let o = self.now.outcome.as_ref()?;
-        Some(
-            self.fixed
-                .seating
-                .two_sided_result(o.winner, o.reason.clone()),
-        )
+        Some(self.fixed.seating.outcome_result(o))
     }
 
     pub fn deciding_seat(&self) -> Option<Seat> {

@@ -168,7 +168,7 @@ fn d20_3_d20_4_d20_5m_damage_distribution_by_enumeration() {
             2,
             6,
             10,
-            "beam",
+            "explosive",
             "mobile_unit",
             "titanium",
             10,
@@ -344,5 +344,54 @@ fn d20_3_d20_4_odds_before_an_attack_give_the_damage_the_referee_deals() {
     );
     for (v, p) in exact {
         assert!((dealt[v] - p).abs() < 1e-12, "{v}: {} vs {p}", dealt[v]);
+    }
+}
+
+#[test]
+fn d20_5b_d20_5l_d20_3d_the_odds_refuse_what_the_referee_refuses() {
+    // D20-3D e: "Roll (taking ½ damage)(can not be attempted if the attack is a beam attack or
+    // a blade attack)"; D20-5B: "Beam- damage cannot be reduced by a successful roll."; D20-5L:
+    // "Blade- damage cannot be reduced by a successful roll."; D20-3D d: a parry is against a
+    // hand-to-hand attack. The odds command refuses these with the referee's rule id, and
+    // never halves a beam's damage.
+    for (defence, wtype, rule) in [
+        ("roll", "beam", "D20-5B"),
+        ("roll", "blade", "D20-5L"),
+        ("parry", "projectile", "D20-3D"),
+        ("parry", "beam", "D20-3D"),
+        ("parry", "explosive", "D20-3D"),
+    ] {
+        let err = MsD20::matchup_odds(&params(&[
+            ("defence", defence),
+            ("weapon-type", wtype),
+            ("damage", "2d6x10"),
+        ]))
+        .unwrap_err();
+        assert!(
+            err.contains(&format!("({rule})")),
+            "{defence} {wtype}: {err}"
+        );
+        // Without the damage roll too: the defence is refused first.
+        let err = MsD20::matchup_odds(&params(&[("defence", defence), ("weapon-type", wtype)]))
+            .unwrap_err();
+        assert!(
+            err.contains(&format!("({rule})")),
+            "{defence} {wtype}: {err}"
+        );
+    }
+    for (defence, wtype) in [
+        ("roll", "projectile"),
+        ("roll", "melee"),
+        ("roll", "explosive"),
+        ("parry", "melee"),
+        ("parry", "blade"),
+        ("dodge", "beam"),
+    ] {
+        MsD20::matchup_odds(&params(&[
+            ("defence", defence),
+            ("weapon-type", wtype),
+            ("damage", "2d6x10"),
+        ]))
+        .unwrap();
     }
 }

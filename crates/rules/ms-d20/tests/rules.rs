@@ -32,6 +32,27 @@ fn d20_1_initiative_highest_first_and_ties_rolled_again() {
 }
 
 #[test]
+fn d20_1_a_tie_is_broken_only_among_the_tied() {
+    // D20-1: "Roll Standard Initiative (d20 + Initiative Bonuses, the highest number goes
+    // first)"; rulings: "ties re-rolled". Three at 11 (10 + 1 each): the re-roll puts u0 first
+    // (15) and leaves u1 and u2 tied (10, 10); their own re-roll (18, 5) orders only them —
+    // u1's 18 does not put it before u0, which beat it in the first re-roll. The re-roll is a
+    // plain d20 (the bonus is already in the tied totals).
+    let g = started(
+        &["gm@c3", "gm@c4"],
+        &["zaku@c6"],
+        &[10, 10, 10, 15, 10, 10, 18, 5],
+    );
+    assert_eq!(g.now.order, [0, 1, 2]);
+    assert_eq!(g.unit(0).initiative, [11, 15]);
+    assert_eq!(g.unit(1).initiative, [11, 10, 18]);
+    // A tie between two leaves the third where its first roll put it: u0's 13 first; u1 and
+    // u2 at 11 re-roll (3, 20): u2, then u1.
+    let g = started(&["gm@c3", "gm@c4"], &["zaku@c6"], &[12, 10, 10, 3, 20]);
+    assert_eq!(g.now.order, [0, 2, 1]);
+}
+
+#[test]
 fn d20_1_the_newtype_initiative_save() {
     // D20-1: "Save VRS Newtype Initiative is rolled (if applicable) (characters that fail
     // cannot go before any Newtypes with the Newtype Initiative ability)". The Gundam's
@@ -145,7 +166,7 @@ fn d20_3d_defences_chosen_after_the_strike() {
     allowed(&g, "take");
     allowed(&g, "dodge");
     allowed(&g, "leap");
-    refused(&mut g, "roll", "D20-3D"); // a beam
+    refused(&mut g, "roll", "D20-5B"); // a beam
     refused(&mut g, "parry s2", "D20-3D"); // not hand to hand
     let apm = g.unit(1).apm;
     act(&mut g, "dodge");
@@ -220,7 +241,7 @@ fn d20_5_weapon_types_5b_5l_no_roll_against_beams_and_blades() {
     let mut g = started(&["gm@c3"], &["zaku@c4"], &[15, 5]);
     act(&mut g, "attack u1 w1"); // beam saber: a blade
     strike(&mut g, 12);
-    refused(&mut g, "roll", "D20-3D");
+    refused(&mut g, "roll", "D20-5L");
     let mut p = started(&["gm@c3"], &["zaku@c6"], &[5, 15]);
     act(&mut p, "attack u0 w0"); // projectile
     strike(&mut p, 12);
@@ -308,14 +329,81 @@ fn d20_6s_stun_lasts_to_the_end_of_the_attackers_next_turn() {
     // The GM's turn is lost.
     assert_eq!(turn_of(&g), 1);
     assert!(g.unit(0).stunned.is_some());
-    // The Zaku's next turn: the GM cannot defend; at its end the stun wears off.
-    act(&mut g, "attack u0 w0");
-    strike(&mut g, 12);
-    assert!(!matches!(g.now.phase, Phase::Defend { .. }));
-    roll(&mut g, &[1, 1]);
-    let ev = act(&mut g, "end");
+    // The Zaku's next turn: the GM is stunned to its end, and the stun wears off then.
+    let ev = act(&mut g, "pass");
     assert!(ev.iter().any(|e| matches!(e, Event::StunEnds { unit: 0 })));
     assert_eq!(turn_of(&g), 0);
+    // Attacked with the stunning weapon on that turn, the GM cannot defend.
+    let mut h = zaku_stuns_u0(&["gm@c3"], &[5, 15]);
+    act(&mut h, "attack u0 w2");
+    strike(&mut h, 12);
+    assert!(!matches!(h.now.phase, Phase::Defend { .. }));
+    assert!(h.unit(0).stunned.is_some());
+}
+
+/// The Zaku (u1 of `fed.len()`) stuns u0 with its cracker grenade on its first turn (it goes
+/// first) and ends its turn.
+fn zaku_stuns_u0(fed: &[&str], faces: &[u32]) -> MsD20 {
+    let mut g = started(fed, &["zaku@c5"], faces);
+    let z = fed.len() as u8;
+    assert_eq!(turn_of(&g), z);
+    act(&mut g, "attack u0 w2");
+    strike(&mut g, 15);
+    act(&mut g, "take");
+    roll(&mut g, &[3]); // 3 + 1 = 4 < 12: stunned
+    roll(&mut g, &[1, 1]);
+    act(&mut g, "end");
+    assert!(g.unit(0).stunned.is_some());
+    g
+}
+
+#[test]
+fn d20_6s_another_weapon_on_the_attackers_next_turn_ends_the_stun() {
+    // D20-6S: "If on the attackers next turn the defender makes a successful save or the
+    // attacker misses or does not attack with the stunning weapon, the defender is no longer
+    // stunned." The Zaku's next turn, with its machine gun: the stun ends as it attacks, so
+    // the GM may defend against that strike.
+    let mut g = zaku_stuns_u0(&["gm@c3"], &[5, 15]);
+    assert_eq!(turn_of(&g), 1); // the GM's turn was lost
+    let ev = act(&mut g, "attack u0 w0");
+    assert!(ev.iter().any(|e| matches!(e, Event::StunEnds { unit: 0 })));
+    assert!(g.unit(0).stunned.is_none());
+    strike(&mut g, 12);
+    assert!(matches!(g.now.phase, Phase::Defend { .. }));
+    // So does the stunning weapon at another target (the second GM), on that turn.
+    let mut o = zaku_stuns_u0(&["gm@c3", "gm@c4"], &[5, 10, 15]);
+    act(&mut o, "pass"); // the second GM; then the stunned GM's turn is lost
+    assert_eq!(turn_of(&o), 2);
+    let ev = act(&mut o, "attack u1 w2");
+    assert!(ev.iter().any(|e| matches!(e, Event::StunEnds { unit: 0 })));
+    // A miss with the stunning weapon on the next turn ends it too.
+    let mut m = zaku_stuns_u0(&["gm@c3"], &[5, 15]);
+    act(&mut m, "attack u0 w2");
+    let ev = roll(&mut m, &[1]);
+    assert!(ev.iter().any(|e| matches!(e, Event::StunEnds { unit: 0 })));
+    assert!(m.unit(0).stunned.is_none());
+}
+
+#[test]
+fn d20_6s_the_stun_ends_when_its_attacker_is_destroyed() {
+    // D20-6S: "until the end of the attackers next turn": a destroyed attacker has no next
+    // turn, so the stun it caused ends with it (not for the rest of the game). Initiative:
+    // the Zaku (16), the second GM (11), the stunned GM (6).
+    let mut g = zaku_stuns_u0(&["gm@c3", "gm@c4"], &[5, 10, 15]);
+    assert_eq!(turn_of(&g), 1);
+    g.now.units[2].sections[0] = 1; // the Zaku's body hangs by a thread
+    act(&mut g, "attack u2 w2"); // the GM's punch: no save, fixed damage
+    strike(&mut g, 15);
+    let mut ev = Vec::new();
+    if matches!(g.now.phase, Phase::Defend { .. }) {
+        ev.extend(act(&mut g, "take"));
+    }
+    while let Next::Chance(_) = g.next() {
+        ev.extend(roll(&mut g, &[1]));
+    }
+    assert!(ev.iter().any(|e| matches!(e, Event::Destroyed { unit: 2 })));
+    assert!(ev.iter().any(|e| matches!(e, Event::StunEnds { unit: 0 })));
+    assert!(g.unit(0).stunned.is_none());
 }
 
 #[test]

@@ -76,6 +76,30 @@ pub(crate) fn len2(dx: Ticks, dy: Ticks) -> i128 {
 }
 
 impl SdEra {
+    /// How far body `b` must go from where it is toward `toward` to be clear of `u`'s base
+    /// (0 when it already is): the chord of the two bases' reach, rounded up to a clear tick.
+    pub fn clear_past(&self, b: UnitId, u: UnitId, toward: Point) -> Ticks {
+        let (ball, unit) = (self.unit(b).base(), self.unit(u).base());
+        let c = ball.centre;
+        let v = ((toward.x - c.x) as i128, (toward.y - c.y) as i128);
+        let w = ((c.x - unit.centre.x) as i128, (c.y - unit.centre.y) as i128);
+        let len = battlemat_geom::table::isqrt((v.0 * v.0 + v.1 * v.1) as u128) as i128;
+        let along = -2 * (w.0 * v.0 + w.1 * v.1);
+        if len == 0 || along <= 0 {
+            return 0;
+        }
+        let mut s = (along / len) as Ticks;
+        // The root is rounded; step on to the first tick where the bases do not overlap.
+        for _ in 0..8 {
+            let p = battlemat_geom::table::toward(c, toward, s);
+            if !Base::new(p, ball.radius).overlaps(&unit) {
+                break;
+            }
+            s += 1;
+        }
+        s
+    }
+
     /// Sticks of range beyond the first (SDE-RANGE): 0 within 1 stick edge to edge; 1 up to
     /// 2 sticks; and so on. `from` is the shooter's centre (or a BITS point, radius 0).
     pub fn extra_range(&self, from: Point, from_radius: Ticks, target: UnitId) -> u8 {
@@ -181,10 +205,32 @@ impl SdEra {
         d
     }
 
-    /// Are the two bases next to each other (within 1/6 stick edge to edge)?
+    /// Are the two bodies next to each other: the bases within 1/6 stick edge to edge, or one
+    /// on top of a piece that holds one unit and the other at its foot (SDE-KOTH.2)?
     pub fn next_to(&self, a: UnitId, b: UnitId) -> bool {
-        let (x, y) = (self.unit(a), self.unit(b));
-        Base::new(x.at, x.radius()).within(&Base::new(y.at, y.radius()), NEXT_TO)
+        let (x, y) = (self.unit(a).base(), self.unit(b).base());
+        x.within(&y, NEXT_TO) || self.holder_next_to(a, &y) || self.holder_next_to(b, &x)
+    }
+
+    /// SDE-KOTH.2 ("If you knock a unit off with melee, you may take their place on the
+    /// hill"; ours): the top of a piece that holds one unit is one spot, so its holder is next
+    /// to every base next to the piece (within 1/6 stick of its side) — a hill's holder can be
+    /// meleed from its foot wherever on the top it stands. A piece that holds more measures
+    /// base to base, as on the flat.
+    fn holder_next_to(&self, top: UnitId, foot: &Base) -> bool {
+        let pieces = &self.fixed.table.pieces;
+        if !pieces.iter().any(|p| p.holds == 1) {
+            return false;
+        }
+        let Some(p) = self.standing_on(top) else {
+            return false;
+        };
+        let piece = &pieces[p];
+        piece.holds == 1
+            && !piece.outline.holds(foot)
+            && piece
+                .outline
+                .overlaps(&Base::new(foot.centre, foot.radius + NEXT_TO))
     }
 
     /// A fight between a unit and a target, its dice counted.
@@ -397,13 +443,16 @@ impl SdEra {
                 let dist = (1 + Ticks::from(overkill)) * STICK;
                 match f.striker {
                     Striker::Ball(b) => {
-                        // The ball wins: the unit is stunned and the ball finishes its move.
+                        // SDE-SOCCER.2: "If the ball wins, the unit is stunned and the ball
+                        // finishes its move!" — from the contact, past the unit, and never
+                        // to rest on it: a move too short to clear it goes on until clear.
                         self.stun(target, f.by, ev);
                         if f.rest > 0 {
+                            let clear = self.clear_past(b, target, f.toward);
                             self.now.pending.push(Pending::Motion(crate::state::Motion {
                                 body: b,
                                 toward: f.toward,
-                                dist: f.rest,
+                                dist: f.rest.max(clear),
                                 by: f.by,
                                 dice: f.att.dice,
                                 bounces: 0,

@@ -160,6 +160,13 @@ impl SdEra {
         let ids = self.ids_except(skip);
         let others = self.bases_except(skip);
         let sweep = self.fixed.table.sweep(x.base(), end, &others, &ignore);
+        // SDE-SOCCER.2: a ball finishing its move past the unit it beat that is stopped
+        // before it clears that unit stays at the contact (it never comes to rest on a base).
+        if let Some(p) = m.past
+            && Base::new(sweep.stop, x.radius()).overlaps(&self.unit(p).base())
+        {
+            return;
+        }
         let stop = sweep.stop;
         self.now.units[u as usize].at = stop;
         if stop != start {
@@ -201,6 +208,8 @@ impl SdEra {
                         toward: Point::new(stop.x + r.0 as i64, stop.y + r.1 as i64),
                         dist: STICK,
                         bounces: m.bounces + 1,
+                        // Past the unit it beat: the bounce meets it like any other base.
+                        past: None,
                         ..m
                     }));
                 }

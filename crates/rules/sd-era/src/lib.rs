@@ -85,7 +85,9 @@ use std::sync::Arc;
 
 pub const RULESET_ID: &str = "sd-era";
 /// Bumped whenever a rule change would make an old record replay differently.
-pub const RULESET_VERSION: &str = "1";
+/// Version 2: the ball that beats a unit never comes to rest on it (SDE-SOCCER.2); a hill's
+/// holder is next to the units at its foot (SDE-KOTH.2).
+pub const RULESET_VERSION: &str = "2";
 
 impl SdEra {
     pub fn new(setup: &Setup) -> Result<SdEra, SetupError> {
@@ -146,6 +148,7 @@ impl Game for SdEra {
                 })
                 .collect(),
             odds: "--attacker VALUE[LETTER] --defender VALUE[LETTER] [--range STICKS] [--melee] [--contest sum] [--artillery extra_die] [--hidden]; e.g. --attacker 4V --defender 3C".into(),
+            safety_limit: Some(("rounds".into(), "30".into())),
         }
     }
 
@@ -301,6 +304,18 @@ impl Game for SdEra {
             s.armies[seat] = army;
         }
         Some(SdEra::new(&s).map(|_| s))
+    }
+
+    /// A version 1 record may hold a ball's move or a melee at a hill that now goes otherwise.
+    fn replays_older(version: &str, _setup: &Setup) -> Result<(), String> {
+        Err(battlemat_core::older_version_refused(
+            RULESET_ID,
+            version,
+            RULESET_VERSION,
+            "a ball that beats a unit now goes on until clear of it (SDE-SOCCER.2), and a \
+             hill's holder is next to the units at its foot (SDE-KOTH.2)",
+            "ebbe482",
+        ))
     }
 
     fn seats(&self) -> u8 {

@@ -41,13 +41,14 @@ pub enum Armies {
 /// When a game that nobody has won yet ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub enum Rounds {
-    #[default]
     #[serde(rename = "30")]
     R30,
     #[serde(rename = "15")]
     R15,
     #[serde(rename = "60")]
     R60,
+    /// No limit (the text: the game goes on until it is won).
+    #[default]
     #[serde(rename = "none")]
     Unlimited,
 }
@@ -74,7 +75,7 @@ battlemat_core::game_options! {
             help "each mission's default armies, or a draft from the unit chart before play";
         points: u8 = 7, house "SDE-T2", values ["7", "6", "8", "10"],
             help "points each player may spend in a draft (about 7)";
-        rounds: Rounds = Rounds::R30, house "SDE-T1", values ["30", "15", "60", "none"],
+        rounds: Rounds = Rounds::Unlimited, house "SDE-T1", values ["none", "30", "15", "60"],
             help "rounds after which a game nobody has won ends, ranked by the mission's score";
         charge_balls: bool = false, house "SDE-CHARGE", values ["false", "true"],
             help "a move that ends next to a ball or bomb also gives a free melee (the text says an enemy unit)";

@@ -264,6 +264,7 @@ impl SdEra {
             && self.now.round >= limit
         {
             self.finish_by_score(format!("the {limit}-round limit (house rule)"), ev);
+            self.now.result = self.now.result.take().map(GameResult::at_limit);
             return;
         }
         self.now.round = self.now.round.saturating_add(1);
@@ -323,6 +324,7 @@ impl SdEra {
             ranks,
             reason,
             cooperative: None,
+            by_limit: false,
         }
     }
 

@@ -15,7 +15,8 @@ fn opts(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
 
 fn setups() -> Vec<battlemat_sd_era::Setup> {
     let variants = [
-        opts(&[]),
+        // The default options but the round limit (a random game might never end).
+        opts(&[("rounds", "30")]),
         opts(&[
             ("seats", "3"),
             ("contest", "sum"),

@@ -766,6 +766,48 @@ fn sde_koth_1_2_hill_holds_one_tokens_once_a_turn_and_knock_off() {
 }
 
 #[test]
+fn sde_koth_2_the_hills_holder_is_next_to_a_unit_at_its_foot() {
+    // SDE-KOTH.2: "Units can be knocked off the hill by any attack that does knockback. If
+    // you knock a unit off with melee, you may take their place on the hill." The Zaku holds
+    // the middle of the built-in hill (radius 1/2 stick): 3/8 stick from its edge, more than
+    // "next to" from any base on the flat. The top of a hill that holds one is one spot: a
+    // unit at its foot is next to its holder, melees it off and may take its place.
+    let mut g = game(
+        "king_of_the_hill",
+        &[&["gouf"], &["zaku"]],
+        vec![hill(3.0, 3.0, 0.5, 1)],
+        &[],
+    );
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.0, 2.3); // the Gouf's base 0.075 from the hill's side
+    put(&mut g, 1, 3.0, 3.0); // the Zaku on the hill's middle
+    assert!(g.on_hill(1));
+    assert!(g.next_to(0, 1) && g.next_to(1, 0));
+    act(&mut g, "melee u0 u1");
+    roll(&mut g, &[6, 1, 1, 1, 1]);
+    act(&mut g, "push e");
+    assert!(matches!(
+        g.now.phase,
+        Phase::Choose(Choice::TakeHill { unit: 0, .. })
+    ));
+    act(&mut g, "take");
+    assert_eq!(at(&g, 0), pt(3.0, 3.0));
+    assert!(g.on_hill(0));
+    // Farther than 1/6 stick from the hill's side, the Gouf is not next to its holder.
+    let mut h = game(
+        "king_of_the_hill",
+        &[&["gouf"], &["zaku"]],
+        vec![hill(3.0, 3.0, 0.5, 1)],
+        &[],
+    );
+    begin(&mut h, 0);
+    put(&mut h, 0, 3.0, 2.15);
+    put(&mut h, 1, 3.0, 3.0);
+    assert!(!h.next_to(0, 1));
+    refused(&mut h, "melee u0 u1", "SDE-MELEE");
+}
+
+#[test]
 fn sde_koth_1_the_mission_has_a_hill_in_the_middle_that_holds_one() {
     let g =
         SdEra::new_game(&SdEra::setup("king_of_the_hill", &Default::default()).unwrap()).unwrap();
@@ -904,6 +946,44 @@ fn sde_soccer_2_ball_hits_unit_and_unit_hits_ball() {
         }
     )));
     roll(&mut g, &[1, 1, 6, 6]);
+}
+
+#[test]
+fn sde_soccer_2_the_ball_finishes_its_move_from_the_contact_never_on_a_base() {
+    // SDE-SOCCER.2: "If the ball wins, the unit is stunned and the ball finishes its move!"
+    // The ball (3.0, 1.5) is shot 2 sticks toward a Zaku at (3.0, 3.4): it meets it after
+    // 1.675 sticks (the bases' radii 0.1 and 0.125), and 0.325 of its move is left — too
+    // short to pass a base it touches (0.45).
+    // It finishes its move from the contact and goes on until clear, never to rest on the
+    // Zaku.
+    let mut g = soccer(&[&["guncannon"], &["zaku"]]);
+    put(&mut g, 1, 3.0, 1.0);
+    put(&mut g, 0, 3.0, 1.5);
+    put(&mut g, 2, 3.0, 3.4);
+    act(&mut g, "shoot u1 u0");
+    roll(&mut g, &[6, 6, 1, 1, 1]);
+    let ev = roll(&mut g, &[5, 1, 1, 2]);
+    assert_eq!(fight_result(&ev), Some((Winner::Attacker, 0)));
+    assert!(stunned(&g, 2));
+    let (ball, zaku) = (g.unit(0).base(), g.unit(2).base());
+    assert!(!ball.overlaps(&zaku), "{ball:?} on {zaku:?}");
+    assert!(ball.centre.y > zaku.centre.y, "past the Zaku: {ball:?}");
+    assert!(
+        ball.centre.y - ticks(1.5) >= ticks(2.0),
+        "its move finished"
+    );
+    assert_eq!(ball.centre, pt(3.0, 3.625), "just clear of the Zaku");
+    // The next shot meets the stunned Zaku instead of passing through it: shot back toward
+    // it (the Guncannon's second action), the ball stops at its base.
+    put(&mut g, 1, 3.0, 4.3);
+    act(&mut g, "shoot u1 u0");
+    roll(&mut g, &[6, 6, 1, 1, 1]);
+    let (ball, zaku) = (g.unit(0).base(), g.unit(2).base());
+    assert!(!ball.overlaps(&zaku), "{ball:?} through {zaku:?}");
+    assert!(
+        ball.centre.y > zaku.centre.y,
+        "stopped at the Zaku: {ball:?}"
+    );
 }
 
 #[test]
@@ -1184,6 +1264,20 @@ fn sde_t1_the_round_limit_ends_a_game_nobody_has_won() {
     let r = g.result().expect("over after 15 rounds");
     assert_eq!(r.ranks, vec![1, 2]);
     assert!(r.reason.contains("15-round"));
+    assert!(r.by_limit, "ended by the house rule's limit");
+}
+
+#[test]
+fn sde_t1_no_round_limit_unless_asked_for() {
+    // SDE-T1: "two actions for each of your units, then the next player; until the mission
+    // ends" — by default no round limit: sixty rounds of nothing and the game goes on.
+    let mut g = game("king_of_the_hill", &[&["gm"], &["zaku"]], vec![], &[]);
+    begin(&mut g, 1);
+    for _ in 0..120 {
+        act(&mut g, "end");
+    }
+    assert!(g.result().is_none());
+    assert_eq!(g.fixed.options.rounds.limit(), None);
 }
 
 #[test]

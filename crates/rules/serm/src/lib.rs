@@ -91,6 +91,7 @@ impl Game for Serm {
                 })
                 .collect(),
             odds: "--shoot S --endure E, or --react R --move M (numbers of dice)".into(),
+            safety_limit: Some(("activations".into(), "200".into())),
         }
     }
 

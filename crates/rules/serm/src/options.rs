@@ -5,13 +5,14 @@ use serde::{Deserialize, Serialize};
 /// When a game nobody has won ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub enum Activations {
-    #[default]
     #[serde(rename = "200")]
     A200,
     #[serde(rename = "100")]
     A100,
     #[serde(rename = "400")]
     A400,
+    /// No limit (the text: the game goes on until it is won).
+    #[default]
     #[serde(rename = "none")]
     Unlimited,
 }
@@ -30,7 +31,7 @@ impl Activations {
 battlemat_core::game_options! {
     /// Our house rule (the text has no optional rules).
     pub struct Options {
-        activations: Activations = Activations::A200, house "SERM-MOVE", values ["200", "100", "400", "none"],
+        activations: Activations = Activations::Unlimited, house "SERM-MOVE", values ["none", "200", "100", "400"],
             help "activations after which a game nobody has won ends: more soldiers left wins, equal is a draw";
     }
 }

@@ -97,11 +97,8 @@ pub enum Phase {
     Over,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Outcome {
-    pub winner: Option<u8>,
-    pub reason: String,
-}
+/// The result, once over (the one two-sided outcome of `battlemat_core`).
+pub use battlemat_core::seating::Outcome;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Progress {

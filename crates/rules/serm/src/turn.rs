@@ -38,6 +38,9 @@ impl Serm {
                 ),
                 ev,
             );
+            if let Some(o) = &mut self.now.outcome {
+                o.by_limit = true;
+            }
             return;
         }
         ev.push(Event::Initiative {
@@ -85,7 +88,11 @@ impl Serm {
         ev.push(Event::GameOver {
             reason: reason.clone(),
         });
-        self.now.outcome = Some(Outcome { winner, reason });
+        self.now.outcome = Some(Outcome {
+            winner,
+            reason,
+            by_limit: false,
+        });
         self.now.phase = Phase::Over;
     }
 
@@ -100,11 +107,7 @@ impl Serm {
 
     pub fn outcome(&self) -> Option<GameResult> {
         let o = self.now.outcome.as_ref()?;
-        Some(
-            self.fixed
-                .seating
-                .two_sided_result(o.winner, o.reason.clone()),
-        )
+        Some(self.fixed.seating.outcome_result(o))
     }
 
     pub fn deciding_side(&self) -> Option<u8> {

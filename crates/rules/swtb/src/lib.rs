@@ -122,6 +122,7 @@ impl Game for Swtb {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
+            safety_limit: None,
         }
     }
 
