@@ -3564,3 +3564,155 @@ fn data_errors_of_every_game_are_placed_once() {
         assert_eq!(err.matches(path).count(), 1, "{game}: the path once: {err}");
     }
 }
+
+/// Mutated game files (issue 21): a value changed, a key dropped, steps swapped, cut or
+/// repeated, at random from a fixed seed (`BATTLEMAT_TEST_SCALE` times 8 for each game). `verify`
+/// never passes one (exit 4 when it fails, 3 when it cannot check), nothing panics, and `act`
+/// on a file `verify` fails is refused and leaves the file byte-identical.
+#[test]
+fn fuzzed_game_files_never_verify_and_are_refused_unchanged() {
+    for (game, scenario) in [
+        ("swtb", "outpost"),
+        ("sd-era", "king_of_the_hill"),
+        ("abaoaqu", "s_field_reduced"),
+        ("ms-d20", "duel"),
+        ("serm", "skirmish"),
+    ] {
+        fuzz_game_file(game, scenario);
+    }
+}
+
+/// The first action `legal` lists for a game file, as `act` takes it.
+fn first_legal(g: &Path) -> Option<String> {
+    let legal = json(&ok(["legal", p(g), "--json"]));
+    legal["actions"][0]["text"].as_str().map(str::to_string)
+}
+
+fn fuzz_game_file(game: &str, scenario: &str) {
+    let dir = TempDir::new().unwrap();
+    let g = dir.path().join("g.json");
+    ok([
+        "new",
+        game,
+        "--scenario",
+        scenario,
+        "--seed",
+        "9",
+        "-o",
+        p(&g),
+    ]);
+    for _ in 0..3 {
+        if let Some(a) = first_legal(&g) {
+            ok(["act", p(&g), &a]);
+        }
+    }
+    ok(["verify", p(&g)]);
+    let probe = first_legal(&g).unwrap_or_else(|| "end".into());
+    let original: Value = json(&std::fs::read_to_string(&g).unwrap());
+    let scale: u64 = std::env::var("BATTLEMAT_TEST_SCALE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = |n: usize| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng % n.max(1) as u64) as usize
+    };
+    // Every path to a value in the file.
+    fn paths(v: &Value, at: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+        out.push(at.clone());
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m {
+                    at.push(k.clone());
+                    paths(x, at, out);
+                    at.pop();
+                }
+            }
+            Value::Array(a) => {
+                for (i, x) in a.iter().enumerate() {
+                    at.push(i.to_string());
+                    paths(x, at, out);
+                    at.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut all = Vec::new();
+    paths(&original, &mut Vec::new(), &mut all);
+    let mut tried = 0;
+    while tried < 8 * scale {
+        let mut v = original.clone();
+        let path = &all[1 + next(all.len() - 1)];
+        let (last, parent) = path.split_last().unwrap();
+        let pointer = |p: &[String]| p.iter().map(|k| format!("/{k}")).collect::<String>();
+        let Some(target) = v.pointer_mut(&pointer(parent)) else {
+            continue;
+        };
+        match (next(4), target) {
+            (0, Value::Object(m)) => {
+                m.remove(last);
+            }
+            (1, Value::Array(a)) if a.len() > 1 => {
+                let i = next(a.len());
+                let j = next(a.len());
+                a.swap(i, j);
+                if i == j {
+                    a.remove(i);
+                }
+            }
+            (2, Value::Array(a)) => {
+                let i = next(a.len());
+                let x = a[i].clone();
+                a.insert(i, x);
+            }
+            (_, t) => {
+                let Some(x) = t.pointer_mut(&format!("/{last}")) else {
+                    continue;
+                };
+                *x = match x {
+                    Value::Number(n) => {
+                        serde_json::json!(n.as_i64().unwrap_or(0) + 1 + next(5) as i64)
+                    }
+                    Value::String(s) => serde_json::json!(format!("{s}x")),
+                    Value::Bool(b) => serde_json::json!(!*b),
+                    Value::Null => serde_json::json!(1),
+                    _ => serde_json::json!(null),
+                };
+            }
+        }
+        if v == original {
+            continue;
+        }
+        tried += 1;
+        let text = serde_json::to_string_pretty(&v).unwrap();
+        std::fs::write(&g, &text).unwrap();
+        let out = bm().args(["verify", p(&g)]).output().unwrap();
+        no_panic(&out);
+        let code = out.status.code();
+        assert_ne!(
+            code,
+            Some(0),
+            "{game}: a mutated file verified ({path:?}):\n{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        if code == Some(4) {
+            let act = bm().args(["act", p(&g), &probe]).output().unwrap();
+            no_panic(&act);
+            assert!(
+                !act.status.success(),
+                "act took a file verify fails ({path:?})"
+            );
+            assert_eq!(
+                std::fs::read_to_string(&g).unwrap(),
+                text,
+                "a refused act changed the file"
+            );
+        }
+        let view = bm().args(["view", p(&g)]).output().unwrap();
+        no_panic(&view);
+    }
+}
