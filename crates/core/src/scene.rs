@@ -549,6 +549,34 @@ pub struct SceneAction {
     pub anchors: Anchors,
 }
 
+/// The sides of a game played by sides (`names[side]`), each with the seats that play it,
+/// marked when the seat `deciding` is one of theirs.
+pub fn sides(
+    names: &[&str],
+    seating: &crate::Seating,
+    deciding: Option<crate::Seat>,
+) -> Vec<SceneSide> {
+    let to_act = deciding.map(|s| seating.side_of(s));
+    names
+        .iter()
+        .enumerate()
+        .map(|(s, name)| SceneSide {
+            name: name.to_string(),
+            seats: seating.seats_of(s as u8).collect(),
+            note: String::new(),
+            to_act: to_act == Some(s as u8),
+        })
+        .collect()
+}
+
+/// The seat to decide, if a seat is.
+pub fn deciding<G: crate::Game>(g: &G) -> Option<crate::Seat> {
+    match g.next() {
+        crate::Next::Decide(s) => Some(s),
+        _ => None,
+    }
+}
+
 impl Scene {
     /// The piece with this id.
     pub fn piece(&self, id: &str) -> Option<&Piece> {

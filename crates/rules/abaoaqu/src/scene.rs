@@ -10,8 +10,8 @@ use crate::events::{Action, HexNo};
 use crate::map::{BOARD_COLS, BOARD_ROWS};
 use crate::state::{AbaoAqu, Declaring, Morale, Phase, Place, UnitId};
 use battlemat_core::scene::{
-    self, Anchors, Marker, MarkerLook, Piece, PieceShape, Scene, SceneCell, SceneSide, Shape,
-    StackPlace, Table, TableKind, Target,
+    self, Anchors, Marker, MarkerLook, Piece, PieceShape, Scene, SceneCell, Shape, StackPlace,
+    Table, TableKind, Target,
 };
 
 const HT: f64 = 0.866_025_403_784_438_6;
@@ -215,22 +215,15 @@ impl AbaoAqu {
             Some(o) => format!("game over: {}", o.reason),
             None => self.prompt_text(),
         };
-        let to_act = match battlemat_core::Game::next(self) {
-            battlemat_core::Next::Decide(s) => Some(self.fixed.seating.side_of(s)),
-            _ => None,
-        };
         Scene {
             title: self.fixed.setup.scenario.name.clone(),
             status: vec![format!("turn {}", self.now.turn), status],
             table,
-            sides: (0..2u8)
-                .map(|s| SceneSide {
-                    name: self.side_name(s).to_string(),
-                    seats: self.fixed.seating.seats_of(s).collect(),
-                    note: String::new(),
-                    to_act: to_act == Some(s),
-                })
-                .collect(),
+            sides: scene::sides(
+                &[self.side_name(0), self.side_name(1)],
+                &self.fixed.seating,
+                scene::deciding(self),
+            ),
             terrain: Vec::new(),
             markers,
             pieces,

@@ -8,7 +8,7 @@
 use crate::events::Action;
 use crate::state::{MsD20, Phase, UnitId};
 use battlemat_core::scene::{
-    Anchors, Bar, Marker, MarkerLook, Piece, PieceShape, Scene, SceneSide, Shape, Table, TableKind,
+    self, Anchors, Bar, Marker, MarkerLook, Piece, PieceShape, Scene, Shape, Table, TableKind,
     Target,
 };
 
@@ -121,22 +121,15 @@ impl MsD20 {
             Some(o) => format!("game over: {}", o.reason),
             None => self.prompt_text(),
         };
-        let to_act = match battlemat_core::Game::next(self) {
-            battlemat_core::Next::Decide(s) => Some(self.fixed.seating.side_of(s)),
-            _ => None,
-        };
         Scene {
             title: self.fixed.setup.scenario.name.clone(),
             status: vec![format!("melee {}", self.now.melee), status],
             table,
-            sides: (0..2u8)
-                .map(|s| SceneSide {
-                    name: self.side_name(s).to_string(),
-                    seats: self.fixed.seating.seats_of(s).collect(),
-                    note: String::new(),
-                    to_act: to_act == Some(s),
-                })
-                .collect(),
+            sides: scene::sides(
+                &[self.side_name(0), self.side_name(1)],
+                &self.fixed.seating,
+                scene::deciding(self),
+            ),
             terrain: Vec::new(),
             markers,
             pieces,

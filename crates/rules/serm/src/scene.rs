@@ -9,8 +9,7 @@ use crate::data::{BASE_RADIUS, INCH, Special};
 use crate::events::Action;
 use crate::state::{Heading, Phase, Serm, SoldierId};
 use battlemat_core::scene::{
-    self, Anchors, FireArc, Piece, PieceShape, Scene, SceneSide, Shape, Table, Target, Trace,
-    TraceKind,
+    self, Anchors, FireArc, Piece, PieceShape, Scene, Shape, Table, Target, Trace, TraceKind,
 };
 use battlemat_geom::table::{Outline, Point, toward};
 
@@ -126,22 +125,18 @@ impl Serm {
             Some(o) => format!("game over: {}", o.reason),
             None => self.prompt_text(),
         };
-        let to_act = match battlemat_core::Game::next(self) {
-            battlemat_core::Next::Decide(s) => Some(self.fixed.seating.side_of(s)),
-            _ => None,
-        };
         Scene {
             title: self.fixed.setup.scenario.name.clone(),
             status: vec![status],
             table,
-            sides: (0..2u8)
-                .map(|s| SceneSide {
-                    name: self.fixed.side_names[s as usize].clone(),
-                    seats: self.fixed.seating.seats_of(s).collect(),
-                    note: String::new(),
-                    to_act: to_act == Some(s),
-                })
-                .collect(),
+            sides: scene::sides(
+                &[
+                    self.fixed.side_names[0].as_str(),
+                    self.fixed.side_names[1].as_str(),
+                ],
+                &self.fixed.seating,
+                scene::deciding(self),
+            ),
             terrain,
             markers: Vec::new(),
             pieces,
