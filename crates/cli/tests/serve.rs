@@ -17,9 +17,10 @@ fn start(db: &std::path::Path) -> (Child, String) {
         .spawn()
         .unwrap();
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    out.read_line(&mut line).unwrap();
+    // Keep reading what it prints: a closed pipe would end it at its next line (SIGPIPE).
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
     let addr = line
         .split("http://")
         .nth(1)

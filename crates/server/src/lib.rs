@@ -1104,8 +1104,11 @@ pub async fn serve(addr: &str, db: &std::path::Path) -> Result<(), String> {
     for id in ids {
         drive(app.clone(), id);
     }
-    println!("Battlemat is serving on {base} (database {})", db.display());
-    println!("Open {base}/ in a browser (the API: docs/server.md).");
+    // One write, so a reader that takes the first line and goes sees it all.
+    println!(
+        "Battlemat is serving on {base} (database {})\nOpen {base}/ in a browser (the API: docs/server.md).",
+        db.display()
+    );
     axum::serve(listener, router(app))
         .await
         .map_err(|e| e.to_string())
