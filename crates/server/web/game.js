@@ -22,6 +22,7 @@ let viewBox = null; // the zoomed view, kept across refreshes
 let fullBox = null;
 let svg = null;
 let shownLog = 0;
+let replayAt = null; // the step shown by the replay controls, or null for the live table
 
 async function api(path, options = {}) {
   const res = await fetch(path, { ...options, headers: { "content-type": "application/json", ...auth, ...(options.headers || {}) } });
@@ -69,13 +70,136 @@ function svgEl(tag, attrs) {
   return e;
 }
 
+const pct = (p) => `${(p * 100).toFixed(p < 0.001 && p > 0 ? 2 : 1)}%`;
+
+/// The odds of one action as a small chart: each outcome's chance as a bar, and each
+/// effect distribution (damage, knockback…) as a histogram with its mean. The numbers are
+/// the server's (`odds` prints the same); nothing here knows what they mean.
+function oddsChart(o, title) {
+  const box = document.createElement("div");
+  box.className = "odds-chart";
+  if (title) {
+    const h = document.createElement("p");
+    h.className = "odds-title";
+    h.textContent = title;
+    box.append(h);
+  }
+  for (const [k, v] of Object.entries(o.outcomes || {})) {
+    const row = document.createElement("div");
+    row.className = "odds-row";
+    row.dataset.outcome = k;
+    const name = document.createElement("span");
+    name.textContent = k;
+    const bar = document.createElement("span");
+    bar.className = "bar";
+    const fill = document.createElement("span");
+    fill.style.width = `${Math.max(0, Math.min(1, v)) * 100}%`;
+    bar.append(fill);
+    const n = document.createElement("span");
+    n.textContent = pct(v);
+    row.append(name, bar, n);
+    box.append(row);
+  }
+  for (const [name, dist] of Object.entries(o.distributions || {})) {
+    const vals = Object.entries(dist).map(([v, p]) => [Number(v), p]).sort((a, b) => a[0] - b[0]);
+    if (!vals.length) continue;
+    const mean = vals.reduce((m, [v, p]) => m + v * p, 0);
+    const top = Math.max(...vals.map(([, p]) => p));
+    const w = 280, h = 56, bw = w / vals.length;
+    const chart = svgEl("svg", { viewBox: `0 0 ${w} ${h + 14}`, class: "hist", "data-distribution": name, role: "img" });
+    vals.forEach(([v, p], i) => {
+      const bh = top ? (p / top) * h : 0;
+      const r = svgEl("rect", { x: i * bw + 0.5, y: h - bh, width: Math.max(bw - 1, 0.5), height: bh, fill: "#5c6bc0" });
+      const t = svgEl("title", {});
+      t.textContent = `${name} ${v}: ${pct(p)}`;
+      r.append(t);
+      chart.append(r);
+    });
+    const lo = svgEl("text", { x: 0, y: h + 12, "font-size": 10 });
+    lo.textContent = String(vals[0][0]);
+    const hi = svgEl("text", { x: w, y: h + 12, "font-size": 10, "text-anchor": "end" });
+    hi.textContent = String(vals[vals.length - 1][0]);
+    chart.append(lo, hi);
+    const cap = document.createElement("p");
+    cap.className = "odds-dist";
+    cap.textContent = `${name}: mean ${mean.toFixed(1)} (${vals[0][0]} to ${vals[vals.length - 1][0]})`;
+    box.append(cap, chart);
+  }
+  const details = Object.entries(o.details || {}).filter(([, v]) => typeof v !== "object");
+  if (details.length) {
+    const d = document.createElement("p");
+    d.className = "odds-details";
+    d.textContent = details.map(([k, v]) => `${k}: ${typeof v === "number" && !Number.isInteger(v) ? v.toFixed(2) : v}`).join(" · ");
+    box.append(d);
+  }
+  return box;
+}
+
+/// Show the odds of the actions `texts` (the first with odds) in the odds panel.
+function showOdds(texts) {
+  const a = texts.map((t) => [t, odds.get(t)]).find(([, o]) => o);
+  if (!a) { $("odds").hidden = true; return; }
+  const label = actions().find((x) => x.text === a[0])?.label || a[0];
+  $("odds").replaceChildren(oddsChart(a[1], `Odds: ${label}`));
+  $("odds").hidden = false;
+}
+
+/// A decision that nothing on the table points at (a defender's dodge or parry, a re-roll,
+/// a reaction): every action is a choice without a target, so it comes as a prompt with
+/// each choice's odds, not as a list beside the table.
+function isPrompt() {
+  const t = game.to_act;
+  const acts = actions();
+  return !!(t.decide && t.decide.seat === game.you && acts.length > 0 && acts.length <= 12
+    && acts.every((a) => !a.target && !a.free));
+}
+
+function renderDecision() {
+  const box = $("decision");
+  if (replayAt !== null || !isPrompt()) { box.hidden = true; box.replaceChildren(); return; }
+  const h = document.createElement("h3");
+  h.textContent = game.to_act.decide.prompt;
+  const items = actions().map((a) => {
+    const div = document.createElement("div");
+    div.className = "choice";
+    const b = document.createElement("button");
+    b.textContent = a.label;
+    b.title = a.text;
+    b.dataset.text = a.text;
+    b.onclick = () => act(a.text);
+    div.append(b);
+    const o = odds.get(a.text);
+    if (o) div.append(oddsChart(o));
+    return div;
+  });
+  box.replaceChildren(h, ...items);
+  box.hidden = false;
+}
+
+/// The measuring stick: a line from the chosen piece to the pointer (or the target under
+/// it) with its length in the table's unit, as a player would lay a stick or a tape.
+function measure(to) {
+  svg?.querySelector("#measure")?.remove();
+  if (!selected || !to || replayAt !== null) return;
+  const p = game.scene.pieces.find((x) => x.id === selected);
+  if (!p) return;
+  const layer = svgEl("g", { id: "measure", "pointer-events": "none" });
+  const w = (game.scene.table.cell_size || 0.25) * 0.08;
+  layer.append(svgEl("line", { x1: p.x, y1: -p.y, x2: to[0], y2: -to[1], stroke: "#d81b60", "stroke-width": w, "stroke-dasharray": `${w * 4} ${w * 2}` }));
+  const d = Math.hypot(to[0] - p.x, to[1] - p.y);
+  const label = svgEl("text", { x: (p.x + to[0]) / 2, y: -(p.y + to[1]) / 2, "font-size": w * 8, fill: "#d81b60", stroke: "#fff", "stroke-width": w, "paint-order": "stroke", "text-anchor": "middle", "data-measure": d.toFixed(2) });
+  label.textContent = `${d.toFixed(2)} ${game.scene.table.unit}`;
+  layer.append(label);
+  svg.append(layer);
+}
+
 function highlight() {
   svg.querySelectorAll(".selected, .target-hl, .target-hl-piece").forEach((e) => e.classList.remove("selected", "target-hl", "target-hl-piece"));
   svg.querySelector("#hl")?.remove();
   const layer = svgEl("g", { id: "hl", "pointer-events": "none" });
   svg.append(layer);
   document.querySelectorAll("#actions li").forEach((li) => li.classList.toggle("for-selected", selected !== null && li.dataset.piece === selected));
-  if (!selected) return;
+  if (!selected) { svg.querySelector("#measure")?.remove(); return; }
   svg.querySelector(`g[data-piece="${selected}"]`)?.classList.add("selected");
   const r = (game.scene.table.cell_size || 1) * 0.12;
   for (const a of actions().filter((a) => a.piece === selected)) {
@@ -106,6 +230,7 @@ function choose(candidates, what) {
   if (candidates.length === 1) return act(candidates[0].text);
   if (candidates.length > 1) {
     $("error").textContent = `${candidates.length} actions ${what}: choose one in the list.`;
+    showOdds(candidates.map((c) => c.text));
     document.querySelectorAll("#actions li").forEach((li) => li.classList.toggle("for-selected", candidates.some((c) => c.text === li.dataset.text)));
     return;
   }
@@ -160,6 +285,18 @@ function wire() {
   svg.addEventListener("pointermove", (e) => {
     const [x, y] = world(e);
     $("coords").textContent = `${x.toFixed(2)}, ${y.toFixed(2)} ${game.scene.table.unit}`;
+    if (selected) {
+      const g = e.target.closest?.("g[data-piece]");
+      const mine = actions().filter((a) => a.piece === selected);
+      const at = g && mine.filter((a) => a.target?.kind === "piece" && a.target.id === g.dataset.piece);
+      if (at?.length) {
+        const t = game.scene.pieces.find((p) => p.id === g.dataset.piece);
+        measure([t.x, t.y]);
+        showOdds(at.map((a) => a.text));
+      } else {
+        measure([x, y]);
+      }
+    }
     if (!drag) return;
     const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
     if (Math.abs(dx) + Math.abs(dy) > 4) drag.moved = true;
@@ -207,6 +344,7 @@ function renderAside() {
     b.textContent = `${a.label}${oddsText}`;
     b.title = a.text;
     b.onclick = () => act(a.text);
+    b.onmouseenter = b.onfocus = () => showOdds([a.text]);
     li.append(b);
     return li;
   });
@@ -227,7 +365,41 @@ function renderAside() {
   }
   $("dice").replaceChildren(...dice);
   $("record").href = `/api/games/${id}/record`;
+  $("record").download = `battlemat-${id}.json`;
+  renderDecision();
+  if (!(t.decide && t.decide.seat === game.you)) $("odds").hidden = true;
+  if (t.over && $("replay").hidden) {
+    $("replay").hidden = false;
+    $("rp-at").max = String(game.seq);
+    $("rp-at").value = String(game.seq);
+    $("rp-label").textContent = `step ${game.seq} of ${game.seq} (the end)`;
+  }
 }
+
+// Step through the game: the server replays it to any step and sends that table.
+async function replayTo(at) {
+  const max = Number($("rp-at").max);
+  at = Math.max(0, Math.min(max, at));
+  try {
+    const r = await api(`/api/games/${id}/replay?at=${at}`);
+    replayAt = at === max ? null : at;
+    $("rp-at").value = String(at);
+    $("rp-label").textContent = `step ${at} of ${max}${at === max ? " (the end)" : at === 0 ? " (the setup)" : ""}`;
+    $("rp-events").replaceChildren(...r.events.map((e) => { const li = document.createElement("li"); li.textContent = e.text; return li; }));
+    $("table").innerHTML = r.svg;
+    svg = $("table").querySelector("svg");
+    document.body.dataset.replayAt = String(at);
+    wire();
+    if (replayAt === null) highlight();
+  } catch (e) {
+    showError(e);
+  }
+}
+$("rp-first").onclick = () => replayTo(0);
+$("rp-prev").onclick = () => replayTo(Number($("rp-at").value) - 1);
+$("rp-next").onclick = () => replayTo(Number($("rp-at").value) + 1);
+$("rp-last").onclick = () => replayTo(Number($("rp-at").max));
+$("rp-at").oninput = () => replayTo(Number($("rp-at").value));
 
 async function refresh() {
   game = await api(`/api/games/${id}`);
@@ -236,17 +408,30 @@ async function refresh() {
     const legal = await api(`/api/games/${id}/legal`);
     for (const a of legal.actions) if (a.odds) odds.set(a.text, a.odds);
   }
-  const res = await fetch(`/api/games/${id}/svg`, { headers: auth });
-  $("table").innerHTML = await res.text();
-  svg = $("table").querySelector("svg");
-  wire();
+  if (replayAt === null) {
+    const res = await fetch(`/api/games/${id}/svg`, { headers: auth });
+    $("table").innerHTML = await res.text();
+    svg = $("table").querySelector("svg");
+    wire();
+  }
   renderAside();
-  highlight();
+  if (replayAt === null) highlight();
+  document.body.dataset.table = String(game.seq); // the step whose table and actions are shown
 }
 
 async function log(after) {
   const { steps } = await api(`/api/games/${id}/events?after=${after}`);
   for (const s of steps) {
+    if (s.step?.roll) {
+      const li = document.createElement("li");
+      li.className = "roll";
+      li.value = s.seq;
+      const face = document.createElement("span");
+      face.className = "die";
+      face.textContent = String(s.step.roll.value);
+      li.append("rolled ", face);
+      $("log").append(li);
+    }
     for (const e of s.events) {
       const li = document.createElement("li");
       li.textContent = e.text;
@@ -309,7 +494,7 @@ $("zoom-in").onclick = () => zoom(1 / 1.3);
 $("zoom-out").onclick = () => zoom(1.3);
 $("zoom-fit").onclick = () => { viewBox = fullBox.slice(); svg.setAttribute("viewBox", viewBox.join(" ")); };
 $("typed").addEventListener("submit", (e) => { e.preventDefault(); act($("typed-action").value); });
-document.addEventListener("keydown", (e) => { if (e.key === "Escape") { selected = null; highlight(); } });
+document.addEventListener("keydown", (e) => { if (e.key === "Escape") { selected = null; measure(null); highlight(); } });
 
 try {
   await refresh();
