@@ -2,18 +2,24 @@
 //!
 //! - [`Random`]: a uniformly random legal action (the baseline, and the conformance
 //!   kit's driver).
-//! - [`Greedy`]: one-ply expectimax with exact odds. For each legal action it applies the
-//!   action and then weighs *every* outcome of the chance points that follow, using their
-//!   exact integer weights, until the next decision or the end; the value there is the game's
+//! - [`Greedy`]: one-ply expectimax. For each legal action it applies the action and then
+//!   weighs *every* outcome of the chance points that follow, using their exact integer
+//!   weights, until the next decision or the end; the value there is the game's
 //!   [`Game::evaluate`]. Chance states are memoised by hash, which keeps an attack of n dice
-//!   small when the game, like SWTB, keeps running totals instead of the faces.
+//!   small when the game, like SWTB, keeps running totals instead of the faces. Where an
+//!   action's dice make a tree of more than [`Greedy::exact_limit`] chance states, the
+//!   action is valued by a fixed number of sampled chains of dice instead (the same chains
+//!   for every action of the decision), so a decision's time and memory are bounded
+//!   whatever the game.
 //!
-//! # Rejected alternative
+//! # Rejected alternatives
 //!
-//! Sampling the dice (Monte-Carlo rollouts of each action) is simpler and works when the
-//! tree is huge, but at the scale of one attack it is both slower and noisier than exact
-//! enumeration, and two runs of the same position would choose differently. MCTS, for deep
-//! search, comes later and builds on the same API.
+//! Sampling every action's dice (Monte-Carlo rollouts throughout) is simpler, but at the
+//! scale of one attack it is both slower and noisier than exact enumeration. Enumerating
+//! every action exactly, whatever its tree (the first greedy, kept as
+//! [`Greedy::exhaustive`] for the benches), spent seconds and gigabytes on one decision
+//! where dice chain into dice (SD ERA's egg hunt, ms-d20's ambush). MCTS, for deep search,
+//! builds on the same API.
 
 use battlemat_core::{Game, Next, Seat, Step};
 use battlemat_dice::Roller;
@@ -180,49 +186,66 @@ impl Random {
     }
 }
 
-/// One-ply expectimax over exact chance outcomes.
+/// One-ply expectimax: exact over the dice where an action's tree of dice is small, sampled
+/// where it is not.
+///
+/// For each legal action, the dice that follow it are first weighed exactly (every face by
+/// its integer weight, chance states memoised) up to [`Greedy::exact_limit`] chance states.
+/// An action whose dice make a bigger tree (a long chain of opposed rolls, a pool of damage
+/// dice per section) is valued instead by [`Greedy::samples`] chains of dice rolled to the
+/// next decision, the same chains for every action of the decision (common random numbers,
+/// so two actions are compared on the same luck). The memo is emptied between actions, so a
+/// decision holds at most `exact_limit` states whatever the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Greedy {
-    /// At most this many chance states are weighed per action; past it the position is
-    /// scored by `evaluate` as it stands (an approximation that only very long dice chains
-    /// reach).
-    pub budget: usize,
+    /// Chance states weighed exactly for one action before its dice are sampled instead.
+    pub exact_limit: usize,
+    /// Chains of dice sampled for an action past `exact_limit`. With 0 such an action's
+    /// position is scored as it stands where the limit was hit (no sampling).
+    pub samples: usize,
 }
 
 impl Default for Greedy {
     fn default() -> Self {
-        Greedy { budget: 20_000 }
+        Greedy {
+            exact_limit: 512,
+            samples: 32,
+        }
     }
 }
 
-/// The value of each legal action for the deciding seat, in `legal_actions` order.
-pub fn action_values<G: Game>(state: &G, budget: usize) -> Vec<(G::Action, f64)> {
-    let Next::Decide(seat) = state.next() else {
-        return vec![];
-    };
-    let mut memo = Memo::<G>::default();
-    state
-        .legal_actions()
-        .into_iter()
-        .map(|a| {
-            let mut next = state.clone();
-            let v = match next.apply(&Step::Act {
-                seat,
-                action: a.clone(),
-            }) {
-                Ok(_) => {
-                    let mut left = budget;
-                    expect(&next, seat, &mut memo, &mut left)
-                }
-                Err(_) => f64::NEG_INFINITY,
-            };
-            (a, v)
-        })
-        .collect()
+impl Greedy {
+    /// The earlier player: exact up to 20,000 chance states an action, never sampling (the
+    /// peer the benches measure the default against).
+    pub fn exhaustive() -> Greedy {
+        Greedy {
+            exact_limit: 20_000,
+            samples: 0,
+        }
+    }
 }
 
-/// The expected value for `seat` of `state`, weighing every chance outcome until a decision.
+/// What one greedy decision cost: actions valued, chance states weighed exactly, actions
+/// whose dice were sampled, and the most states the memo held at once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GreedyStats {
+    pub actions: usize,
+    pub exact_states: usize,
+    pub sampled_actions: usize,
+    pub peak_memo: usize,
+}
+
+/// The value of each legal action for the deciding seat, in `legal_actions` order, by
+/// the default [`Greedy`]; `roller` is drawn from only where an action's dice are sampled.
+pub fn action_values<G: Game>(state: &G, roller: &mut Roller) -> Vec<(G::Action, f64)> {
+    Greedy::default().values(state, roller).0
+}
+
+/// The expected value for `seat` of `state`, weighing every chance outcome until a decision,
+/// at most `left` chance states (past that, a state is scored as it stands).
 pub fn expect<G: Game>(state: &G, seat: Seat, memo: &mut Memo<G>, left: &mut usize) -> f64 {
-    expect_to(state, seat, memo, left, MAX_CHANCE_DEPTH)
+    let mut exhausted = false;
+    expect_to(state, seat, memo, left, &mut exhausted, MAX_CHANCE_DEPTH)
 }
 
 /// Chance points in a row weighed before the position is scored as it stands: a chain of
@@ -235,6 +258,7 @@ fn expect_to<G: Game>(
     seat: Seat,
     memo: &mut Memo<G>,
     left: &mut usize,
+    exhausted: &mut bool,
     depth: usize,
 ) -> f64 {
     let Next::Chance(c) = state.next() else {
@@ -247,6 +271,7 @@ fn expect_to<G: Game>(
         return *v;
     }
     if *left == 0 {
+        *exhausted = true;
         return state.evaluate(seat);
     }
     *left -= 1;
@@ -257,22 +282,98 @@ fn expect_to<G: Game>(
     let mut v = 0.0;
     let mut events = Vec::new();
     for o in c.list() {
+        if *exhausted {
+            break; // the caller samples this action instead; the value is thrown away
+        }
         let mut next = state.clone();
         events.clear();
         if next
             .apply_trusted(&Step::Roll { value: o.value }, &mut events)
             .is_ok()
         {
-            v += o.weight as f64 / total * expect_to(&next, seat, memo, left, depth - 1);
+            v += o.weight as f64 / total * expect_to(&next, seat, memo, left, exhausted, depth - 1);
         }
     }
     memo.insert(state.clone(), v);
     v
 }
 
+/// One chain of dice from `state` to the next decision (or the end, or
+/// [`MAX_CHANCE_DEPTH`] dice), scored for `seat` there.
+fn sampled<G: Game>(state: &G, seat: Seat, roller: &mut Roller) -> f64 {
+    let mut s = state.clone();
+    let mut events = Vec::new();
+    for _ in 0..MAX_CHANCE_DEPTH {
+        let Next::Chance(c) = s.next() else { break };
+        let value = c.roll(roller);
+        events.clear();
+        if s.apply_trusted(&Step::Roll { value }, &mut events).is_err() {
+            break;
+        }
+    }
+    s.evaluate(seat)
+}
+
 impl Greedy {
+    /// The value of each legal action for the deciding seat, in `legal_actions` order, and
+    /// what the decision cost.
+    pub fn values<G: Game>(
+        &self,
+        state: &G,
+        roller: &mut Roller,
+    ) -> (Vec<(G::Action, f64)>, GreedyStats) {
+        let mut stats = GreedyStats::default();
+        let Next::Decide(seat) = state.next() else {
+            return (vec![], stats);
+        };
+        let mut memo = Memo::<G>::default();
+        // The seed of the sampled chains, drawn once a decision and only if some action
+        // needs it (a decision weighed exactly draws nothing from the roller).
+        let mut chains: Option<u64> = None;
+        let values = state
+            .legal_actions()
+            .into_iter()
+            .map(|a| {
+                stats.actions += 1;
+                let mut next = state.clone();
+                let step = Step::Act {
+                    seat,
+                    action: a.clone(),
+                };
+                if next.apply(&step).is_err() {
+                    return (a, f64::NEG_INFINITY);
+                }
+                memo.clear();
+                let mut left = self.exact_limit;
+                let mut exhausted = false;
+                let exact = expect_to(
+                    &next,
+                    seat,
+                    &mut memo,
+                    &mut left,
+                    &mut exhausted,
+                    MAX_CHANCE_DEPTH,
+                );
+                stats.exact_states += self.exact_limit - left;
+                stats.peak_memo = stats.peak_memo.max(memo.len());
+                if !exhausted || self.samples == 0 {
+                    return (a, exact);
+                }
+                stats.sampled_actions += 1;
+                let seed = *chains.get_or_insert_with(|| {
+                    (u64::from(roller.roll(u32::MAX)) << 32) | u64::from(roller.roll(u32::MAX))
+                });
+                let total: f64 = (0..self.samples)
+                    .map(|k| sampled(&next, seat, &mut Roller::new(seed, k as u64)))
+                    .sum();
+                (a, total / self.samples as f64)
+            })
+            .collect();
+        (values, stats)
+    }
+
     pub fn choose<G: Game>(&self, state: &G, roller: &mut Roller) -> Option<G::Action> {
-        let values = action_values(state, self.budget);
+        let (values, _) = self.values(state, roller);
         let best = values
             .iter()
             .map(|(_, v)| *v)

@@ -326,12 +326,20 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    // `odds --help` lists each game's parameters, as the games declare them.
+    // `odds --help` lists each game's parameters, as the games declare them. Only then are
+    // the games asked (reading every game's data costs milliseconds at every start).
+    let args: Vec<String> = std::env::args().collect();
     let mut usage = String::from("Each game's parameters:\n");
-    for e in battlemat_rulesets::all() {
-        let info = e.ruleset.info();
-        if !info.odds.is_empty() {
-            usage.push_str(&format!("  {}: {}\n", info.id, info.odds));
+    if args.iter().any(|a| a == "odds")
+        && args
+            .iter()
+            .any(|a| a == "-h" || a == "--help" || a == "help")
+    {
+        for e in battlemat_rulesets::all() {
+            let info = e.ruleset.info();
+            if !info.odds.is_empty() {
+                usage.push_str(&format!("  {}: {}\n", info.id, info.odds));
+            }
         }
     }
     let command =

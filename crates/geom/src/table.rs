@@ -758,8 +758,16 @@ impl Table {
                 Hit::Base(i),
             );
         }
+        // The box the moving base sweeps: a piece outside it cannot stop the move (most
+        // terrain is nowhere near a short move; this skips its exact contact).
+        let (bx0, bx1) = (s.x.min(to.x) - mover.radius, s.x.max(to.x) + mover.radius);
+        let (by0, by1) = (s.y.min(to.y) - mover.radius, s.y.max(to.y) + mover.radius);
         for (i, p) in self.pieces.iter().enumerate() {
             if ignore.contains(&i) {
+                continue;
+            }
+            let (x0, y0, x1, y1) = p.outline.bounds();
+            if x1 < bx0 || x0 > bx1 || y1 < by0 || y0 > by1 {
                 continue;
             }
             let f = match &p.outline {

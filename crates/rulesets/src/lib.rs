@@ -3,7 +3,7 @@
 //! Everything above it — the command line, the simulation lab, the server — asks this
 //! crate for a game by id and gets an [`Entry`]: the erased rule set plus the typed
 //! machinery (AI players, whole-game runs) instantiated for that game's concrete type, as
-//! plain function pointers. Adding a game is one line in [`all`].
+//! plain function pointers. Adding a game is one line in `GAMES`.
 //!
 //! # Rejected alternative
 //!
@@ -126,27 +126,33 @@ fn entry<G: Game>() -> Entry {
     }
 }
 
+/// Every game's id and how to make its entry, in a fixed order. A command pays only for
+/// the game it asks for: [`get`] builds one entry, and nothing here reads a game's data
+/// (SWTB's unit catalog, the scenario files) until that game is used.
+const GAMES: &[(&str, fn() -> Entry)] = &[
+    ("swtb", entry::<battlemat_swtb::Swtb>),
+    ("sd-era", entry::<battlemat_sd_era::SdEra>),
+    ("abaoaqu", entry::<battlemat_abaoaqu::AbaoAqu>),
+    ("ms-d20", entry::<battlemat_ms_d20::MsD20>),
+    ("serm", entry::<battlemat_serm::Serm>),
+];
+
 /// Every game, in a fixed order.
 pub fn all() -> Vec<Entry> {
-    vec![
-        entry::<battlemat_swtb::Swtb>(),
-        entry::<battlemat_sd_era::SdEra>(),
-        entry::<battlemat_abaoaqu::AbaoAqu>(),
-        entry::<battlemat_ms_d20::MsD20>(),
-        entry::<battlemat_serm::Serm>(),
-    ]
+    GAMES.iter().map(|(_, make)| make()).collect()
 }
 
 /// The ids of every game.
 pub fn ids() -> Vec<String> {
-    all().iter().map(|e| e.ruleset.info().id).collect()
+    GAMES.iter().map(|(id, _)| id.to_string()).collect()
 }
 
 /// A game by id, or an error listing the ids there are.
 pub fn get(id: &str) -> Result<Entry, String> {
-    all()
-        .into_iter()
-        .find(|e| e.ruleset.info().id == id)
+    GAMES
+        .iter()
+        .find(|(i, _)| *i == id)
+        .map(|(_, make)| make())
         .ok_or_else(|| format!("no game {id:?}; games are {}", ids().join(", ")))
 }
 
@@ -191,6 +197,14 @@ mod tests {
                     s.id
                 );
             }
+        }
+    }
+
+    /// The registry's ids are the games' own.
+    #[test]
+    fn every_id_is_its_games_id() {
+        for (id, make) in GAMES {
+            assert_eq!(make().ruleset.info().id, *id);
         }
     }
 

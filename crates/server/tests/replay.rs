@@ -22,7 +22,10 @@ async fn get(app: &Arc<App>, path: &str, token: Option<&str>) -> (StatusCode, Va
         .unwrap();
     let status = res.status();
     let bytes = res.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -88,9 +91,20 @@ async fn a_finished_game_replays_step_by_step() {
     }
 
     // Outside the game: refused, saying what the game has.
-    let (st, e) = get(&app, &format!("/api/games/{id}/replay?at={}", total + 1), None).await;
+    let (st, e) = get(
+        &app,
+        &format!("/api/games/{id}/replay?at={}", total + 1),
+        None,
+    )
+    .await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(e["error"].as_str().unwrap().contains(&format!("0 to {total}")), "{e}");
+    assert!(
+        e["error"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("0 to {total}")),
+        "{e}"
+    );
     let (st, _) = get(&app, &format!("/api/games/{id}/replay?at=-1"), None).await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY);
     let (st, _) = get(&app, &format!("/api/games/{id}/replay?at=x"), None).await;
