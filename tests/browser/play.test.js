@@ -1,8 +1,8 @@
 // Whole games in the browser: SWTB, ms-d20 and SERM played to the end from the page against
 // an AI seat — attacks clicked on the table (a piece, then its target) where the scene
 // anchors one, prompts answered from the prompt box, anything else from the action list —
-// then the finished game stepped through with the replay controls and its record
-// exported. And the table on a phone-sized screen, with the action list folded below it.
+// then the finished game stepped through with the replay controls, its dice checked in the
+// page (and a changed face caught), and its record exported. And the table on a phone-sized screen, with the action list folded below it.
 //
 // BATTLEMAT_BROWSER_DECISIONS caps the decisions a game may take (default 400).
 
@@ -57,6 +57,23 @@ for (const [game, scenario] of [["swtb", "outpost"], ["ms-d20", "duel"], ["serm"
     await page.click("#rp-last");
     await page.waitForFunction((n) => document.body.dataset.replayAt === String(n), g.seq);
     assert.equal(await page.innerHTML("#table"), endSvg, "the replay's last step is the end");
+
+    // The dice checked in the page: every face recomputed from the revealed seed.
+    await page.click("#verify-dice");
+    await page.waitForFunction(() => /check out|problem/.test(document.querySelector("#dice-check").textContent));
+    assert.match(await page.textContent("#dice-check"), /^all \d+ dice check out/);
+    // The check can fail: one face changed on its way to the page is caught.
+    await page.route(`**/api/games/${id}/dice`, async (route) => {
+      const res = await route.fetch();
+      const d = await res.json();
+      const p = d.points.findLast((p) => p.outcomes.length > 1);
+      p.face = p.outcomes.find((o) => o.value !== p.face).value;
+      await route.fulfill({ response: res, json: d });
+    });
+    await page.click("#verify-dice");
+    await page.waitForFunction(() => /check out|problem/.test(document.querySelector("#dice-check").textContent));
+    assert.match(await page.textContent("#dice-check"), /^1 problem: step \d+/);
+    await page.unroute(`**/api/games/${id}/dice`);
 
     // The record export: the whole game, its seed revealed now that it is over.
     const rec = await page.evaluate(async (href) => (await fetch(href)).json(), await page.getAttribute("#record", "href"));

@@ -1076,6 +1076,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/record", get(get_record))
         .route("/api/games/{id}/svg", get(get_svg))
         .route("/api/games/{id}/replay", get(replay::get_replay))
+        .route("/api/games/{id}/dice", get(replay::get_dice))
         .route("/api/games/{id}/ws", get(game_ws))
         .route("/api/games/{id}/stream", get(game_stream))
         .route("/api/rulesets", get(get_rulesets))

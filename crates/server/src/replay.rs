@@ -1,4 +1,5 @@
-//! Step-through replay: the table as it stood after any step of a game.
+//! Step-through replay (the table as it stood after any step of a game) and the dice of a
+//! finished game laid out for checking.
 //!
 //! `GET /api/games/{id}/replay?at=N` rebuilds the game from its setup through its first `N`
 //! stored steps and answers the scene, its SVG and step `N`'s events, as the request's
@@ -15,7 +16,7 @@ use super::{ApiError, ApiResult, App, bearer, events_json};
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
-use battlemat_core::Viewer;
+use battlemat_core::{Step, ToAct, Viewer};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -78,5 +79,63 @@ pub(crate) async fn get_replay(
         "to_act": state.to_act(),
         "svg": battlemat_render::svg(&scene),
         "scene": scene,
+    })))
+}
+
+/// `GET /api/games/{id}/dice`: every chance point of a finished seeded game, for checking
+/// the dice in the browser — its index, what was rolled, its outcomes and weights as the
+/// game stated them, and the face the server drew — with the revealed seed, the seats'
+/// seeds and the commitment. The page recomputes each face from the seeds (HMAC-SHA256, as
+/// [`crate::dice::face`]) and the seed's SHA-256 against the commitment it saw at the start;
+/// `battlemat verify` of the record checks the same and also replays the rules that gave
+/// the weights.
+pub(crate) async fn get_dice(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let slot = app.slot(&id)?;
+    let (row, steps, seat_seeds) = {
+        let live = slot.live.lock().await;
+        if live.row.dice != "seeded" {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "this game's dice were rolled at the table: there is no seed to check",
+            ));
+        }
+        if !live.row.over {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "the server's seed is revealed when the game is over",
+            ));
+        }
+        (live.row.clone(), live.steps.clone(), live.seat_seeds())
+    };
+    let internal = |e: String| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e);
+    let entry = battlemat_rulesets::get(&row.ruleset).map_err(internal)?;
+    let setup: Value = serde_json::from_str(&row.setup).map_err(|e| internal(e.to_string()))?;
+    let mut state = entry
+        .ruleset
+        .new_game(&setup)
+        .map_err(|e| internal(e.to_string()))?;
+    let mut points = Vec::new();
+    for (i, step) in steps.iter().enumerate() {
+        if let (ToAct::Chance(c), Step::Roll { value }) = (state.to_act(), step) {
+            points.push(json!({
+                "seq": i + 1,
+                "index": points.len(),
+                "what": c.what,
+                "outcomes": c.outcomes,
+                "face": value,
+            }));
+        }
+        state
+            .apply_seen(step)
+            .map_err(|e| internal(format!("step {} does not replay: {e}", i + 1)))?;
+    }
+    Ok(Json(json!({
+        "dice_commitment": row.commitment,
+        "server_seed": row.server_seed,
+        "seat_seeds": seat_seeds,
+        "points": points,
     })))
 }

@@ -368,6 +368,8 @@ function renderAside() {
   $("record").download = `battlemat-${id}.json`;
   renderDecision();
   if (!(t.decide && t.decide.seat === game.you)) $("odds").hidden = true;
+  if (game.dice_commitment && !localStorage.getItem(`battlemat-commitment-${id}`)) localStorage.setItem(`battlemat-commitment-${id}`, game.dice_commitment);
+  $("verify").hidden = !(t.over && game.dice === "seeded");
   if (t.over && $("replay").hidden) {
     $("replay").hidden = false;
     $("rp-at").max = String(game.seq);
@@ -375,6 +377,61 @@ function renderAside() {
     $("rp-label").textContent = `step ${game.seq} of ${game.seq} (the end)`;
   }
 }
+
+// The dice, checked in the page once the game is over: the seed the server revealed must
+// hash to the commitment this page saw when it first opened the game, and every face must
+// follow from that seed and the seats' seeds — HMAC-SHA256(seed, "seeds:index:counter"),
+// the first 8 bytes as a number, redrawn above the largest multiple of the weights' total,
+// the same draw as the server's (crates/server/src/dice.rs). The weights are the game's
+// (`battlemat verify` of the exported record also replays the rules that gave them).
+async function faceOf(key, seatSeeds, index, outcomes) {
+  const total = outcomes.reduce((t, o) => t + BigInt(o.weight), 0n);
+  if (total === 0n) return outcomes[0]?.value;
+  const zone = (((1n << 64n) - 1n) / total) * total;
+  for (let counter = 0; ; counter++) {
+    const msg = new TextEncoder().encode(`${seatSeeds.join(",")}:${index}:${counter}`);
+    const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, msg));
+    let v = 0n;
+    for (let i = 0; i < 8; i++) v = (v << 8n) | BigInt(mac[i]);
+    if (v < zone) {
+      let left = v % total;
+      for (const o of outcomes) {
+        const w = BigInt(o.weight);
+        if (left < w) return o.value;
+        left -= w;
+      }
+      return outcomes[outcomes.length - 1].value;
+    }
+  }
+}
+
+const hexOf = (buf) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
+
+async function verifyDice() {
+  const out = $("dice-check");
+  if (!crypto.subtle) { out.textContent = "this page is not on https or localhost, so it cannot hash: use `battlemat verify` on the exported record"; return; }
+  out.textContent = "checking…";
+  try {
+    const d = await api(`/api/games/${id}/dice`);
+    const seed = new TextEncoder().encode(d.server_seed);
+    const problems = [];
+    const hash = hexOf(await crypto.subtle.digest("SHA-256", seed));
+    const promised = localStorage.getItem(`battlemat-commitment-${id}`) || d.dice_commitment;
+    if (hash !== promised) problems.push(`the revealed seed hashes to ${hash.slice(0, 12)}…, not the commitment ${promised.slice(0, 12)}… published at the start`);
+    const key = await crypto.subtle.importKey("raw", seed, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    for (const p of d.points) {
+      const f = await faceOf(key, d.seat_seeds, p.index, p.outcomes);
+      if (f !== p.face) problems.push(`step ${p.seq} (${p.what}): the seed gives ${f}, the game shows ${p.face}`);
+    }
+    out.textContent = problems.length
+      ? `${problems.length} problem${problems.length === 1 ? "" : "s"}: ${problems.slice(0, 3).join("; ")}`
+      : `all ${d.points.length} dice check out: each follows from the seed committed to at the start`;
+    out.className = problems.length ? "error" : "ok";
+  } catch (e) {
+    out.textContent = `${e.message}`;
+  }
+}
+$("verify-dice").onclick = verifyDice;
 
 // Step through the game: the server replays it to any step and sends that table.
 async function replayTo(at) {
