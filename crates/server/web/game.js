@@ -351,7 +351,14 @@ function renderAside() {
   $("actions").replaceChildren(...list);
   $("typed").hidden = !(t.decide && t.decide.seat === game.you);
   const dice = [];
-  if (t.chance && game.dice === "table" && game.you !== null) {
+  // Table dice: the server names the seat that rolls (`rolls`); only that seat is asked.
+  const mine = game.rolls === undefined || game.rolls === null ? game.you !== null : game.rolls === game.you;
+  if (t.chance && game.dice === "table" && game.you !== null && !mine) {
+    const p = document.createElement("p");
+    p.textContent = `Waiting for seat ${game.rolls} to roll: ${t.chance.what}`;
+    dice.push(p);
+  }
+  if (t.chance && game.dice === "table" && game.you !== null && mine) {
     const p = document.createElement("p");
     p.textContent = `Roll at the table and give the face: ${t.chance.what}`;
     dice.push(p);
