@@ -49,11 +49,12 @@ export async function start() {
 
 /// Create a game in the lobby (seat 0 a person, the others as `opponents` say), open seat
 /// 0's link and wait for the live table. Answers the page and the game's id.
-export async function createAndOpen(browser, base, game, scenario, { opponent = "greedy", viewport = { width: 1280, height: 800 } } = {}) {
+export async function createAndOpen(browser, base, game, scenario, { opponent = "greedy", dice = "seeded", viewport = { width: 1280, height: 800 } } = {}) {
   const page = await browser.newPage({ viewport });
   await page.goto(`${base}/`);
   await page.selectOption("#game", game);
   await page.selectOption("#scenario", scenario);
+  await page.selectOption("#dice", dice);
   for (const sel of await page.locator("select.seat").all()) {
     if ((await sel.getAttribute("id")) !== "seat-0") await sel.selectOption(opponent);
   }
@@ -61,11 +62,13 @@ export async function createAndOpen(browser, base, game, scenario, { opponent = 
   await page.waitForSelector("a.invite.seat-0");
   const href = await page.getAttribute("a.invite.seat-0", "href");
   const id = href.split("/").pop().split("#")[0];
+  // The other seats' links (a person in each), before this page leaves the lobby.
+  const invites = await page.$$eval("a.invite", (as) => as.map((a) => a.getAttribute("href")));
   await page.click("a.invite.seat-0");
   await page.waitForSelector("#table svg [data-piece]");
   assert.ok(!page.url().includes("token="), "the token leaves the address bar");
   await page.waitForFunction(() => document.querySelector("#live").textContent === "live");
-  return { page, id };
+  return { page, id, invites };
 }
 
 /// A path of the API as the page's seat (its own token).

@@ -9,7 +9,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { start, createAndOpen, screen, targetPoint, waitForSeq, myTurn, shots } from "./harness.js";
+import { start, createAndOpen, state, screen, targetPoint, waitForSeq, myTurn, shots } from "./harness.js";
 
 let env;
 before(async () => { env = await start(); });
@@ -93,5 +93,24 @@ test("a phone-sized screen: the table scales and the actions fold below it", asy
   const wide = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(wide <= 392, `the page scrolls sideways: ${wide}`);
   await page.screenshot({ path: join(shots, "serm-phone.png"), fullPage: true });
+  await page.close();
+});
+
+test("table dice: only the seat the server names is asked for the face", async () => {
+  const { page, id, invites } = await createAndOpen(env.browser, env.base, "swtb", "outpost", { opponent: "human", dice: "table" });
+  const other = await env.browser.newPage();
+  await other.goto(`${env.base}${invites.find((h) => h.includes("token=") && h !== invites[0])}`);
+  await other.waitForSelector("#table svg [data-piece]");
+  // SWTB opens with each side's initiative dice: a die to roll before anyone acts.
+  const g = await state(page, id);
+  assert.ok(g.to_act.chance, `the game does not wait for a die: ${JSON.stringify(g.to_act)}`);
+  assert.equal(typeof g.rolls, "number", "the server names who rolls");
+  const [roller, waiter] = g.rolls === 0 ? [page, other] : [other, page];
+  await roller.waitForSelector("#dice button.face");
+  assert.equal(await waiter.locator("#dice button.face").count(), 0, "a seat not named was asked for the face");
+  assert.match(await waiter.textContent("#dice"), new RegExp(`Waiting for seat ${g.rolls} to roll`));
+  await roller.click("#dice button.face");
+  await waitForSeq(page, id, g.seq);
+  await other.close();
   await page.close();
 });
