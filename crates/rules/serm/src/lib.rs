@@ -233,7 +233,7 @@ impl Game for Serm {
                 pool,
                 shot,
             } => self.roll_shooting(shooter, target, pool, shot, f, ev),
-            Phase::Blast { soldier, wind } => self.roll_blast(soldier, wind, f, ev),
+            Phase::Blast { soldier, wind, at } => self.roll_blast(soldier, wind, at, f, ev),
             Phase::MoveRoll {
                 mover,
                 heading,
