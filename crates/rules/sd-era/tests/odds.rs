@@ -251,20 +251,25 @@ fn sde_kb2_odds_name_the_whole_win_and_the_stun() {
     assert!((num(&open, "win") - wins).abs() < 1e-12);
     assert_eq!(num(&open, "stunned"), 0.0, "open ground: nothing stuns");
     let summary = open.details["summary"].as_str().unwrap();
-    assert!(summary.starts_with(&format!("win {:.1}%", 100.0 * wins)), "{summary}");
+    assert!(
+        summary.starts_with(&format!("win {:.1}%", 100.0 * wins)),
+        "{summary}"
+    );
     // A wall right behind it: every win stuns; 2 sticks behind: only the longer knockbacks.
     let behind = m(&[("behind", "0")]);
     assert!((num(&behind, "stunned") - wins).abs() < 1e-12);
     let far = m(&[("behind", "2")]);
     let one = open.outcomes["win, knockback 1 stick"];
     assert!((num(&far, "stunned") - (wins - one)).abs() < 1e-12);
-    assert!(SdEra::matchup_odds(
-        &[("attacker", "3"), ("defender", "2"), ("behind", "x")]
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    )
-    .is_err());
+    assert!(
+        SdEra::matchup_odds(
+            &[("attacker", "3"), ("defender", "2"), ("behind", "x")]
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        )
+        .is_err()
+    );
     // In a game: a Dom shooting a GM with a wall just behind it, and on open ground.
     let mut g = game(
         "king_of_the_hill",

@@ -2900,7 +2900,12 @@ fn sde_s_spray_range_per_share_by_default_or_once() {
     // its own dice; `once`: the attack loses them once, for its farthest target, and the
     // rest is split. A Bigzam (5) at a Zaku within a stick and a GM 2 sticks beyond it.
     let setup = |o: &[(&str, &str)]| {
-        let mut g = game("king_of_the_hill", &[&["bigzam"], &["zaku", "gm"]], vec![], o);
+        let mut g = game(
+            "king_of_the_hill",
+            &[&["bigzam"], &["zaku", "gm"]],
+            vec![],
+            o,
+        );
         begin(&mut g, 0);
         put(&mut g, 0, 3.0, 1.0);
         put(&mut g, 1, 2.5, 2.0);
