@@ -63,6 +63,10 @@ pub fn odds_suffix(state: &dyn DynState, action: &Value) -> String {
                     battlemat_core::Odds::mean(d)
                 )
             }));
+            // A game's own summary in words (SD ERA: the whole win and the stun) comes first.
+            if let Some(sum) = o.details.get("summary").and_then(|v| v.as_str()) {
+                parts.insert(0, format!("{sum};"));
+            }
             format!("   odds: {}", parts.join(", "))
         }
         None => String::new(),

@@ -330,12 +330,21 @@ impl SdEra {
             }
         }
         if self.has(u, Special::S) && targets.len() >= 2 {
-            let total = self.attack_dice(u, false);
+            let mut total = self.attack_dice(u, false);
             let mut near = targets.to_vec();
             near.sort_by_key(|&t| {
                 let y = self.unit(t);
                 crate::combat::len2(y.at.x - x.at.x, y.at.y - x.at.y)
             });
+            // `spray_range = once`: what is left after the farthest share's penalty is split.
+            if self.fixed.options.spray_range == crate::options::SprayRange::Once
+                && !self.has(u, Special::A)
+            {
+                let penalty = self
+                    .extra_range(x.at, BASE_RADIUS, near[0])
+                    .max(self.extra_range(x.at, BASE_RADIUS, near[1]));
+                total = total.saturating_sub(penalty);
+            }
             let a = total.div_ceil(2);
             let spray = Action::Shoot {
                 unit: u,

@@ -318,12 +318,49 @@ impl SdEra {
                 && self.has(u, Special::V)
                 && !pool.rerolled
                 && pool.rolled > 0
+                && self.reroll_can_help(f, side)
                 && let Some(seat) = self.unit(u).owner
             {
                 return Some((seat, Question::Reroll(side)));
             }
         }
         None
+    }
+
+    /// SDE-V: can re-rolling one of this side's dice change the fight's result for the
+    /// better, as the dice lie now? Not when every die is already the best it can be (a
+    /// winner's sixes, a MELEE attacker's loss that is a tie whatever it rolls): then the
+    /// VETERAN is not asked (docs/rules/sd-era.md, Veteran). Better for the attacker: a win
+    /// with more overkill, a win, a tie, a loss without knockback; the defender the reverse.
+    pub fn reroll_can_help(&self, f: &Fight, attacker: bool) -> bool {
+        let melee_special =
+            f.melee && matches!(f.striker, Striker::Unit(u) if self.has(u, Special::M));
+        let worth = |a: &Pool, d: &Pool| -> i32 {
+            match opposed(self.fixed.options.contest, a, d, melee_special) {
+                (Winner::Attacker, ok) => 10 + i32::from(ok),
+                (Winner::Tie, _) => 0,
+                // A melee defender's overkill knocks the attacker back (SDE-MELEE).
+                (Winner::Defender, ok) if f.melee && ok > 0 => -2,
+                (Winner::Defender, _) => -1,
+            }
+        };
+        let now = worth(&f.att, &f.def);
+        let pool = if attacker { f.att } else { f.def };
+        (1..=6u8)
+            .filter(|&x| pool.faces[x as usize - 1] > 0)
+            .any(|x| {
+                (1..=6u8).filter(|&y| y != x).any(|y| {
+                    let mut p = pool;
+                    p.faces[x as usize - 1] -= 1;
+                    p.faces[y as usize - 1] += 1;
+                    let then = if attacker {
+                        worth(&p, &f.def)
+                    } else {
+                        worth(&f.att, &p)
+                    };
+                    if attacker { then > now } else { then < now }
+                })
+            })
     }
 
     /// A VETERAN enemy's re-roll ("don't forget that reroll!"; no player decides it): when

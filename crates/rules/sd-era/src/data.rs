@@ -124,6 +124,18 @@ pub struct UnitType {
     /// The text prints neither this value nor this letter for the figure.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ours: bool,
+    /// A mobile suit, which may jump over terrain (SDE-MOVE; the `jump` option): false for
+    /// a tank, a ship, a mobile armour or a mobile pod.
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub mobile_suit: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_yes(b: &bool) -> bool {
+    *b
 }
 
 impl UnitType {

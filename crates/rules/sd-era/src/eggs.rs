@@ -232,7 +232,8 @@ impl SdEra {
         })
     }
 
-    /// "Any unit may pick up a credit by spending an action adjacent to it."
+    /// "Any unit may pick up a credit by spending an action adjacent to it": the marker's
+    /// credits, both (`collect = both`) or one (`one`).
     pub fn take_credit(&mut self, unit: UnitId, ev: &mut Vec<Event>) {
         let Some(c) = self.credit_next_to(unit) else {
             return;
@@ -243,12 +244,24 @@ impl SdEra {
         let Some(seat) = self.unit(unit).owner else {
             return;
         };
-        self.now.units[c as usize].gone = true;
+        // `collect = one`: "pick up a credit" — one an action, the marker keeps the rest.
+        let taken = match self.fixed.options.collect {
+            crate::options::Collect::Both => amount,
+            crate::options::Collect::One => amount.min(1),
+        };
+        if taken >= amount {
+            self.now.units[c as usize].gone = true;
+        } else {
+            self.now.units[c as usize].body = Body::Credit {
+                amount: amount - taken,
+            };
+        }
         let t = &mut self.now.tokens[seat as usize];
-        *t = t.saturating_add(amount);
+        *t = t.saturating_add(taken);
         ev.push(Event::CreditsTaken {
             unit,
             credits: c,
+            taken,
             tokens: *t,
         });
     }

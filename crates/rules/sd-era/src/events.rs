@@ -344,10 +344,13 @@ pub enum Event {
     Hatched {
         unit: UnitId,
     },
-    /// EGG HUNT: credits picked up; the player's credits now.
+    /// EGG HUNT: credits picked up (`taken` of them: both, or one with `collect = one`);
+    /// the player's credits now.
     CreditsTaken {
         unit: UnitId,
         credits: UnitId,
+        #[serde(default)]
+        taken: u8,
         tokens: u8,
     },
     /// EGG HUNT: the boss is stunned and removed; `by` earns 3 credits.

@@ -6,6 +6,7 @@ use crate::combat::Question;
 use crate::data::{BASE_RADIUS, MissionKind, STICK, Special};
 use crate::events::{Action, Aim, Event, Target};
 use crate::movement::MovePlan;
+use crate::options::SprayRange;
 use crate::state::{Choice, Phase, SdEra, UnitId};
 use battlemat_core::Illegal;
 pub use battlemat_core::Why;
@@ -576,11 +577,38 @@ impl SdEra {
         };
         let mut shots = Vec::with_capacity(aims.len());
         let mut sum = 0u16;
+        // `spray_range = once`: the split attack loses its long-range dice once, for its
+        // farthest target (SDE-S, SDE-RANGE; ARTILLERY loses none, SDE-A).
+        let once = aims.len() > 1 && self.fixed.options.spray_range == SprayRange::Once;
+        let mut penalty = 0u8;
         for (i, aim) in aims.iter().enumerate() {
             if aims[..i].iter().any(|b| b.target == aim.target) {
                 return Err(Why::new("SDE-S", "each target once"));
             }
             self.target_ok(unit, aim.target)?;
+            if once && !self.has(unit, Special::A) {
+                penalty = penalty.max(self.extra_range(origin, radius, aim.target));
+            }
+        }
+        let total = if once {
+            if penalty > 0 && total <= 1 {
+                return Err(Why::new(
+                    "SDE-RANGE",
+                    "only units with more than one attack die shoot beyond 1 stick",
+                ));
+            }
+            let left = total.saturating_sub(penalty);
+            if usize::from(left) < aims.len() {
+                return Err(Why::new(
+                    "SDE-RANGE",
+                    "out of range: the range penalty leaves too few dice to split",
+                ));
+            }
+            left
+        } else {
+            total
+        };
+        for aim in aims {
             let share = if aim.dice == 0 {
                 if aims.len() > 1 {
                     return Err(Why::new(
@@ -593,15 +621,21 @@ impl SdEra {
                 aim.dice
             };
             sum += u16::from(share);
-            shots.push((
-                aim.target,
-                self.aim_dice(unit, origin, radius, aim.target, share)?,
-            ));
+            let dice = if once {
+                self.aim_dice_split(unit, origin, aim.target, share)?
+            } else {
+                self.aim_dice(unit, origin, radius, aim.target, share)?
+            };
+            shots.push((aim.target, dice));
         }
         if sum != u16::from(total) {
             return Err(Why::new(
                 "SDE-S",
-                "the shares must add up to the unit's attack dice",
+                if once && penalty > 0 {
+                    "the shares must add up to the unit's attack dice less the range penalty for its farthest target (spray_range=once)"
+                } else {
+                    "the shares must add up to the unit's attack dice"
+                },
             ));
         }
         Ok(Plan::Shoot {
@@ -664,6 +698,31 @@ impl SdEra {
         Ok(dice)
     }
 
+    /// One share of a SPRAY attack that lost its long-range dice once (`spray_range =
+    /// once`): the share is rolled as it is, after the same Minovsky and sight checks.
+    pub(crate) fn aim_dice_split(
+        &self,
+        unit: UnitId,
+        origin: Point,
+        target: UnitId,
+        share: u8,
+    ) -> Result<u8, Why> {
+        let extra = self.extra_range(origin, BASE_RADIUS, target);
+        if extra > 0 && self.minovsky(origin, self.unit(target).at) {
+            return Err(Why::new(
+                "SDE-ZONES.2",
+                "Minovsky particles: shooting in this zone is limited to 1 stick",
+            ));
+        }
+        if !self.sees(unit, origin, target) {
+            return Err(Why::new(
+                "SDE-SIGHT",
+                "it cannot see the target: cover is in the way",
+            ));
+        }
+        Ok(share)
+    }
+
     pub fn check_action(&self, a: &Action) -> Result<(), Illegal> {
         self.plan(a).map(|_| ()).map_err(Why::explain)
     }
@@ -708,10 +767,14 @@ impl SdEra {
                 None => (self.unit(*unit).at, BASE_RADIUS),
             };
             let total = self.attack_dice(*unit, false);
+            let once = aims.len() > 1 && self.fixed.options.spray_range == SprayRange::Once;
             let shots = aims
                 .iter()
                 .map(|a| {
                     let share = if a.dice == 0 { total } else { a.dice };
+                    if once {
+                        return (a.target, share);
+                    }
                     let extra = self.extra_range(origin, radius, a.target);
                     (a.target, self.shooting_dice(*unit, share, extra))
                 })

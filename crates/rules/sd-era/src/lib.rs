@@ -87,7 +87,7 @@ pub const RULESET_ID: &str = "sd-era";
 /// Bumped whenever a rule change would make an old record replay differently.
 /// Version 2: the ball that beats a unit never comes to rest on it (SDE-SOCCER.2); a hill's
 /// holder is next to the units at its foot (SDE-KOTH.2).
-pub const RULESET_VERSION: &str = "2";
+pub const RULESET_VERSION: &str = "3";
 
 impl SdEra {
     pub fn new(setup: &Setup) -> Result<SdEra, SetupError> {
@@ -308,13 +308,26 @@ impl Game for SdEra {
 
     /// A version 1 record may hold a ball's move or a melee at a hill that now goes otherwise.
     fn replays_older(version: &str, _setup: &Setup) -> Result<(), String> {
+        // Version 3: a VETERAN is no longer asked when no re-roll can help (SDE-V), so a
+        // version 2 file's `keep` steps there would not replay.
+        let (changed, commit) = match version {
+            "2" => (
+                "a VETERAN is no longer asked to re-roll when no re-roll can change the result for the better (SDE-V)",
+                "f0790a0",
+            ),
+            _ => (
+                "a ball that beats a unit now goes on until clear of it (SDE-SOCCER.2), a \
+                 hill's holder is next to the units at its foot (SDE-KOTH.2), and a VETERAN is \
+                 no longer asked to re-roll when no re-roll can help (SDE-V)",
+                "ebbe482",
+            ),
+        };
         Err(battlemat_core::older_version_refused(
             RULESET_ID,
             version,
             RULESET_VERSION,
-            "a ball that beats a unit now goes on until clear of it (SDE-SOCCER.2), and a \
-             hill's holder is next to the units at its foot (SDE-KOTH.2)",
-            "ebbe482",
+            changed,
+            commit,
         ))
     }
 

@@ -10,8 +10,9 @@
 use crate::data::{BASE_RADIUS, MissionKind, NEXT_TO, STICK, Special};
 use crate::events::{Drop, Event, Target, WIND_VECTORS};
 use crate::legal::Why;
+use crate::options::{Jump, PastEnemies};
 use crate::state::{Body, Phase, SdEra, Trail, UnitId};
-use battlemat_geom::table::{Base, Landing, Point, Ticks, toward};
+use battlemat_geom::table::{Base, Hit, Landing, Point, Ticks, toward};
 
 /// A move the judge accepted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,7 +145,14 @@ impl SdEra {
         except.extend_from_slice(load);
         let mut others = self.bases_except(&except);
         let me = Base::new(to, BASE_RADIUS);
+        self.judge_path(unit, to)?;
         match t.landing(&me, &others) {
+            Landing::OnTop(_) if !self.jumps(unit) => {
+                return Err(Why::new(
+                    "SDE-MOVE",
+                    "only mobile suits may land on top of terrain (the jump=mobile_suits option)",
+                ));
+            }
             Landing::Ground | Landing::OnTop(_) => {}
             Landing::Blocked(_) => {
                 return Err(Why::new(
@@ -161,6 +169,67 @@ impl SdEra {
             drop: drop.to_vec(),
             free,
         })
+    }
+
+    /// May this unit jump over terrain (SDE-MOVE: "mobile suits may jump over terrain")?
+    /// Every unit with `jump = all` (the default); only the chart's mobile suits with
+    /// `mobile_suits`.
+    pub fn jumps(&self, unit: UnitId) -> bool {
+        self.fixed.options.jump == Jump::All || self.unit_type(unit).is_none_or(|t| t.mobile_suit)
+    }
+
+    /// The straight line of a move from where the unit stands to `to`, under the options
+    /// (SDE-MOVE): a unit that does not jump (`jump = mobile_suits`) may not cross terrain
+    /// ("May not move through terrain"; the piece it stands on does not stop it stepping
+    /// off), and with `past_enemies = ring_only` no move crosses an enemy unit's base but in
+    /// RING BATTLE (SDE-RING.2: "may move past enemy units"). With the defaults a move jumps
+    /// everything in its way and only where it lands matters.
+    fn judge_path(&self, unit: UnitId, to: Point) -> Result<(), Why> {
+        let x = self.unit(unit);
+        let me = Base::new(x.at, BASE_RADIUS);
+        let t = &self.fixed.table;
+        if !self.jumps(unit) {
+            let on: Vec<usize> = self.standing_on(unit).into_iter().collect();
+            // A contact at the very end (touching it) is no crossing.
+            let sw = t.sweep(me, to, &[], &on);
+            if matches!(sw.hit, Some(Hit::Piece(_))) && sw.stop != to {
+                return Err(Why::new(
+                    "SDE-MOVE",
+                    "it may not move through terrain: only mobile suits jump over it (the jump=mobile_suits option)",
+                ));
+            }
+        }
+        if self.fixed.options.past_enemies == PastEnemies::RingOnly
+            && self.fixed.kind != MissionKind::RingBattle
+        {
+            let enemies: Vec<Base> = self
+                .ids()
+                .filter(|&e| e != unit && self.unit(e).solid() && self.enemies(unit, e))
+                .map(|e| self.unit(e).base())
+                .collect();
+            // Against the enemies' bases alone: terrain is the other rule's.
+            let terrain: Vec<usize> = (0..t.pieces.len()).collect();
+            let sw = t.sweep(me, to, &enemies, &terrain);
+            if !enemies.is_empty() && matches!(sw.hit, Some(Hit::Base(_))) && sw.stop != to {
+                return Err(Why::new(
+                    "SDE-MOVE",
+                    "it may not move past an enemy unit (the past_enemies=ring_only option): stop next to it, or go round",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// [`SdEra::judge_path`] and, for a unit that does not jump, no landing on top (the
+    /// candidates' check under the `jump` and `past_enemies` options).
+    fn line_ok(&self, unit: UnitId, to: Point) -> bool {
+        self.judge_path(unit, to).is_ok()
+            && (self.jumps(unit)
+                || self
+                    .fixed
+                    .table
+                    .piece_holding(&Base::new(to, BASE_RADIUS))
+                    .is_none())
     }
 
     /// SDE-T: the units a transport at `me` drops off (after loading `load`): each one it
@@ -487,8 +556,12 @@ impl SdEra {
             let m = STICK + BASE_RADIUS;
             x.at.x - m >= 0 && x.at.x + m <= t.width && x.at.y - m >= 0 && x.at.y + m <= t.depth
         };
+        // The `jump` and `past_enemies` options judge the line, not only the landing.
+        let strict = self.fixed.options.jump != Jump::All
+            || self.fixed.options.past_enemies != PastEnemies::Jump;
         let fits = |k: usize, to: Point| {
             to != x.at
+                && (!strict || self.line_ok(u, to))
                 // The winds' points (the first) are within a stick by construction.
                 && (k < WINDS || crate::combat::len2(to.x - x.at.x, to.y - x.at.y) <= stick2)
                 && (!ring || self.in_ring_zone(to) != x.outside)

@@ -175,16 +175,27 @@ pub fn duel_distribution(duel: &Duel) -> Dist {
 }
 
 /// Odds in the API's shape: each winning knockback distance, the tie, the loss (and, in
-/// melee, the loss with the attacker knocked back); details add up win, tie and lose.
+/// melee, the loss with the attacker knocked back); details add up win, tie and lose, and
+/// the chance the defender is stunned: a win whose knockback of `k` sticks `stuns(k)`
+/// (SDE-KB2, SDE-KB3: it runs into terrain, an edge or a unit). `summary` says it in a
+/// player's words: the whole chance to win first.
 pub fn odds_of(duel: &Duel) -> Odds {
+    odds_with(duel, &|_| false)
+}
+
+/// [`odds_of`], knowing which knockbacks stun the defender.
+pub fn odds_with(duel: &Duel, stuns: &dyn Fn(i32) -> bool) -> Odds {
     let dist = duel_distribution(duel);
     let mut outcomes = BTreeMap::new();
-    let (mut win, mut tie, mut lose, mut expected) = (0.0, 0.0, 0.0, 0.0);
+    let (mut win, mut tie, mut lose, mut expected, mut stunned) = (0.0, 0.0, 0.0, 0.0, 0.0);
     for (&(class, k), &p) in &dist {
         match class {
             1 => {
                 win += p;
                 expected += f64::from(k) * p;
+                if stuns(k) {
+                    stunned += p;
+                }
             }
             0 => tie += p,
             _ => lose += p,
@@ -197,13 +208,29 @@ pub fn odds_of(duel: &Duel) -> Odds {
     details.insert("win".into(), serde_json::json!(win));
     details.insert("tie".into(), serde_json::json!(tie));
     details.insert("lose".into(), serde_json::json!(lose));
+    details.insert("stunned".into(), serde_json::json!(stunned));
     details.insert("melee".into(), serde_json::json!(duel.melee));
     details.insert("expected_knockback".into(), serde_json::json!(expected));
+    details.insert(
+        "summary".into(),
+        serde_json::json!(summary(win, stunned, tie, lose)),
+    );
     Odds {
         outcomes,
         details,
         ..Default::default()
     }
+}
+
+/// "win 58.3% (stunned 12.0%), tie 14.0%, lose 27.7%".
+fn summary(win: f64, stunned: f64, tie: f64, lose: f64) -> String {
+    format!(
+        "win {:.1}% (stunned {:.1}%), tie {:.1}%, lose {:.1}%",
+        100.0 * win,
+        100.0 * stunned,
+        100.0 * tie,
+        100.0 * lose
+    )
 }
 
 /// `VALUE[LETTER]`, e.g. `4V`, `2C`, `3`.
@@ -229,9 +256,27 @@ fn parse_unit(s: &str) -> Result<(u8, Option<Special>), String> {
 }
 
 /// `battlemat odds sd-era --attacker 4V --defender 3C [--range STICKS] [--melee]
-/// [--contest sum] [--artillery extra_die]`.
+/// [--contest sum] [--artillery extra_die] [--behind STICKS]`: `--behind` is how far behind
+/// the defender (edge to edge, along the knockback) terrain, a board edge or another unit
+/// stands; a knockback that reaches it stuns (SDE-KB2, SDE-KB3). Without it, open ground:
+/// nothing is stunned.
 pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
-    Ok(odds_of(&duel_of(params)?))
+    let duel = duel_of(params)?;
+    let behind: Option<f64> = match params.get("behind") {
+        None => None,
+        Some(b) => {
+            let v: f64 = b
+                .parse()
+                .map_err(|_| format!("--behind {b:?}: a distance in sticks"))?;
+            if !(0.0..=40.0).contains(&v) {
+                return Err(format!("--behind {b}: 0 to 40 sticks"));
+            }
+            Some(v)
+        }
+    };
+    Ok(odds_with(&duel, &|k| {
+        behind.is_some_and(|b| f64::from(k) >= b - 1e-9)
+    }))
 }
 
 /// One roll of the matchup, die by die: each side's dice rolled, a VETERAN's re-roll chosen
@@ -293,11 +338,12 @@ fn duel_of(params: &BTreeMap<String, String>) -> Result<Duel, String> {
             "contest",
             "artillery",
             "hidden",
+            "behind",
         ]
         .contains(&k.as_str())
         {
             return Err(format!(
-                "unknown parameter --{k}: use --attacker, --defender, --range, --melee, --contest, --artillery, --hidden"
+                "unknown parameter --{k}: use --attacker, --defender, --range, --melee, --contest, --artillery, --hidden, --behind"
             ));
         }
     }
@@ -413,7 +459,42 @@ impl SdEra {
             att_melee_special: self.has(unit, Special::M),
             contest: self.fixed.options.contest,
         };
-        let mut odds = odds_of(&duel);
+        // SDE-KB2, SDE-KB3: a unit knocked into terrain, an edge or another base is stunned.
+        // A shot knocks it along the line of fire; in melee the winner chooses the way, so it
+        // is stunned if any of the sixteen winds runs it into something.
+        let t = self.unit(target);
+        let stuns = |k: i32| -> bool {
+            if !t.is_unit() || k <= 0 {
+                return false;
+            }
+            let dist = i64::from(k) * crate::data::STICK;
+            let ignore: Vec<usize> = self.standing_on(target).into_iter().collect();
+            let others = self.bases_except(&[target]);
+            let hits = |toward: battlemat_geom::table::Point| {
+                let end = battlemat_geom::table::toward(t.at, toward, dist);
+                self.fixed
+                    .table
+                    .sweep(t.base(), end, &others, &ignore)
+                    .hit
+                    .is_some()
+            };
+            if melee {
+                crate::events::WIND_VECTORS.iter().any(|(dx, dy)| {
+                    hits(battlemat_geom::table::Point::new(t.at.x + dx, t.at.y + dy))
+                })
+            } else {
+                let from = match self.plan(a) {
+                    Ok(Plan::Shoot { from, .. }) => from,
+                    _ => self.unit(unit).at,
+                };
+                from != t.at
+                    && hits(battlemat_geom::table::Point::new(
+                        2 * t.at.x - from.x,
+                        2 * t.at.y - from.y,
+                    ))
+            }
+        };
+        let mut odds = odds_with(&duel, &stuns);
         // A win that does no knockback says what it does instead: an animal is stunned
         // (SDE-SAFARI.2); a target is destroyed (SDE-ZONES.2); a hidden unit is only found,
         // unless the attacker is hidden (SDE-H).
@@ -438,6 +519,18 @@ impl SdEra {
             odds.outcomes.insert(name.to_string(), won);
             odds.details
                 .insert("expected_knockback".into(), serde_json::json!(0.0));
+            // SDE-SAFARI.2: a won attack on an animal stuns it; otherwise nothing is.
+            let stunned = if self.unit(target).is_animal() {
+                won
+            } else {
+                0.0
+            };
+            odds.details
+                .insert("stunned".into(), serde_json::json!(stunned));
+            let num = |k: &str| odds.details[k].as_f64().unwrap_or(0.0);
+            let text = summary(num("win"), stunned, num("tie"), num("lose"));
+            odds.details
+                .insert("summary".into(), serde_json::json!(text));
         }
         Some(odds)
     }

@@ -64,6 +64,53 @@ impl Rounds {
     }
 }
 
+/// Who may jump over terrain (SDE-MOVE: "May not move through terrain, but mobile suits
+/// may jump over terrain, and may land on top of terrain").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Jump {
+    /// Every unit: SD ERA's figures all move as its mobile suits do.
+    #[default]
+    All,
+    /// Only the chart's mobile suits (`mobile_suit`): a tank, a ship, a mobile armour or a
+    /// mobile pod moves in a straight line that may not cross terrain, nor land on top of it.
+    MobileSuits,
+}
+
+/// Whether a move may pass enemy units (only RING BATTLE says "may move past enemy units").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum PastEnemies {
+    /// A move may pass over any unit: only where it lands matters.
+    #[default]
+    Jump,
+    /// A move's straight line may not cross an enemy unit's base (but in RING BATTLE).
+    RingOnly,
+}
+
+/// How SPRAY's shares lose dice at long range (SDE-S, SDE-RANGE).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum SprayRange {
+    /// Each share is a shot of its own: a die off it for each stick beyond the first.
+    #[default]
+    PerShare,
+    /// The attack loses its dice once, for its farthest target; the rest are split.
+    Once,
+}
+
+/// How much an EGG HUNT `collect` picks up (SDE-EGG.2: "Any unit may pick up a credit by
+/// spending an action adjacent to it").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Collect {
+    /// The egg's credits, both, for one action.
+    #[default]
+    Both,
+    /// One credit an action.
+    One,
+}
+
 battlemat_core::game_options! {
     /// Our house rules (the text has no optional rules).
     pub struct Options {
@@ -79,5 +126,13 @@ battlemat_core::game_options! {
             help "rounds after which a game nobody has won ends, ranked by the mission's score";
         charge_balls: bool = false, house "SDE-CHARGE", values ["false", "true"],
             help "a move that ends next to a ball or bomb also gives a free melee (the text says an enemy unit)";
+        jump: Jump = Jump::All, house "SDE-MOVE", values ["all", "mobile_suits"],
+            help "every unit jumps over terrain, or only mobile suits (tanks, ships, mobile armours and pods go round it)";
+        past_enemies: PastEnemies = PastEnemies::Jump, house "SDE-MOVE", values ["jump", "ring_only"],
+            help "a move may pass over enemy units, or only in RING BATTLE (\"may move past enemy units\")";
+        spray_range: SprayRange = SprayRange::PerShare, house "SDE-S", values ["per_share", "once"],
+            help "SPRAY loses a die per stick beyond the first on each share, or once for the whole attack";
+        collect: Collect = Collect::Both, house "SDE-EGG.2", values ["both", "one"],
+            help "EGG HUNT: collect picks up an egg's two credits for one action, or one credit an action";
     }
 }

@@ -703,11 +703,17 @@ impl fmt::Display for Event {
             Event::CreditsTaken {
                 unit,
                 credits,
+                taken,
                 tokens,
             } => write!(
                 f,
-                "{} picks up the credits {} (now {tokens})",
+                "{} picks up {} from the credits {} (now {tokens})",
                 u(unit),
+                if *taken == 1 {
+                    "1 credit".to_string()
+                } else {
+                    format!("{taken} credits")
+                },
                 u(credits)
             ),
             Event::BossBeaten { boss, by } => match by {

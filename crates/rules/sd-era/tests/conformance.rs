@@ -21,6 +21,8 @@ fn setups() -> Vec<battlemat_sd_era::Setup> {
             ("seats", "3"),
             ("contest", "sum"),
             ("artillery", "extra_die"),
+            ("jump", "mobile_suits"),
+            ("past_enemies", "ring_only"),
             ("rounds", "15"),
         ]),
         opts(&[
@@ -28,6 +30,8 @@ fn setups() -> Vec<battlemat_sd_era::Setup> {
             ("armies", "draft"),
             ("points", "8"),
             ("charge_balls", "true"),
+            ("spray_range", "once"),
+            ("collect", "one"),
             ("rounds", "15"),
         ]),
         opts(&[("seats", "6"), ("rounds", "15")]),

@@ -224,3 +224,66 @@ fn sde_zones_2_and_sde_egg_2_odds_of_targets_and_free_attacks() {
     };
     assert!(win(&with) > win(&without) + 0.05, "{with:?} {without:?}");
 }
+
+#[test]
+fn sde_kb2_odds_name_the_whole_win_and_the_stun() {
+    // SDE-KB2: "If a unit is knocked back into terrain or a board edge, it stops and is
+    // STUNNED." The odds give the whole chance to win (every knockback together) and the
+    // chance the defender ends stunned, in a player's words first (`summary`).
+    let m = |extra: &[(&str, &str)]| {
+        let mut p: BTreeMap<String, String> = [("attacker", "3"), ("defender", "2")]
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        for (k, v) in extra {
+            p.insert(k.to_string(), v.to_string());
+        }
+        SdEra::matchup_odds(&p).unwrap()
+    };
+    let num = |o: &battlemat_core::Odds, k: &str| o.details[k].as_f64().unwrap();
+    let open = m(&[]);
+    let wins: f64 = open
+        .outcomes
+        .iter()
+        .filter(|(k, _)| k.starts_with("win"))
+        .map(|(_, p)| p)
+        .sum();
+    assert!((num(&open, "win") - wins).abs() < 1e-12);
+    assert_eq!(num(&open, "stunned"), 0.0, "open ground: nothing stuns");
+    let summary = open.details["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with(&format!("win {:.1}%", 100.0 * wins)),
+        "{summary}"
+    );
+    // A wall right behind it: every win stuns; 2 sticks behind: only the longer knockbacks.
+    let behind = m(&[("behind", "0")]);
+    assert!((num(&behind, "stunned") - wins).abs() < 1e-12);
+    let far = m(&[("behind", "2")]);
+    let one = open.outcomes["win, knockback 1 stick"];
+    assert!((num(&far, "stunned") - (wins - one)).abs() < 1e-12);
+    assert!(
+        SdEra::matchup_odds(
+            &[("attacker", "3"), ("defender", "2"), ("behind", "x")]
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        )
+        .is_err()
+    );
+    // In a game: a Dom shooting a GM with a wall just behind it, and on open ground.
+    let mut g = game(
+        "king_of_the_hill",
+        &[&["dom"], &["gm"]],
+        vec![wall(1.0, 2.2, 5.0, 2.5)],
+        &[],
+    );
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.0, 1.0);
+    put(&mut g, 1, 3.0, 2.0);
+    let o = g.odds(&"shoot u0 u1".parse().unwrap()).unwrap();
+    assert!((num(&o, "stunned") - num(&o, "win")).abs() < 1e-12);
+    assert!(num(&o, "win") > 0.0);
+    let d = duel("dom", "gm");
+    let o = d.odds(&"shoot u0 u1".parse().unwrap()).unwrap();
+    assert_eq!(num(&o, "stunned"), 0.0);
+}

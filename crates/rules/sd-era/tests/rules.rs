@@ -1654,7 +1654,15 @@ fn sde_safari_3_when_every_animal_is_captured_the_most_points_wins() {
 /// players' units (u13.. ). Every egg is moved to the far corner row, out of the way, but
 /// those a test puts back.
 fn egg_hunt(armies: &[&[&str]], terrain: Vec<battlemat_geom::table::Piece>) -> SdEra {
-    let mut g = game("egg_hunt", armies, terrain, &[]);
+    egg_hunt_with(armies, terrain, &[])
+}
+
+fn egg_hunt_with(
+    armies: &[&[&str]],
+    terrain: Vec<battlemat_geom::table::Piece>,
+    opts: &[(&str, &str)],
+) -> SdEra {
+    let mut g = game("egg_hunt", armies, terrain, opts);
     begin(&mut g, 0);
     for e in 0..13u8 {
         put(&mut g, e, 0.3 + f64::from(e) * 0.42, 5.7);
@@ -1665,7 +1673,11 @@ fn egg_hunt(armies: &[&[&str]], terrain: Vec<battlemat_geom::table::Piece>) -> S
 /// Egg u0 at (3, 2), a wall behind it (from y = 2.3), the shooter u13 at (3, 1): a win
 /// knocks the egg into the wall.
 fn egg_before_wall(armies: &[&[&str]]) -> SdEra {
-    let mut g = egg_hunt(armies, vec![wall(1.0, 2.3, 5.0, 2.6)]);
+    egg_before_wall_with(armies, &[])
+}
+
+fn egg_before_wall_with(armies: &[&[&str]], opts: &[(&str, &str)]) -> SdEra {
+    let mut g = egg_hunt_with(armies, vec![wall(1.0, 2.3, 5.0, 2.6)], opts);
     put(&mut g, 0, 3.0, 2.0);
     put(&mut g, 13, 3.0, 1.0);
     put(&mut g, 14, 0.5, 0.5);
@@ -2759,4 +2771,173 @@ fn sde_zones_3_when_the_last_zone_is_cleared_the_most_blips_wins() {
     assert!(r.reason.contains("last zone"), "{}", r.reason);
     assert_eq!(r.scores, vec![4, 3]);
     assert_eq!(r.ranks, vec![1, 2]);
+}
+
+#[test]
+fn sde_egg_2_collect_both_credits_by_default_or_one_an_action() {
+    // SDE-EGG.2: "Any unit may pick up a credit by spending an action adjacent to it." An
+    // egg holds two credits (SDE-EGG.1). Default `collect = both`: one action takes the two
+    // (the test above); `one`: "a credit" an action, the rest left on the table.
+    let mut g = egg_before_wall_with(&[&["guncannon"], &["zaku"]], &[("collect", "one")]);
+    break_egg_zero(&mut g);
+    roll(&mut g, &[battlemat_sd_era::eggs::CREDITS]);
+    let credit = (g.now.units.len() - 1) as u8;
+    let c = at(&g, credit);
+    g.now.units[13].at = battlemat_geom::table::Point::new(c.x, c.y - ticks(0.25));
+    let ev = act(&mut g, "collect u13");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::CreditsTaken {
+            unit: 13,
+            taken: 1,
+            tokens: 1,
+            ..
+        }
+    )));
+    assert!(!g.now.units[credit as usize].gone, "one credit is left");
+    assert_eq!(g.now.units[13].actions, 0);
+    g.now.units[13].actions = 1;
+    act(&mut g, "collect u13");
+    assert_eq!(g.now.tokens, vec![2, 0]);
+    assert!(g.now.units[credit as usize].gone);
+}
+
+#[test]
+fn sde_v_veteran_not_asked_when_no_reroll_can_help() {
+    // SDE-V: "VETERAN ... May re-roll one of your own dice when attacking or defending."
+    // A VETERAN whose dice are all sixes in a win cannot do better by re-rolling one: it is
+    // not asked, and the fight is decided at once.
+    let mut g = duel("rick_dias", "dom");
+    act(&mut g, "shoot u0 u1");
+    let ev = roll(&mut g, &[6, 6, 6, 1, 1, 1]);
+    assert_eq!(fight_result(&ev), Some((Winner::Attacker, 2)));
+    assert!(!matches!(g.now.phase, Phase::Fight(_)), "nobody is asked");
+    // Defending with three sixes against a shot: a re-roll could only lose the win.
+    let mut d = duel("dom", "rick_dias");
+    act(&mut d, "shoot u0 u1");
+    let ev = roll(&mut d, &[1, 1, 1, 6, 6, 6]);
+    assert_eq!(fight_result(&ev), Some((Winner::Defender, 2)));
+    assert!(!matches!(d.now.phase, Phase::Fight(_)), "nobody is asked");
+    // A die that can do better is still asked about (and the other test re-rolls it).
+    let mut a = duel("rick_dias", "dom");
+    act(&mut a, "shoot u0 u1");
+    roll(&mut a, &[6, 6, 2, 1, 1, 3]);
+    assert_eq!(a.next(), Next::Decide(0));
+    // The change to when it is asked bumped the ruleset: an older file is refused, saying
+    // why and where to replay it.
+    let e = SdEra::replays_older("2", &a.fixed.setup).unwrap_err();
+    assert!(e.contains("VETERAN") && e.contains("f0790a0"), "{e}");
+    assert_eq!(SdEra::info().version, "3");
+}
+
+#[test]
+fn sde_move_jump_all_by_default_or_mobile_suits_only() {
+    // SDE-MOVE: "May not move through terrain, but mobile suits may jump over terrain, and
+    // may land on top of terrain." Default `jump = all`: every unit jumps (SD ERA's figures
+    // all move as its mobile suits do); `mobile_suits`: a tank (the Magella Attack) may not
+    // cross the wall nor land on the hill, a GM still may.
+    let terrain = || vec![wall(2.0, 1.4, 4.0, 1.6), hill(1.0, 3.0, 0.5, 1)];
+    let mut g = game(
+        "king_of_the_hill",
+        &[&["magella_attack", "gm"], &["zaku"]],
+        terrain(),
+        &[],
+    );
+    begin(&mut g, 0);
+    put(&mut g, 0, 3.0, 1.0);
+    put(&mut g, 1, 3.5, 1.0);
+    put(&mut g, 2, 5.0, 5.0);
+    act(&mut g, "move u0 3,2");
+    assert_eq!(at(&g, 0), pt(3.0, 2.0));
+    let mut m = game(
+        "king_of_the_hill",
+        &[&["magella_attack", "gm"], &["zaku"]],
+        terrain(),
+        &[("jump", "mobile_suits")],
+    );
+    begin(&mut m, 0);
+    put(&mut m, 0, 3.0, 1.0);
+    put(&mut m, 1, 3.5, 1.0);
+    put(&mut m, 2, 5.0, 5.0);
+    refused(&mut m, "move u0 3,2", "SDE-MOVE");
+    act(&mut m, "move u1 3.5,2");
+    assert_eq!(at(&m, 1), pt(3.5, 2.0), "a mobile suit jumps");
+    // Past the wall's end it may go; onto the hill it may not.
+    put(&mut m, 0, 1.5, 1.0);
+    act(&mut m, "move u0 1.5,2");
+    put(&mut m, 0, 1.0, 2.2);
+    refused(&mut m, "move u0 1,3", "SDE-MOVE");
+}
+
+#[test]
+fn sde_move_past_enemies_jump_by_default_or_ring_only() {
+    // SDE-MOVE: "Move 1 STICK in any direction"; only RING BATTLE (SDE-RING.2) says units
+    // "may move past enemy units". Default `past_enemies = jump`: a move passes over any unit;
+    // `ring_only`: outside RING BATTLE a move's line may not cross an enemy's base, though
+    // it may end next to one.
+    let setup = |o: &[(&str, &str)]| {
+        let mut g = game("king_of_the_hill", &[&["gm"], &["zaku"]], vec![], o);
+        begin(&mut g, 0);
+        put(&mut g, 0, 3.0, 1.0);
+        put(&mut g, 1, 3.0, 1.5);
+        g
+    };
+    let mut g = setup(&[]);
+    act(&mut g, "move u0 3,2");
+    assert_eq!(at(&g, 0), pt(3.0, 2.0));
+    let mut r = setup(&[("past_enemies", "ring_only")]);
+    refused(&mut r, "move u0 3,2", "SDE-MOVE");
+    // Up to it is fine (the bases 1/8 stick apart).
+    act(&mut r, "move u0 3,1.125");
+    assert_eq!(at(&r, 0), pt(3.0, 1.125));
+}
+
+#[test]
+fn sde_s_spray_range_per_share_by_default_or_once() {
+    // SDE-S: "When shooting, you may split your attack dice up across multiple targets";
+    // SDE-RANGE: "For each additional STICK of range beyond the first, deduct one die from
+    // the attacker's roll." Default `spray_range = per_share`: each share is a shot and loses
+    // its own dice; `once`: the attack loses them once, for its farthest target, and the
+    // rest is split. A Bigzam (5) at a Zaku within a stick and a GM 2 sticks beyond it.
+    let setup = |o: &[(&str, &str)]| {
+        let mut g = game(
+            "king_of_the_hill",
+            &[&["bigzam"], &["zaku", "gm"]],
+            vec![],
+            o,
+        );
+        begin(&mut g, 0);
+        put(&mut g, 0, 3.0, 1.0);
+        put(&mut g, 1, 2.5, 2.0);
+        put(&mut g, 2, 3.5, 3.5);
+        g
+    };
+    let mut g = setup(&[]);
+    refused(&mut g, "shoot u0 u1:2 u2:1", "SDE-RANGE"); // a one-die share stays close
+    refused(&mut g, "shoot u0 u1:3 u2:2", "SDE-RANGE"); // 2 - 2: no dice left
+    act(&mut g, "shoot u0 u1:2 u2:3");
+    // The GM's share of 3 loses 2 dice: 1 is rolled.
+    let ev = roll(&mut g, &[1, 1, 6]);
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Attacks {
+            target: 2,
+            att_dice: 1,
+            ..
+        }
+    )));
+    let mut o = setup(&[("spray_range", "once")]);
+    refused(&mut o, "shoot u0 u1:2 u2:3", "SDE-S"); // 5 - 2 = 3 dice to split
+    act(&mut o, "shoot u0 u1:2 u2:1");
+    // The Zaku's share is 2 dice, the GM's 1, rolled as they are.
+    let ev = roll(&mut o, &[1, 1, 6]);
+    assert_eq!(fight_result(&ev), Some((Winner::Defender, 0)));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Attacks {
+            target: 2,
+            att_dice: 1,
+            ..
+        }
+    )));
 }

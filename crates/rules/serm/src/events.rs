@@ -1,6 +1,6 @@
 //! Actions and events: the stable JSON and the words players type.
 
-use crate::state::{Heading, SoldierId};
+use crate::state::{Heading, SoldierId, Spot, Turn};
 use crate::turn::WINDS;
 use battlemat_geom::table::Point;
 use serde::{Deserialize, Serialize};
@@ -17,14 +17,21 @@ pub enum Action {
     },
     /// The Demolitions Expert's Shoot: a blast along a wind.
     Blast { soldier: SoldierId, wind: u8 },
+    /// … or toward a soldier or a point of the table (`blast_aim = anywhere`).
+    BlastAt { soldier: SoldierId, toward: Spot },
     /// SERM-MOVE: along a wind or toward a soldier; the Assault Commando declares nothing.
     Move {
         soldier: SoldierId,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         toward: Option<Heading>,
     },
-    /// The Assault Commando's direction, after its roll.
-    Aim { toward: Heading },
+    /// The Assault Commando's direction, after its roll (with `commando_turn = turn_once`,
+    /// maybe a turn on the way).
+    Aim {
+        toward: Heading,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        turn: Option<Turn>,
+    },
     /// SERM-REACT: react with this soldier …
     React { soldier: SoldierId },
     /// … or not at all.
@@ -49,6 +56,32 @@ fn parse_heading(s: &str) -> Result<Heading, String> {
     })?))
 }
 
+fn inches_text(ticks: i64) -> String {
+    let inches = ticks as f64 / crate::data::INCH as f64;
+    format!("{inches:.6}")
+        .trim_end_matches('0')
+        .trim_end_matches('.')
+        .to_string()
+}
+
+fn parse_inches(s: &str, what: &str) -> Result<i64, String> {
+    let v: f64 = s
+        .parse()
+        .map_err(|_| format!("{s:?}: {what} in inches, e.g. 2.5"))?;
+    if !v.is_finite() || !(0.0..=1000.0).contains(&v) {
+        return Err(format!("{s:?}: {what} in inches, 0 to 1000"));
+    }
+    Ok((v * crate::data::INCH as f64).round() as i64)
+}
+
+/// `12,30.5`: a point of the table in inches.
+fn parse_point(s: &str) -> Option<Point> {
+    let (x, y) = s.split_once(',')?;
+    let x = parse_inches(x.trim(), "x").ok()?;
+    let y = parse_inches(y.trim(), "y").ok()?;
+    Some(Point::new(x, y))
+}
+
 pub fn parse_soldier(s: &str) -> Result<SoldierId, String> {
     s.strip_prefix('u')
         .unwrap_or(s)
@@ -63,6 +96,19 @@ impl fmt::Display for Action {
             Action::Blast { soldier, wind } => {
                 write!(f, "blast u{soldier} {}", WINDS[*wind as usize % 16])
             }
+            Action::BlastAt {
+                soldier,
+                toward: Spot::Soldier(t),
+            } => write!(f, "blast u{soldier} u{t}"),
+            Action::BlastAt {
+                soldier,
+                toward: Spot::Point(p),
+            } => write!(
+                f,
+                "blast u{soldier} {},{}",
+                inches_text(p.x),
+                inches_text(p.y)
+            ),
             Action::Move {
                 soldier,
                 toward: None,
@@ -71,19 +117,20 @@ impl fmt::Display for Action {
                 soldier,
                 toward: Some(h),
             } => write!(f, "move u{soldier} {}", heading_text(h)),
-            Action::Aim { toward } => write!(f, "aim {}", heading_text(toward)),
+            Action::Aim { toward, turn: None } => write!(f, "aim {}", heading_text(toward)),
+            Action::Aim {
+                toward,
+                turn: Some(t),
+            } => write!(
+                f,
+                "aim {} turn {} {}",
+                heading_text(toward),
+                inches_text(t.at),
+                heading_text(&t.toward)
+            ),
             Action::React { soldier } => write!(f, "react u{soldier}"),
             Action::Pass => write!(f, "pass"),
-            Action::Stop { at } => {
-                let inches = *at as f64 / crate::data::INCH as f64;
-                write!(
-                    f,
-                    "stop {}",
-                    format!("{inches:.6}")
-                        .trim_end_matches('0')
-                        .trim_end_matches('.')
-                )
-            }
+            Action::Stop { at } => write!(f, "stop {}", inches_text(*at)),
         }
     }
 }
@@ -109,17 +156,27 @@ impl FromStr for Action {
                 3,
             ),
             "blast" => {
-                let h = parse_heading(arg(2)?)?;
-                let Heading::Wind(wind) = h else {
-                    return Err("a blast goes along a wind (n, nne, … nnw)".into());
+                let soldier = parse_soldier(arg(1)?)?;
+                let to = arg(2)?;
+                let a = if let Some(p) = parse_point(to) {
+                    Action::BlastAt {
+                        soldier,
+                        toward: Spot::Point(p),
+                    }
+                } else {
+                    match parse_heading(to).map_err(|_| {
+                        format!(
+                            "{to:?}: blast along a wind (n, nne, … nnw), or toward a soldier (u3) or a point (12,30.5)"
+                        )
+                    })? {
+                        Heading::Wind(wind) => Action::Blast { soldier, wind },
+                        Heading::Soldier(t) => Action::BlastAt {
+                            soldier,
+                            toward: Spot::Soldier(t),
+                        },
+                    }
                 };
-                (
-                    Action::Blast {
-                        soldier: parse_soldier(arg(1)?)?,
-                        wind,
-                    },
-                    3,
-                )
+                (a, 3)
             }
             "move" => match w.get(2) {
                 Some(h) => (
@@ -137,12 +194,25 @@ impl FromStr for Action {
                     2,
                 ),
             },
-            "aim" => (
-                Action::Aim {
-                    toward: parse_heading(arg(1)?)?,
-                },
-                2,
-            ),
+            "aim" => match w.get(2) {
+                Some(t) if t.eq_ignore_ascii_case("turn") => (
+                    Action::Aim {
+                        toward: parse_heading(arg(1)?)?,
+                        turn: Some(Turn {
+                            at: parse_inches(arg(3)?, "turn after")?,
+                            toward: parse_heading(arg(4)?)?,
+                        }),
+                    },
+                    5,
+                ),
+                _ => (
+                    Action::Aim {
+                        toward: parse_heading(arg(1)?)?,
+                        turn: None,
+                    },
+                    2,
+                ),
+            },
             "react" => (
                 Action::React {
                     soldier: parse_soldier(arg(1)?)?,
@@ -150,20 +220,12 @@ impl FromStr for Action {
                 2,
             ),
             "pass" => (Action::Pass, 1),
-            "stop" => {
-                let v: f64 = arg(1)?
-                    .parse()
-                    .map_err(|_| format!("{s:?}: stop INCHES along the path"))?;
-                if !v.is_finite() || !(0.0..=1000.0).contains(&v) {
-                    return Err(format!("{s:?}: stop INCHES along the path, 0 or more"));
-                }
-                (
-                    Action::Stop {
-                        at: (v * crate::data::INCH as f64).round() as i64,
-                    },
-                    2,
-                )
-            }
+            "stop" => (
+                Action::Stop {
+                    at: parse_inches(arg(1)?, "stop INCHES along the path")?,
+                },
+                2,
+            ),
             x => {
                 return Err(format!(
                     "{x:?} is not an action: shoot, blast, move, aim, react, pass, stop"
@@ -182,14 +244,21 @@ impl FromStr for Action {
 pub enum Event {
     Initiative {
         side: String,
+        /// The die that gave the first initiative (odd: the first side).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        die: Option<u8>,
     },
     Shoots {
         soldier: SoldierId,
         target: SoldierId,
     },
+    /// A pool rolled (SERM-POOL): each die's throws (a six and the throws it added), the
+    /// total.
     Pool {
         soldier: SoldierId,
         what: String,
+        #[serde(default)]
+        dice: Vec<Vec<u8>>,
         total: u32,
     },
     Eliminated {
@@ -200,10 +269,13 @@ pub enum Event {
     },
     Blast {
         soldier: SoldierId,
+        /// The blast die: the centre lands twice its face in inches away.
+        die: u8,
         centre: Point,
     },
     BlastFails {
         soldier: SoldierId,
+        die: u8,
     },
     Moves {
         soldier: SoldierId,
@@ -228,21 +300,43 @@ impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let inch = |p: &Point| format!("{:.2},{:.2}", p.x as f64 / 240.0, p.y as f64 / 240.0);
         match self {
-            Event::Initiative { side } => write!(f, "{side} has the initiative"),
+            Event::Initiative { side, die: None } => write!(f, "{side} has the initiative"),
+            Event::Initiative { side, die: Some(d) } => write!(
+                f,
+                "first initiative die: {d} ({}) — {side} has the initiative",
+                if d % 2 == 1 { "odd" } else { "even" }
+            ),
             Event::Shoots { soldier, target } => {
                 write!(f, "u{soldier} turns and shoots at u{target}")
             }
             Event::Pool {
                 soldier,
                 what,
+                dice,
                 total,
-            } => write!(f, "u{soldier}'s {what} roll: {total}"),
+            } => write!(
+                f,
+                "u{soldier}'s {what} roll: {}",
+                crate::pools::dice_text(dice, *total)
+            ),
             Event::Eliminated { soldier } => write!(f, "u{soldier} is eliminated"),
             Event::Survives { soldier } => write!(f, "u{soldier} endures"),
-            Event::Blast { soldier, centre } => {
-                write!(f, "u{soldier}'s blast lands at {}", inch(centre))
+            Event::Blast {
+                soldier,
+                die,
+                centre,
+            } => write!(
+                f,
+                "u{soldier}'s blast die: {die} — the blast lands {} inches away, at {}",
+                2 * u32::from(*die),
+                inch(centre)
+            ),
+            Event::BlastFails { soldier, die } => {
+                write!(
+                    f,
+                    "u{soldier}'s blast die: {die} — the charge goes off in its hands"
+                )
             }
-            Event::BlastFails { soldier } => write!(f, "u{soldier}'s charge goes off in its hands"),
             Event::Moves { soldier } => write!(f, "u{soldier} moves"),
             Event::Reacts { soldier } => write!(f, "u{soldier} reacts"),
             Event::Stopped { soldier, at } => write!(f, "u{soldier} is stopped at {}", inch(at)),

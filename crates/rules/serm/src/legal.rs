@@ -4,16 +4,19 @@
 
 use crate::data::{INCH, Special};
 use crate::events::{Action, Event};
-use crate::state::{Heading, Moving, Phase, Serm, SoldierId};
+use crate::options::{BlastAim, CommandoTurn};
+use crate::state::{Heading, Moving, Phase, Serm, SoldierId, Spot, Turn};
 use battlemat_core::Illegal;
 pub use battlemat_core::Why;
+use battlemat_geom::table::Point;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Plan {
     Shoot(SoldierId, SoldierId),
-    Blast(SoldierId, u8),
+    /// Along a wind, or toward a point (`blast_aim = anywhere`).
+    Blast(SoldierId, u8, Option<Point>),
     Move(SoldierId, Option<Heading>),
-    Aim(SoldierId, u32, Heading),
+    Aim(SoldierId, u32, Heading, Option<Turn>),
     React(Moving, SoldierId),
     NoReact(Moving),
     Stop(Moving, SoldierId, i64),
@@ -87,7 +90,46 @@ impl Serm {
                         "only the Demolitions Expert blasts, along one of the sixteen winds",
                     ));
                 }
-                Ok(Plan::Blast(soldier, wind))
+                Ok(Plan::Blast(soldier, wind, None))
+            }
+            (Phase::Activate { side, only }, Action::BlastAt { soldier, toward }) => {
+                self.own(*side, only, soldier)?;
+                if !self.card(soldier).has(Special::Blast) {
+                    return Err(Why::new(
+                        "SERM-SHOOT",
+                        "only the Demolitions Expert blasts, along one of the sixteen winds",
+                    ));
+                }
+                if self.fixed.setup.options.blast_aim != BlastAim::Anywhere {
+                    return Err(Why::new(
+                        "SERM-SHOOT",
+                        "a blast is thrown along one of the sixteen winds (the blast_aim=anywhere option also allows a soldier or a point)",
+                    ));
+                }
+                let from = self.soldier(soldier).at;
+                let at = match toward {
+                    Spot::Soldier(t)
+                        if (t as usize) < self.now.soldiers.len()
+                            && t != soldier
+                            && self.soldier(t).alive =>
+                    {
+                        self.soldier(t).at
+                    }
+                    Spot::Point(p)
+                        if p != from
+                            && (0..=self.table().width).contains(&p.x)
+                            && (0..=self.table().depth).contains(&p.y) =>
+                    {
+                        p
+                    }
+                    _ => {
+                        return Err(Why::new(
+                            "SERM-SHOOT",
+                            "throw it toward another soldier on the table, or a point of the table other than its own",
+                        ));
+                    }
+                };
+                Ok(Plan::Blast(soldier, 0, Some(at)))
             }
             (Phase::Activate { side, only }, Action::Move { soldier, toward }) => {
                 self.own(*side, only, soldier)?;
@@ -112,9 +154,24 @@ impl Serm {
                 }
                 Ok(Plan::Move(soldier, toward))
             }
-            (Phase::Aim { mover, total }, Action::Aim { toward }) => {
+            (Phase::Aim { mover, total }, Action::Aim { toward, turn }) => {
                 self.heading_ok(*mover, toward)?;
-                Ok(Plan::Aim(*mover, *total, toward))
+                if let Some(t) = turn {
+                    if self.fixed.setup.options.commando_turn != CommandoTurn::TurnOnce {
+                        return Err(Why::new(
+                            "SERM-MOVE",
+                            "movement is only conducted in a straight line (the commando_turn=turn_once option lets the Assault Commando turn once)",
+                        ));
+                    }
+                    if t.at <= 0 || t.at >= *total as i64 * INCH {
+                        return Err(Why::new(
+                            "SERM-MOVE",
+                            "it turns on the way: after more than 0 and less than its roll in inches",
+                        ));
+                    }
+                    self.heading_ok(*mover, t.toward)?;
+                }
+                Ok(Plan::Aim(*mover, *total, toward, turn))
             }
             (Phase::ReactChoice { moving }, Action::React { soldier }) => {
                 if !self.reactors(moving).contains(&soldier) {
@@ -147,16 +204,21 @@ impl Serm {
         let p = self.plan(a).map_err(Why::explain)?;
         match p {
             Plan::Shoot(s, t) => self.start_shot(s, t, ev),
-            Plan::Blast(s, w) => {
+            Plan::Blast(s, w, at) => {
                 // It faces the way it throws.
-                self.soldier_mut(s).facing = crate::turn::WIND_VECTORS[w as usize];
+                let from = self.soldier(s).at;
+                self.soldier_mut(s).facing = match at {
+                    Some(p) => (p.x - from.x, p.y - from.y),
+                    None => crate::turn::WIND_VECTORS[w as usize],
+                };
                 self.now.phase = Phase::Blast {
                     soldier: s,
                     wind: w,
+                    at,
                 };
             }
             Plan::Move(s, h) => self.start_move(s, h, ev),
-            Plan::Aim(s, total, h) => self.path(s, h, total, ev),
+            Plan::Aim(s, total, h, turn) => self.path(s, h, total, turn, ev),
             Plan::React(m, r) => self.start_react(m, r, ev),
             Plan::NoReact(m) => self.complete_move(m, ev),
             Plan::Stop(m, r, d) => self.stop_at(m, r, d, ev),
@@ -176,6 +238,17 @@ impl Serm {
                     let card = self.card(s);
                     if card.has(Special::Blast) {
                         out.extend((0..16).map(|wind| Action::Blast { soldier: s, wind }));
+                        if self.fixed.setup.options.blast_aim == BlastAim::Anywhere {
+                            // Toward each soldier; any point of the table is accepted too.
+                            for t in self.ids() {
+                                if t != s && self.soldier(t).alive {
+                                    out.push(Action::BlastAt {
+                                        soldier: s,
+                                        toward: Spot::Soldier(t),
+                                    });
+                                }
+                            }
+                        }
                     } else if card.shoot > 0 {
                         for t in self.ids() {
                             if self.soldier(t).alive
@@ -210,15 +283,37 @@ impl Serm {
                     }
                 }
             }
-            Phase::Aim { mover, .. } => {
+            Phase::Aim { mover, total } => {
                 out.extend((0..16).map(|w| Action::Aim {
                     toward: Heading::Wind(w),
+                    turn: None,
                 }));
-                for t in self.ids() {
-                    if self.soldier(t).alive && self.soldier(t).side != self.soldier(*mover).side {
-                        out.push(Action::Aim {
-                            toward: Heading::Soldier(t),
-                        });
+                let enemies: Vec<SoldierId> = self
+                    .ids()
+                    .filter(|&t| {
+                        self.soldier(t).alive && self.soldier(t).side != self.soldier(*mover).side
+                    })
+                    .collect();
+                for &t in &enemies {
+                    out.push(Action::Aim {
+                        toward: Heading::Soldier(t),
+                        turn: None,
+                    });
+                }
+                // `commando_turn = turn_once`: half the roll along each of the eight main
+                // winds, then toward each enemy (any turn point and heading is accepted).
+                let half = *total as i64 * INCH / 2;
+                if self.fixed.setup.options.commando_turn == CommandoTurn::TurnOnce && half > 0 {
+                    for w in (0..16).step_by(2) {
+                        for &t in &enemies {
+                            out.push(Action::Aim {
+                                toward: Heading::Wind(w),
+                                turn: Some(Turn {
+                                    at: half,
+                                    toward: Heading::Soldier(t),
+                                }),
+                            });
+                        }
                     }
                 }
             }

@@ -14,7 +14,7 @@
 //!
 //! | module | rules |
 //! |---|---|
-//! | [`data`], [`options`] | the five cards, scenarios (36 × 36 in, terrain), points line-ups; the `activations` option |
+//! | [`data`], [`options`] | the five cards, scenarios (36 × 36 in, terrain), points line-ups; the `activations` limit and the options naming disputable readings (the Demolitions Expert's 1 and aim, turning, the Assault Commando's turn) |
 //! | [`setup`] | checking a setup and a saved state |
 //! | [`state`] | the fixed part and the progress |
 //! | [`turn`] | the initiative, activations, the end |
@@ -233,7 +233,7 @@ impl Game for Serm {
                 pool,
                 shot,
             } => self.roll_shooting(shooter, target, pool, shot, f, ev),
-            Phase::Blast { soldier, wind } => self.roll_blast(soldier, wind, f, ev),
+            Phase::Blast { soldier, wind, at } => self.roll_blast(soldier, wind, at, f, ev),
             Phase::MoveRoll {
                 mover,
                 heading,

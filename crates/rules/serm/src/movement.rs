@@ -8,7 +8,7 @@
 
 use crate::data::{BASE_RADIUS, INCH, Special};
 use crate::events::Event;
-use crate::state::{Heading, Moving, Phase, Pool, Serm, SoldierId};
+use crate::state::{Heading, Moving, Phase, Pool, Serm, SoldierId, Turn};
 use crate::turn::WIND_VECTORS;
 use battlemat_geom::table::{Base, Hit, Point, distance_floor, toward};
 
@@ -53,38 +53,74 @@ impl Serm {
         ev.push(Event::Pool {
             soldier: mover,
             what: "move".into(),
+            dice: pool.dice(),
             total,
         });
         match heading {
-            Some(h) => self.path(mover, h, total, ev),
+            Some(h) => self.path(mover, h, total, None, ev),
             None => self.now.phase = Phase::Aim { mover, total },
         }
     }
 
-    /// The path: exactly `total` inches along the heading, or to the first contact.
-    pub fn path(&mut self, mover: SoldierId, heading: Heading, total: u32, ev: &mut Vec<Event>) {
+    /// The path: exactly `total` inches along the heading, or to the first contact. With a
+    /// `turn` (the Assault Commando, `commando_turn = turn_once`), the first `turn.at` ticks
+    /// go along the heading and the rest toward `turn.toward`, from where it turned; a
+    /// contact on the first leg ends the Move there. The Move targets the soldier its last
+    /// leg goes toward, or else the one its first leg does (SERM-REACT-H).
+    pub fn path(
+        &mut self,
+        mover: SoldierId,
+        heading: Heading,
+        total: u32,
+        turn: Option<Turn>,
+        ev: &mut Vec<Event>,
+    ) {
         let from = self.soldier(mover).at;
-        let aim = self.heading_point(from, heading);
-        let to = toward(from, aim, total as i64 * INCH);
+        let full = total as i64 * INCH;
         let others: Vec<(SoldierId, Base)> = self
             .ids()
             .filter(|&v| v != mover && self.soldier(v).alive)
             .map(|v| (v, self.base(v)))
             .collect();
         let bases: Vec<Base> = others.iter().map(|o| o.1).collect();
-        let sweep = self
+        let first = match turn {
+            Some(t) => t.at.clamp(0, full),
+            None => full,
+        };
+        let aim = self.heading_point(from, heading);
+        let to = toward(from, aim, first);
+        let mut sweep = self
             .table()
             .sweep(Base::new(from, BASE_RADIUS), to, &bases, &[]);
+        let mut via = None;
+        let mut target = heading;
+        if let Some(t) = turn
+            && sweep.hit.is_none()
+            && first < full
+        {
+            // SERM cards, the Assault Commando: "may turn during a Move".
+            let corner = sweep.stop;
+            let aim2 = self.heading_point(corner, t.toward);
+            let to2 = toward(corner, aim2, full - distance_floor(from, corner));
+            sweep = self
+                .table()
+                .sweep(Base::new(corner, BASE_RADIUS), to2, &bases, &[]);
+            via = Some(corner);
+            if matches!(t.toward, Heading::Soldier(_)) || matches!(heading, Heading::Wind(_)) {
+                target = t.toward;
+            }
+        }
         let contact = match sweep.hit {
             Some(Hit::Base(j)) => Some(others[j].0),
             _ => None,
         };
         let moving = Moving {
             mover,
-            heading,
+            heading: target,
             total,
             end: sweep.stop,
             contact,
+            via,
         };
         self.offer_react(moving, ev);
     }
@@ -148,6 +184,7 @@ impl Serm {
         ev.push(Event::Pool {
             soldier: reactor,
             what: "react".into(),
+            dice: pool.dice(),
             total,
         });
         if total > moving.total {
@@ -157,21 +194,42 @@ impl Serm {
         }
     }
 
-    /// The length of the path, in ticks.
+    /// The length of the path, in ticks (both legs of a turned one).
     pub fn path_length(&self, m: &Moving) -> i64 {
-        distance_floor(self.soldier(m.mover).at, m.end)
+        let from = self.soldier(m.mover).at;
+        match m.via {
+            Some(v) => distance_floor(from, v) + distance_floor(v, m.end),
+            None => distance_floor(from, m.end),
+        }
+    }
+
+    /// The point `d` ticks along the path, and the start of the leg it is on (for the way
+    /// the mover faces there).
+    pub fn along_path(&self, m: &Moving, d: i64) -> (Point, Point) {
+        let from = self.soldier(m.mover).at;
+        if d >= self.path_length(m) {
+            return (m.end, m.via.unwrap_or(from));
+        }
+        match m.via {
+            Some(v) if d > distance_floor(from, v) => {
+                (toward(v, m.end, d - distance_floor(from, v)), v)
+            }
+            Some(v) => (toward(from, v, d), from),
+            None => (toward(from, m.end, d), from),
+        }
     }
 
     /// Stop the mover `d` ticks along its path; the initiative to the reactor (a Ranger may
     /// hand it to a friend it sees).
     pub fn stop_at(&mut self, m: Moving, reactor: SoldierId, d: i64, ev: &mut Vec<Event>) {
         let from = self.soldier(m.mover).at;
-        let at = if d >= self.path_length(&m) {
-            m.end
+        let (at, leg) = self.along_path(&m, d);
+        let leg_end = if leg == from {
+            m.via.unwrap_or(m.end)
         } else {
-            toward(from, m.end, d)
+            m.end
         };
-        self.face_and_place(m.mover, from, m.end, at);
+        self.face_and_place(m.mover, leg, leg_end, at);
         self.now.last_path = Some((from, at));
         ev.push(Event::Stopped {
             soldier: m.mover,
@@ -207,8 +265,15 @@ impl Serm {
     /// initiative passes.
     pub fn complete_move(&mut self, m: Moving, ev: &mut Vec<Event>) {
         let from = self.soldier(m.mover).at;
-        let aim = self.heading_point(from, m.heading);
-        self.face_and_place(m.mover, from, aim, m.end);
+        match m.via {
+            // A turned Move faces along its last leg (or its first, if the last went nowhere).
+            Some(v) if v != m.end => self.face_and_place(m.mover, v, m.end, m.end),
+            Some(v) => self.face_and_place(m.mover, from, v, m.end),
+            None => {
+                let aim = self.heading_point(from, m.heading);
+                self.face_and_place(m.mover, from, aim, m.end);
+            }
+        }
         self.now.last_path = Some((from, m.end));
         ev.push(Event::Moved {
             soldier: m.mover,

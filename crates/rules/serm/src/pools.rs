@@ -9,13 +9,31 @@ impl Pool {
         Pool {
             left: dice,
             total: 0,
+            faces: Vec::new(),
         }
+    }
+
+    /// The faces thrown, die by die: each die's throws (a six, then that die's next throw,
+    /// and so on, until a throw that is not a six).
+    pub fn dice(&self) -> Vec<Vec<u8>> {
+        let mut out: Vec<Vec<u8>> = Vec::new();
+        let mut open = false;
+        for &f in &self.faces {
+            if open {
+                out.last_mut().expect("an open die").push(f);
+            } else {
+                out.push(vec![f]);
+            }
+            open = f == 6;
+        }
+        out
     }
 
     /// One die: a six is added and rolled again; anything else is added and the die is done.
     /// Returns the total once the last die is done.
     pub fn add(&mut self, face: u8) -> Option<u32> {
         self.total += face as u32;
+        self.faces.push(face);
         if face != 6 {
             self.left = self.left.saturating_sub(1);
         }
@@ -61,6 +79,24 @@ pub fn distribution(n: u8) -> Vec<f64> {
         dist = next;
     }
     dist
+}
+
+/// A pool's dice in words: each die's throws joined by `+` (an explosion: `6+6+2`), the dice
+/// by `, `, then the total: `6+6+2, 3 = 17`; an empty pool is `no dice = 0`.
+pub fn dice_text(dice: &[Vec<u8>], total: u32) -> String {
+    if dice.is_empty() {
+        return format!("no dice = {total}");
+    }
+    let each: Vec<String> = dice
+        .iter()
+        .map(|d| {
+            d.iter()
+                .map(|f| f.to_string())
+                .collect::<Vec<_>>()
+                .join("+")
+        })
+        .collect();
+    format!("{} = {total}", each.join(", "))
 }
 
 /// P(a pool of `a` dice totals more than one of `b` dice) — "higher"/"greater": a tie fails.

@@ -7,11 +7,11 @@
 
 use crate::data::{BASE_RADIUS, INCH, Special};
 use crate::events::Action;
-use crate::state::{Heading, Phase, Serm, SoldierId};
+use crate::state::{Heading, Phase, Serm, SoldierId, Spot};
 use battlemat_core::scene::{
     self, Anchors, FireArc, Piece, PieceShape, Scene, Shape, Table, Target, Trace, TraceKind,
 };
-use battlemat_geom::table::{Outline, Point, toward};
+use battlemat_geom::table::{Outline, Point};
 
 fn inch(t: i64) -> f64 {
     scene::round(t as f64 / INCH as f64)
@@ -159,6 +159,20 @@ impl Serm {
         let (piece, target) = match *action {
             Action::Shoot { soldier: s, target } => (id(s), soldier(target)),
             Action::Blast { soldier: s, .. } => (id(s), None),
+            Action::BlastAt {
+                soldier: s,
+                toward: Spot::Soldier(t),
+            } => (id(s), soldier(t)),
+            Action::BlastAt {
+                soldier: s,
+                toward: Spot::Point(p),
+            } => (
+                id(s),
+                Some(Target::Point {
+                    x: inch(p.x),
+                    y: inch(p.y),
+                }),
+            ),
             Action::Move { soldier: s, toward } => (
                 id(s),
                 match toward {
@@ -166,7 +180,7 @@ impl Serm {
                     _ => None,
                 },
             ),
-            Action::Aim { toward } => (
+            Action::Aim { toward, .. } => (
                 match &self.now.phase {
                     Phase::Aim { mover: s, .. } => id(*s),
                     _ => mover.and_then(id),
@@ -179,8 +193,7 @@ impl Serm {
             Action::React { soldier: s } => (id(s), mover.and_then(soldier)),
             Action::Stop { at } => match self.moving() {
                 Some(m) => {
-                    let from = self.soldier(m.mover).at;
-                    let p = toward(from, m.end, at);
+                    let (p, _) = self.along_path(m, at);
                     (
                         id(m.mover),
                         Some(Target::Point {

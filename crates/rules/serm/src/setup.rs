@@ -148,7 +148,7 @@ pub fn check_progress(
         Phase::Shooting {
             shooter, target, ..
         } => *shooter < n && *target < n,
-        Phase::Blast { soldier, wind } => *soldier < n && *wind < 16,
+        Phase::Blast { soldier, wind, .. } => *soldier < n && *wind < 16,
         Phase::MoveRoll { mover, .. } | Phase::Aim { mover, .. } => *mover < n,
         Phase::ReactChoice { moving } => moving.mover < n,
         Phase::Reacting {

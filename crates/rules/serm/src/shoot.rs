@@ -5,6 +5,7 @@
 
 use crate::data::{BASE_RADIUS, INCH};
 use crate::events::Event;
+use crate::options::{DemolitionsOne, Turning};
 use crate::state::{Phase, Pool, Serm, SoldierId};
 use crate::turn::WIND_VECTORS;
 use battlemat_geom::table::{Base, Point, toward};
@@ -19,12 +20,14 @@ impl Serm {
             .sight(self.soldier(a).at, self.soldier(b).at, &[])
     }
 
-    /// May `a` see `b` where it faces: in its 180° front arc (a Ranger sees all round) and
-    /// a clear line (SERM-REACT: "In order to React a soldier must have line of sight").
+    /// May `a` see `b` where it faces: in its 180° front arc (a Ranger sees all round; with
+    /// `turning = free` anyone turns to see) and a clear line (SERM-REACT: "In order to React a soldier must have line of sight").
     pub fn sees(&self, a: SoldierId, b: SoldierId) -> bool {
         let x = self.soldier(a);
         let y = self.soldier(b);
+        // `turning = free`: "turning does not count as a move" — it turns to see.
         let in_arc = self.card(a).has(crate::data::Special::AllRound)
+            || self.fixed.setup.options.turning == Turning::Free
             || (x.facing.0 * (y.at.x - x.at.x) + x.facing.1 * (y.at.y - x.at.y)) >= 0;
         in_arc && self.clear_line(a, b)
     }
@@ -51,7 +54,7 @@ impl Serm {
     ) {
         if pool.left == 0 {
             // A pool of no dice totals 0 (the Assault Commando's Endure).
-            self.pool_done(shooter, target, shot, 0, ev);
+            self.pool_done(shooter, target, shot, Vec::new(), 0, ev);
         } else {
             self.now.phase = Phase::Shooting {
                 shooter,
@@ -80,7 +83,10 @@ impl Serm {
                     shot,
                 }
             }
-            Some(total) => self.pool_done(shooter, target, shot, total, ev),
+            Some(total) => {
+                let dice = pool.dice();
+                self.pool_done(shooter, target, shot, dice, total, ev)
+            }
         }
     }
 
@@ -89,6 +95,7 @@ impl Serm {
         shooter: SoldierId,
         target: SoldierId,
         shot: Option<u32>,
+        dice: Vec<Vec<u8>>,
         total: u32,
         ev: &mut Vec<Event>,
     ) {
@@ -97,6 +104,7 @@ impl Serm {
                 ev.push(Event::Pool {
                     soldier: shooter,
                     what: "shoot".into(),
+                    dice,
                     total,
                 });
                 let endure = Pool::of(self.card(target).endure);
@@ -106,6 +114,7 @@ impl Serm {
                 ev.push(Event::Pool {
                     soldier: target,
                     what: "endure".into(),
+                    dice,
                     total,
                 });
                 if s > total {
@@ -127,22 +136,40 @@ impl Serm {
     }
 
     /// The blast: "blast centre 1D6×2 inches away, 3-inch diameter; on a 1 it kills itself;
-    /// anyone partly inside dies" — friends too, and line of sight is ignored.
-    pub fn roll_blast(&mut self, soldier: SoldierId, wind: u8, face: u8, ev: &mut Vec<Event>) {
+    /// anyone partly inside dies" — friends too, and line of sight is ignored. Along a wind,
+    /// or toward `at` (`blast_aim = anywhere`). On a 1 the Expert dies, alone
+    /// (`demolitions_one = alone`) or with the blast landing 2 inches away as well
+    /// (`blast_too`).
+    pub fn roll_blast(
+        &mut self,
+        soldier: SoldierId,
+        wind: u8,
+        at: Option<Point>,
+        face: u8,
+        ev: &mut Vec<Event>,
+    ) {
         let side = self.soldier(soldier).side;
+        let alone = self.fixed.setup.options.demolitions_one == DemolitionsOne::Alone;
         if face == 1 {
-            ev.push(Event::BlastFails { soldier });
+            ev.push(Event::BlastFails { soldier, die: face });
             self.kill(soldier, ev);
-        } else {
+        }
+        if face != 1 || !alone {
             let from = self.soldier(soldier).at;
-            let (dx, dy) = WIND_VECTORS[wind as usize % 16];
-            let centre = toward(
-                from,
-                Point::new(from.x + dx, from.y + dy),
-                face as i64 * 2 * INCH,
-            );
+            let aim = match at {
+                Some(p) if p != from => p,
+                _ => {
+                    let (dx, dy) = WIND_VECTORS[wind as usize % 16];
+                    Point::new(from.x + dx, from.y + dy)
+                }
+            };
+            let centre = toward(from, aim, face as i64 * 2 * INCH);
             self.now.last_blast = Some(centre);
-            ev.push(Event::Blast { soldier, centre });
+            ev.push(Event::Blast {
+                soldier,
+                die: face,
+                centre,
+            });
             let zone = Base::new(centre, BLAST_RADIUS);
             for v in self.ids() {
                 if self.soldier(v).alive

@@ -26,11 +26,32 @@ pub enum Heading {
     Soldier(SoldierId),
 }
 
-/// An exploding pool being rolled (SERM-POOL): dice left, total so far.
+/// Where a blast is thrown with `blast_aim = anywhere`: toward a soldier, or a point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Spot {
+    Soldier(SoldierId),
+    Point(Point),
+}
+
+/// The Assault Commando's turn on the way (`commando_turn = turn_once`): after `at` ticks
+/// (240 an inch) of its roll it turns `toward` a heading for the rest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Turn {
+    pub at: i64,
+    pub toward: Heading,
+}
+
+/// An exploding pool being rolled (SERM-POOL): dice left, total so far, and every face
+/// thrown so far in order (a six is followed by the same die's next throw), so the events
+/// can show each die.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Pool {
     pub left: u8,
     pub total: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faces: Vec<u8>,
 }
 
 /// A Move rolled: where it would end (the first contact on its way), its total.
@@ -44,6 +65,10 @@ pub struct Moving {
     pub end: Point,
     /// The soldier contacted at the end, if any.
     pub contact: Option<SoldierId>,
+    /// The Assault Commando's turn (`commando_turn = turn_once`): the path goes straight to
+    /// this point, then on to `end`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<Point>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -63,10 +88,13 @@ pub enum Phase {
         pool: Pool,
         shot: Option<u32>,
     },
-    /// The Demolitions Expert's blast die.
+    /// The Demolitions Expert's blast die: along `wind`, or toward `at` (`blast_aim =
+    /// anywhere`).
     Blast {
         soldier: SoldierId,
         wind: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<Point>,
     },
     /// SERM-MOVE: the move pool.
     MoveRoll {

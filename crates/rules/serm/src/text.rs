@@ -101,7 +101,15 @@ impl Serm {
             ),
             Phase::MoveRoll { mover, .. } => format!("{}'s move pool", self.name(*mover)),
             Phase::Aim { mover, total } => {
-                format!("{}: moves {total} inches — which way?", self.name(*mover))
+                if self.fixed.setup.options.commando_turn == crate::options::CommandoTurn::TurnOnce
+                {
+                    format!(
+                        "{}: moves {total} inches — which way? (aim WAY, or aim WAY turn INCHES WAY to turn once on the way)",
+                        self.name(*mover)
+                    )
+                } else {
+                    format!("{}: moves {total} inches — which way?", self.name(*mover))
+                }
             }
             Phase::ReactChoice { moving } => format!(
                 "{}: {} will move {} inches — react with a soldier that sees it, or pass",

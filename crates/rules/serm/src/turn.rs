@@ -12,6 +12,17 @@ pub use battlemat_geom::table::{WIND_VECTORS, WINDS};
 impl Serm {
     /// The side with the initiative activates one of its soldiers.
     pub fn give_initiative(&mut self, side: u8, only: Option<Vec<SoldierId>>, ev: &mut Vec<Event>) {
+        self.initiative_to(side, only, None, ev)
+    }
+
+    /// The initiative to `side`, saying the die that gave it, if one did.
+    fn initiative_to(
+        &mut self,
+        side: u8,
+        only: Option<Vec<SoldierId>>,
+        die: Option<u8>,
+        ev: &mut Vec<Event>,
+    ) {
         self.check_end(ev);
         if self.now.outcome.is_some() {
             return;
@@ -45,6 +56,7 @@ impl Serm {
         }
         ev.push(Event::Initiative {
             side: self.fixed.side_names[side as usize].clone(),
+            die,
         });
         self.now.phase = Phase::Activate { side, only };
     }
@@ -52,7 +64,7 @@ impl Serm {
     /// "odd: the first side" (ours: the text does not say who starts).
     pub fn roll_first(&mut self, face: u8, ev: &mut Vec<Event>) {
         let side = if face % 2 == 1 { 0 } else { 1 };
-        self.give_initiative(side, None, ev);
+        self.initiative_to(side, None, Some(face), ev);
     }
 
     /// The initiative passes to the opponent of `side`.

@@ -9,8 +9,18 @@ use std::collections::BTreeMap;
 fn conformance_every_scenario_and_option_set() {
     let mut setups = Vec::new();
     for s in Serm::info().scenarios {
-        // The default options but a limit (a random game might never end), and a shorter one.
-        for o in [vec![("activations", "200")], vec![("activations", "100")]] {
+        // The default options but a limit (a random game might never end), and a shorter one
+        // with every other reading (docs/rules/serm.md "Options").
+        for o in [
+            vec![("activations", "200")],
+            vec![
+                ("activations", "100"),
+                ("demolitions_one", "blast_too"),
+                ("blast_aim", "anywhere"),
+                ("turning", "free"),
+                ("commando_turn", "turn_once"),
+            ],
+        ] {
             let o: BTreeMap<String, String> = o
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))

@@ -4,7 +4,7 @@ mod common;
 use battlemat_core::testing::{act, allowed, refused, roll};
 use battlemat_core::{Game, Next};
 use battlemat_serm::state::Phase;
-use battlemat_serm::{Event, pools};
+use battlemat_serm::{Event, Serm, pools};
 use common::*;
 
 #[test]
@@ -220,4 +220,225 @@ fn the_last_side_with_soldiers_wins() {
     roll(&mut g, &[1, 1]);
     let r = g.result().unwrap();
     assert_eq!(r.ranks, [1, 2]);
+}
+
+#[test]
+fn serm_pool_every_die_shown_explosions_too() {
+    // SERM-POOL: "Roll a D6 per number allocated ... and re-roll any sixes, adding towards a
+    // single total number": the events show every die of a pool, a six and the throws it
+    // added joined by "+", not only the total.
+    let mut g = game(&["machine_gunner@10,5"], &["assault_commando@10,20"], &[]);
+    act(&mut g, "shoot u0 u1");
+    let ev = roll(&mut g, &[6, 6, 2, 3]);
+    let pool = ev
+        .iter()
+        .find(|e| matches!(e, Event::Pool { what, .. } if what == "shoot"))
+        .expect("the shoot roll");
+    assert!(
+        matches!(pool, Event::Pool { dice, total: 17, .. } if dice == &vec![vec![6, 6, 2], vec![3]])
+    );
+    assert_eq!(pool.to_string(), "u0's shoot roll: 6+6+2, 3 = 17");
+    // The Assault Commando's Endure 0 is a pool of no dice, and says so.
+    let endure = ev
+        .iter()
+        .find(|e| matches!(e, Event::Pool { what, .. } if what == "endure"))
+        .expect("the endure roll");
+    assert_eq!(endure.to_string(), "u1's endure roll: no dice = 0");
+    // The first initiative die and the blast die are shown too.
+    let f = game(&["demolitions_expert@10,5"], &["ranger@30,30"], &[]);
+    let mut fresh = battlemat_serm::Serm::new_game(&f.fixed.setup).unwrap();
+    let ev = roll(&mut fresh, &[4]);
+    assert_eq!(
+        ev[0].to_string(),
+        "first initiative die: 4 (even) — Red has the initiative"
+    );
+    let mut b = f;
+    act(&mut b, "blast u0 n");
+    let ev = roll(&mut b, &[3]);
+    assert!(ev.iter().any(|e| {
+        e.to_string()
+            .starts_with("u0's blast die: 3 — the blast lands 6 inches away")
+    }));
+}
+
+#[test]
+fn serm_shoot_demolitions_one_alone_by_default_or_blast_too() {
+    // The Demolitions Expert's card (rulings.md): "on a 1 it kills itself; anyone partly
+    // inside dies". Default `demolitions_one = alone`: the charge goes off in its hands and
+    // kills the Expert only; `blast_too`: the blast also lands 2 inches away and kills anyone
+    // partly inside (an enemy 2.5 inches north is).
+    let mut g = game(
+        &["demolitions_expert@10,5"],
+        &["armor_plated@10,7.5", "ranger@30,30"],
+        &[],
+    );
+    act(&mut g, "blast u0 n");
+    let ev = roll(&mut g, &[1]);
+    assert!(!g.soldier(0).alive);
+    assert!(g.soldier(1).alive, "alone: nobody else dies");
+    assert!(!ev.iter().any(|e| matches!(e, Event::Blast { .. })));
+    let mut t = game_with(
+        &["demolitions_expert@10,5"],
+        &["armor_plated@10,7.5", "ranger@30,30"],
+        &[],
+        &[("demolitions_one", "blast_too")],
+    );
+    act(&mut t, "blast u0 n");
+    let ev = roll(&mut t, &[1]);
+    assert!(!t.soldier(0).alive);
+    assert!(!t.soldier(1).alive, "blast_too: the blast kills it");
+    assert!(ev.iter().any(|e| matches!(e, Event::Blast { die: 1, .. })));
+    assert!(t.soldier(2).alive);
+}
+
+#[test]
+fn serm_shoot_blast_aim_winds_by_default_or_anywhere() {
+    // The Demolitions Expert's card: "Shoot = declare a direction, ignore line of sight".
+    // Default `blast_aim = winds`: one of the sixteen winds, as a Move is declared. With
+    // `anywhere`: toward any soldier or point. A Red soldier 12 inches away at a bearing of
+    // 34 degrees, between NNE and NE: no wind's blast reaches it, one thrown at it does.
+    let blue = ["demolitions_expert@10,5"];
+    let red = ["armor_plated@16.75,15", "ranger@30,30"];
+    for wind in ["nne", "ne"] {
+        let mut g = game(&blue, &red, &[]);
+        act(&mut g, &format!("blast u0 {wind}"));
+        roll(&mut g, &[6]);
+        assert!(g.soldier(1).alive, "{wind}: the blast misses it");
+    }
+    let mut g = game(&blue, &red, &[]);
+    refused(&mut g, "blast u0 u1", "SERM-SHOOT");
+    refused(&mut g, "blast u0 16.75,15", "SERM-SHOOT");
+    let mut a = game_with(&blue, &red, &[], &[("blast_aim", "anywhere")]);
+    // Any point is accepted (the candidate list offers the soldiers).
+    assert!(a.check(&"blast u0 16.75,15".parse().unwrap()).is_ok());
+    allowed(&a, "blast u0 u1");
+    act(&mut a, "blast u0 u1");
+    roll(&mut a, &[6]);
+    assert!(!a.soldier(1).alive);
+    // Its own spot is no direction.
+    let mut o = game_with(&blue, &red, &[], &[("blast_aim", "anywhere")]);
+    refused(&mut o, "blast u0 10,5", "SERM-SHOOT");
+}
+
+#[test]
+fn serm_react_h_turning_to_shoot_by_default_or_free() {
+    // SERM-SHOOT: "Soldiers have a 180 degree forward fire arc for line of sight purposes,
+    // fortunately, turning does not count as a move"; SERM-REACT-H: "In order to React a
+    // soldier must have line of sight to the moving soldier." Default `turning = to_shoot`: a
+    // soldier turns to shoot, so a Machine Gunner facing away cannot React; `free`: it turns
+    // to face the mover and may.
+    let mut g = game(&["armor_plated@10,5"], &["machine_gunner@20,30"], &[]);
+    g.soldier_mut(1).facing = (0, 1);
+    act(&mut g, "move u0 n");
+    roll(&mut g, &[2]);
+    assert!(matches!(g.now.phase, Phase::Activate { side: 1, .. }));
+    let mut f = game_with(
+        &["armor_plated@10,5"],
+        &["machine_gunner@20,30"],
+        &[],
+        &[("turning", "free")],
+    );
+    f.soldier_mut(1).facing = (0, 1);
+    act(&mut f, "move u0 n");
+    roll(&mut f, &[2]);
+    allowed(&f, "react u1");
+    // A wall still blocks its line.
+    let mut w = game_with(
+        &["armor_plated@10,5"],
+        &["machine_gunner@10,30"],
+        &[[5.0, 20.0, 15.0, 22.0]],
+        &[("turning", "free")],
+    );
+    act(&mut w, "move u0 n");
+    roll(&mut w, &[2]);
+    assert!(matches!(w.now.phase, Phase::Activate { side: 1, .. }));
+}
+
+#[test]
+fn serm_move_commando_turn_once_by_option() {
+    // The Assault Commando's card: "needs not declare a direction and may turn during a
+    // Move"; SERM-MOVE: "Movement is only conducted in a straight line". Default
+    // `commando_turn = aim_after_roll`: it rolls, then goes one straight line, exactly its
+    // roll (not "at most"); `turn_once`: it may also turn once on the way.
+    let mut c = game(&["assault_commando@10,5"], &["armor_plated@30,30"], &[]);
+    act(&mut c, "move u0");
+    roll(&mut c, &[3, 2]);
+    refused(&mut c, "aim e turn 2 n", "SERM-MOVE");
+    act(&mut c, "aim e");
+    assert_eq!(inches(&c, 0), (15.0, 5.0), "exactly its roll of 5");
+    let mut t = game_with(
+        &["assault_commando@10,5"],
+        &["armor_plated@30,30"],
+        &[],
+        &[("commando_turn", "turn_once")],
+    );
+    act(&mut t, "move u0");
+    roll(&mut t, &[3, 2]);
+    refused(&mut t, "aim e turn 5 n", "SERM-MOVE");
+    act(&mut t, "aim e turn 2 n");
+    assert_eq!(inches(&t, 0), (12.0, 8.0), "2 east, then 3 north");
+    assert!(t.soldier(0).facing.1 > 0 && t.soldier(0).facing.0 == 0);
+    // An enemy on its second leg is contacted and killed (SERM-MOVE).
+    let mut k = game_with(
+        &["assault_commando@10,5"],
+        &["armor_plated@12,8.5", "ranger@30,30"],
+        &[],
+        &[("commando_turn", "turn_once")],
+    );
+    act(&mut k, "move u0");
+    roll(&mut k, &[3, 2]);
+    act(&mut k, "aim e turn 2 u1");
+    // The Ranger may React: the stop points run along both legs.
+    if matches!(k.now.phase, Phase::ReactChoice { .. }) {
+        act(&mut k, "pass");
+    }
+    assert!(!k.soldier(1).alive);
+}
+
+#[test]
+fn serm_move_toward_an_enemy_or_a_wind_never_a_friend() {
+    // SERM-MOVE: "Declare the direction of travel"; SERM-REACT-H: "if the Move targets a
+    // soldier, that soldier is the only one that can React". A Move is declared along a
+    // wind or toward an enemy (it then targets it); toward a friend it is refused, or a
+    // friend with no React could be "targeted" so that no enemy but a Ranger may React.
+    let mut g = game(
+        &["armor_plated@10,5", "machine_gunner@20,5"],
+        &["armor_plated@30,30"],
+        &[],
+    );
+    refused(&mut g, "move u0 u1", "SERM-MOVE");
+    allowed(&g, "move u0 u2");
+    allowed(&g, "move u0 nne");
+}
+
+#[test]
+fn serm_move_activation_limit_ends_by_limit_the_safety_limit_too() {
+    // SERM-MOVE and the house rule `activations`: the text plays "until" one side is gone;
+    // the simulation commands' safety limit (`Serm::info().safety_limit`, the option's value
+    // 200) ends a game by this limit, marked `by_limit` so a simulation counts it as
+    // unfinished, neither a win nor a draw.
+    let (key, value) = Serm::info().safety_limit.expect("SERM has a safety limit");
+    assert_eq!((key.as_str(), value.as_str()), ("activations", "200"));
+    let mut g = game_with(
+        &["armor_plated@10,5", "armor_plated@20,5"],
+        &["armor_plated@30,30"],
+        &[],
+        &[("activations", "200")],
+    );
+    g.now.activations = 199;
+    act(&mut g, "move u0 n");
+    roll(&mut g, &[1]);
+    let r = g.result().expect("over at the limit");
+    assert!(r.by_limit, "stopped by the limit");
+    assert_eq!(r.ranks, [1, 2], "more soldiers left ranks first");
+    // Without the option the same game goes on.
+    let mut n = game(
+        &["armor_plated@10,5", "armor_plated@20,5"],
+        &["armor_plated@30,30"],
+        &[],
+    );
+    n.now.activations = 199;
+    act(&mut n, "move u0 n");
+    roll(&mut n, &[1]);
+    assert!(n.result().is_none());
 }

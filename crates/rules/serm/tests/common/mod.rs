@@ -23,6 +23,16 @@ fn soldiers(list: &[&str]) -> Vec<SoldierSpec> {
 
 /// A game: Blue's soldiers, Red's, walls as [x0, y0, x1, y1] boxes in inches; Blue to act.
 pub fn game(blue: &[&str], red: &[&str], walls: &[[f64; 4]]) -> Serm {
+    game_with(blue, red, walls, &[])
+}
+
+/// [`game`] with options (`("turning", "free")`).
+pub fn game_with(
+    blue: &[&str],
+    red: &[&str],
+    walls: &[[f64; 4]],
+    options: &[(&str, &str)],
+) -> Serm {
     let f = ScenarioFile {
         id: "test".into(),
         name: "Test".into(),
@@ -52,7 +62,13 @@ pub fn game(blue: &[&str], red: &[&str], walls: &[[f64; 4]]) -> Serm {
     let setup = battlemat_serm::Setup {
         cards: cat.cards.clone(),
         scenario: f.to_scenario().unwrap(),
-        options: Default::default(),
+        options: battlemat_core::GameOptions::from_pairs(
+            &options
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        )
+        .unwrap(),
         seating: battlemat_core::Seating::one_per_side(2),
     };
     let mut g = Serm::new_game(&setup).unwrap();
