@@ -21,6 +21,12 @@ for (const [game, scenario] of [["swtb", "outpost"], ["ms-d20", "duel"], ["serm"
   test(`${game}: a whole game from the page against the AI, then its replay`, async () => {
     const { page, id } = await createAndOpen(env.browser, env.base, game, scenario, { opponent: "random" });
     let g = await myTurn(page, id);
+    // A hint: the AI's top candidates, each an action of the list.
+    await page.click("#hint-button");
+    await page.waitForSelector("#hints:not([hidden]) button");
+    const hinted = await page.$$eval("#hints button", (bs) => bs.map((b) => b.dataset.text));
+    const listed = await page.$$eval("#actions li", (ls) => ls.map((l) => l.dataset.text));
+    assert.ok(hinted.length > 0 && hinted.every((t) => listed.includes(t)), `${hinted} not in the list`);
     let decisions = 0;
     while (!g.to_act.over) {
       assert.ok(decisions < CAP, `${game}: not over after ${CAP} decisions`);

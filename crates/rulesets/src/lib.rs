@@ -36,6 +36,9 @@ pub struct Entry {
     /// The setup (JSON) with armies drawn at random within its points rules
     /// ([`Game::random_armies`]); `None` without them.
     pub random_armies: fn(&Value, &mut Roller) -> Result<Option<Value>, String>,
+    /// A hint for the deciding seat: every legal action (JSON) with the greedy player's value
+    /// of it for that seat, best first (empty when no seat decides).
+    pub hint: fn(&dyn DynState, &mut Roller) -> Vec<(Value, f64)>,
 }
 
 /// A setup read and checked once: its new game, cloned for each game played from it.
@@ -112,6 +115,19 @@ fn entry<G: Game>() -> Entry {
             Some(Ok(s)) => serde_json::to_value(s).map(Some).map_err(|e| e.to_string()),
         }
     }
+    fn hint<G: Game>(s: &dyn DynState, r: &mut Roller) -> Vec<(Value, f64)> {
+        let Some(g) = s.as_any().downcast_ref::<Erased<G>>() else {
+            return Vec::new();
+        };
+        let (values, _) = battlemat_ai::Greedy::default().values(&g.0, r);
+        let mut out: Vec<(Value, f64)> = values
+            .into_iter()
+            .filter_map(|(a, v)| Some((serde_json::to_value(a).ok()?, v)))
+            .collect();
+        // Best first; equal values keep the listing's order (a stable sort).
+        out.sort_by(|a, b| b.1.total_cmp(&a.1));
+        out
+    }
     fn new_player<G: Game>(kind: PlayerKind) -> Box<dyn DynPlayer> {
         Box::new(battlemat_ai::Player::<G>::new(kind))
     }
@@ -121,6 +137,7 @@ fn entry<G: Game>() -> Entry {
         new_player: new_player::<G>,
         armies: armies::<G>,
         random_armies: random_armies::<G>,
+        hint: hint::<G>,
         play: play::<G>,
         prepare: prepare::<G>,
     }

@@ -29,6 +29,7 @@
 //! move.
 
 pub mod dice;
+mod hint;
 mod replay;
 pub mod store;
 
@@ -1077,6 +1078,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/svg", get(get_svg))
         .route("/api/games/{id}/replay", get(replay::get_replay))
         .route("/api/games/{id}/dice", get(replay::get_dice))
+        .route("/api/games/{id}/hint", get(hint::get_hint))
         .route("/api/games/{id}/ws", get(game_ws))
         .route("/api/games/{id}/stream", get(game_stream))
         .route("/api/rulesets", get(get_rulesets))

@@ -113,3 +113,71 @@ async fn a_finished_game_replays_step_by_step() {
     let (st, _) = get(&app, &format!("/api/games/{id}/replay?at=1"), Some("nope")).await;
     assert_eq!(st, StatusCode::FORBIDDEN);
 }
+
+/// A hint: the token's seat's legal actions ranked by the AI, best first, named as the list
+/// names them; nothing for a spectator, nothing off-turn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hint_ranks_the_seats_actions() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::open(&dir.path().join("g.db"), "http://test").unwrap();
+    let req = Request::builder()
+        .method("POST")
+        .uri("/api/games")
+        .header("content-type", "application/json")
+        .body(Body::from(
+            json!({"game": "ms-d20", "scenario": "duel", "seats": ["human", "human"]}).to_string(),
+        ))
+        .unwrap();
+    let res = router(app.clone()).oneshot(req).await.unwrap();
+    let created: Value =
+        serde_json::from_slice(&res.into_body().collect().await.unwrap().to_bytes()).unwrap();
+    let id = created["id"].as_str().unwrap().to_string();
+    let tokens: Vec<String> = created["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["token"].as_str().unwrap().to_string())
+        .collect();
+    let (_, g) = get(&app, &format!("/api/games/{id}"), None).await;
+    let seat = g["to_act"]["decide"]["seat"]
+        .as_u64()
+        .expect("a seat decides") as usize;
+    let (st, h) = get(
+        &app,
+        &format!("/api/games/{id}/hint?top=50"),
+        Some(&tokens[seat]),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK, "{h}");
+    let c = h["candidates"].as_array().unwrap();
+    let (_, legal) = get(&app, &format!("/api/games/{id}/legal"), Some(&tokens[seat])).await;
+    assert_eq!(c.len(), legal["actions"].as_array().unwrap().len().min(50));
+    for w in c.windows(2) {
+        assert!(
+            w[0]["value"].as_f64() >= w[1]["value"].as_f64(),
+            "not best first: {c:?}"
+        );
+    }
+    for x in c {
+        assert!(
+            legal["actions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|l| l["text"] == x["text"] && l["action"] == x["action"]),
+            "{x} is not a listed action"
+        );
+    }
+    let (_, top) = get(&app, &format!("/api/games/{id}/hint"), Some(&tokens[seat])).await;
+    assert!(top["candidates"].as_array().unwrap().len() <= 5);
+    // The other seat: nothing to hint; a spectator: a seat's token is needed.
+    let (_, off) = get(
+        &app,
+        &format!("/api/games/{id}/hint"),
+        Some(&tokens[1 - seat]),
+    )
+    .await;
+    assert_eq!(off["candidates"], json!([]));
+    let (st, _) = get(&app, &format!("/api/games/{id}/hint"), None).await;
+    assert_eq!(st, StatusCode::UNAUTHORIZED);
+}

@@ -350,6 +350,8 @@ function renderAside() {
   });
   $("actions").replaceChildren(...list);
   $("typed").hidden = !(t.decide && t.decide.seat === game.you);
+  $("hint-button").hidden = $("typed").hidden;
+  if ($("typed").hidden || Number($("hints").dataset.seq) !== game.seq) { $("hints").hidden = true; $("hints").dataset.seq = String(game.seq); }
   const dice = [];
   // Table dice: the server names the seat that rolls (`rolls`); only that seat is asked.
   const mine = game.rolls === undefined || game.rolls === null ? game.you !== null : game.rolls === game.you;
@@ -439,6 +441,26 @@ async function verifyDice() {
   }
 }
 $("verify-dice").onclick = verifyDice;
+
+// A hint: the AI's best candidates for this seat's decision, with its value of each.
+$("hint-button").onclick = async () => {
+  try {
+    const h = await api(`/api/games/${id}/hint?top=3`);
+    const items = h.candidates.map((c) => {
+      const li = document.createElement("li");
+      const b = document.createElement("button");
+      b.textContent = `${c.label || c.text} (value ${c.value.toFixed(3)})`;
+      b.dataset.text = c.text;
+      b.onclick = () => act(c.text);
+      li.append(b);
+      return li;
+    });
+    $("hints").replaceChildren(...items);
+    $("hints").hidden = items.length === 0;
+  } catch (e) {
+    showError(e);
+  }
+};
 
 // Step through the game: the server replays it to any step and sends that table.
 async function replayTo(at) {
