@@ -141,7 +141,7 @@ fn a_killed_server_loses_no_acknowledged_action() {
         "acknowledged step {acked} lost: the game is at {seq}"
     );
     let (_, rec) = http(&addr, "GET", &format!("/api/games/{id}/record"), None, None).unwrap();
-    assert_eq!(rec["record"]["steps"].as_array().unwrap().len() as i64, seq);
+    assert_eq!(rec["steps"].as_array().unwrap().len() as i64, seq);
     // And it goes on.
     if let Some(seat) = g["to_act"]["decide"]["seat"].as_u64() {
         let t = &tokens[seat as usize];
