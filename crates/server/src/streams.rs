@@ -36,10 +36,20 @@ pub(crate) async fn game_ws(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     Query(q): Query<WsQuery>,
-    ws: axum::extract::WebSocketUpgrade,
+    ws: Result<
+        axum::extract::WebSocketUpgrade,
+        axum::extract::ws::rejection::WebSocketUpgradeRejection,
+    >,
 ) -> ApiResult<Response> {
     let slot = app.slot(&id)?;
+    // The token first: a request that is not a seat's learns nothing more.
     let viewer = slot.live.lock().await.viewer_of(q.token.as_deref())?;
+    let ws = ws.map_err(|e| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("not a WebSocket request: {}", e.body_text()),
+        )
+    })?;
     let after = q.after.unwrap_or(0);
     Ok(ws
         .max_message_size(crate::MAX_BODY)

@@ -26,7 +26,10 @@ async fn every_bad_request_is_a_json_error_saying_what() {
     // Not JSON.
     let (st, _, e, text) = send(&app, "POST", "/api/games", None, None, None).await;
     assert_eq!(st, 400, "{text}");
-    assert!(e["error"].as_str().unwrap().starts_with("the request"), "{e}");
+    assert!(
+        e["error"].as_str().unwrap().starts_with("the request"),
+        "{e}"
+    );
     // A method an endpoint does not take.
     let (st, _, e, text) = send(&app, "DELETE", "/api/games", None, None, None).await;
     assert_eq!(st, 405, "{text}");
@@ -149,23 +152,68 @@ async fn a_client_may_have_only_so_many_unfinished_games() {
     let app = App::open_with(&dir.path().join("g.db"), config).unwrap();
     let mut first = None;
     for _ in 0..2 {
-        let (st, _, c, _) = send(&app, "POST", "/api/games", None, Some(swtb()), Some("10.0.0.9")).await;
+        let (st, _, c, _) = send(
+            &app,
+            "POST",
+            "/api/games",
+            None,
+            Some(swtb()),
+            Some("10.0.0.9"),
+        )
+        .await;
         assert_eq!(st, 201);
         first.get_or_insert(c);
     }
-    let (st, _, e, _) = send(&app, "POST", "/api/games", None, Some(swtb()), Some("10.0.0.9")).await;
+    let (st, _, e, _) = send(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(swtb()),
+        Some("10.0.0.9"),
+    )
+    .await;
     assert_eq!(st, 429, "{e}");
-    assert!(e["error"].as_str().unwrap().contains("unfinished games"), "{e}");
+    assert!(
+        e["error"].as_str().unwrap().contains("unfinished games"),
+        "{e}"
+    );
     let (_, list) = call(&app, "GET", "/api/games", None, None).await;
-    assert!(list["games"].as_array().unwrap().is_empty(), "no game made (none public)");
+    assert!(
+        list["games"].as_array().unwrap().is_empty(),
+        "no game made (none public)"
+    );
     // Another client may; and once a game is finished, this one may again.
-    let (st, _, _, _) = send(&app, "POST", "/api/games", None, Some(swtb()), Some("10.0.0.8")).await;
+    let (st, _, _, _) = send(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(swtb()),
+        Some("10.0.0.8"),
+    )
+    .await;
     assert_eq!(st, 201);
     let c = first.unwrap();
     let id = c["id"].as_str().unwrap();
     let t = tokens(&c);
-    call(&app, "POST", &format!("/api/games/{id}/resign"), t[0].as_deref(), None).await;
-    let (st, _, _, _) = send(&app, "POST", "/api/games", None, Some(swtb()), Some("10.0.0.9")).await;
+    call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        t[0].as_deref(),
+        None,
+    )
+    .await;
+    let (st, _, _, _) = send(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(swtb()),
+        Some("10.0.0.9"),
+    )
+    .await;
     assert_eq!(st, 201);
 }
 

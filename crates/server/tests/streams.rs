@@ -132,15 +132,32 @@ async fn a_tokens_event_stream_tells_its_games_starts_turns_and_ends() {
     )
     .await;
     let b = b["id"].as_str().unwrap().to_string();
-    let (st, j) = call(&app, "POST", &format!("/api/games/{b}/join"), Some(&bot), None).await;
+    let (st, j) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{b}/join"),
+        Some(&bot),
+        None,
+    )
+    .await;
     assert_eq!(st, 200, "{j}");
-    assert!(j.get("token").is_none(), "the bot's own token holds the seat");
+    assert!(
+        j.get("token").is_none(),
+        "the bot's own token holds the seat"
+    );
     let e = events.event().await;
     assert_eq!(e["type"], json!("gameStart"), "{e}");
     assert_eq!(e["game"]["id"], json!(b));
     assert_eq!(e["game"]["seat"], json!(1));
     // The first game ends.
-    call(&app, "POST", &format!("/api/games/{a}/resign"), Some(&other), None).await;
+    call(
+        &app,
+        "POST",
+        &format!("/api/games/{a}/resign"),
+        Some(&other),
+        None,
+    )
+    .await;
     let mut finished = None;
     for _ in 0..4 {
         let e = events.event().await;
@@ -172,9 +189,19 @@ async fn a_games_stream_opens_with_the_whole_game() {
     assert_eq!(st, StatusCode::OK);
     let first = lines.event().await;
     assert_eq!(first["type"], json!("gameFull"));
-    let (_, g) = call(&app, "GET", &format!("/api/games/{id}"), t[1].as_deref(), None).await;
+    let (_, g) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{id}"),
+        t[1].as_deref(),
+        None,
+    )
+    .await;
     for k in ["seq", "to_act", "scene", "observation", "you"] {
-        assert_eq!(first[k], g[k], "the first line is the game as GET gives it: {k}");
+        assert_eq!(
+            first[k], g[k],
+            "the first line is the game as GET gives it: {k}"
+        );
     }
     let (seat, seq) = who(&app, &id).await;
     let s = seat.unwrap() as usize;
@@ -204,7 +231,10 @@ async fn every_route_is_in_the_openapi_document() {
     assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
     let source = include_str!("../src/lib.rs");
     let mut routes = 0;
-    for line in source.lines().filter(|l| l.trim_start().starts_with(".route(\"")) {
+    for line in source
+        .lines()
+        .filter(|l| l.trim_start().starts_with(".route(\""))
+    {
         let path = line.split('"').nth(1).unwrap();
         for method in ["get", "post", "put", "delete", "patch"] {
             if line.contains(&format!("{method}(")) {
@@ -224,7 +254,10 @@ async fn every_route_is_in_the_openapi_document() {
         .map(|l| l.split('"').nth(1).unwrap())
         .collect();
     for path in doc["paths"].as_object().unwrap().keys() {
-        assert!(served.contains(&path.as_str()), "{path} documented, not served");
+        assert!(
+            served.contains(&path.as_str()),
+            "{path} documented, not served"
+        );
     }
     assert!(doc["components"]["securitySchemes"]["token"].is_object());
 }
