@@ -164,7 +164,7 @@ for (const [game, scenario] of GAMES) {
       assert.equal((await state(page, id)).seq, g.seq, "a refusal changes nothing");
     }
     // The AI's moves reached the page's log by the WebSocket, without a reload.
-    const steps = (await page.evaluate(async (id) => (await fetch(`/api/games/${id}/record`)).json(), id)).record.steps;
+    const steps = (await page.evaluate(async (id) => (await fetch(`/api/games/${id}/record`)).json(), id)).steps;
     const last = steps.length;
     await page.waitForFunction((n) => Number(document.body.dataset.seq) >= n, last);
 
