@@ -83,8 +83,8 @@ for (const [game, scenario] of [["swtb", "outpost"], ["ms-d20", "duel"], ["serm"
 
     // The record export: the whole game, its seed revealed now that it is over.
     const rec = await page.evaluate(async (href) => (await fetch(href)).json(), await page.getAttribute("#record", "href"));
-    assert.equal(rec.record.steps.length, g.seq);
-    assert.equal(typeof rec.server_seed, "string");
+    assert.equal(rec.steps.length, g.seq);
+    assert.equal(typeof rec.dice.server.seed, "string");
     await page.close();
   });
 }

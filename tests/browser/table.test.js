@@ -80,7 +80,7 @@ for (const [game, scenario] of GAMES) {
       await waitForSeq(page, id, g.seq);
     }
     // The AI answers by itself: play on from the list until it has made a move.
-    const aiMoved = async () => (await asSeat(page, `/api/games/${id}/record`)).record.steps.some((s) => s.act && s.act.seat !== 0);
+    const aiMoved = async () => (await asSeat(page, `/api/games/${id}/record`)).steps.some((s) => s.act && s.act.seat !== 0);
     for (let n = 0; n < 60 && !(await aiMoved()); n++) {
       const g = await myTurn(page, id);
       if (g.to_act.over) break;
@@ -103,8 +103,9 @@ for (const [game, scenario] of GAMES) {
       assert.equal((await state(page, id)).seq, g.seq, "a refusal changes nothing");
     }
     // The AI's moves reached the page's log by the WebSocket, without a reload.
-    const steps = (await page.evaluate(async (id) => (await fetch(`/api/games/${id}/record`)).json(), id)).record.steps;
-    await page.waitForFunction((n) => Number(document.body.dataset.seq) >= n, steps.length);
+    const steps = (await page.evaluate(async (id) => (await fetch(`/api/games/${id}/record`)).json(), id)).steps;
+    const last = steps.length;
+    await page.waitForFunction((n) => Number(document.body.dataset.seq) >= n, last);
 
     // A spectator: no token, no seed, no actions.
     const spectator = await env.browser.newPage();

@@ -20,6 +20,23 @@ pub enum DiceMode {
     Seeded(RollerPosition),
     /// Rolled at a real table and typed in.
     Table,
+    /// Rolled by a server (`battlemat serve`) from its committed seed and the seats' own
+    /// seeds; the record it exports once the game is over carries the seed.
+    Server(ServerDice),
+}
+
+/// A server's dice: each die is HMAC-SHA256(server seed, seats' seeds, chance index) by the
+/// outcomes' exact weights (`battlemat_server::dice`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerDice {
+    /// SHA-256 of the server seed, published when the game was created.
+    pub commitment: String,
+    /// Each seat's own seed, in seat order.
+    pub seat_seeds: Vec<String>,
+    /// The server seed, revealed when the game is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
 }
 
 impl DiceMode {
@@ -29,6 +46,10 @@ impl DiceMode {
         match self {
             DiceMode::Seeded(p) => json!({"seeded": {"seed": p.seed, "stream": p.stream}}),
             DiceMode::Table => json!("table"),
+            // The seed is revealed at the end: the digest made during the game holds.
+            DiceMode::Server(d) => {
+                json!({"server": {"commitment": d.commitment, "seat_seeds": d.seat_seeds}})
+            }
         }
     }
 }
@@ -432,11 +453,48 @@ impl GameFile {
             .map_err(|e| Mismatch::new(None, e.to_string()))?;
         let mut roller = match &self.dice {
             DiceMode::Seeded(p) => Some(Roller::new(p.seed, p.stream)),
-            DiceMode::Table => None,
+            DiceMode::Table | DiceMode::Server(_) => None,
         };
+        // A server's revealed seed: it must be the one committed to.
+        let server = match &self.dice {
+            DiceMode::Server(d) => match &d.seed {
+                Some(seed) if battlemat_server::dice::commitment(seed) != d.commitment => {
+                    return Err(Mismatch::new(
+                        None,
+                        format!(
+                            "the server seed revealed does not match the dice commitment: its SHA-256 gives {}, the commitment is {}",
+                            battlemat_server::dice::commitment(seed),
+                            d.commitment
+                        ),
+                    ));
+                }
+                Some(seed) => Some((seed.as_str(), d.seat_seeds.as_slice())),
+                None => None,
+            },
+            _ => None,
+        };
+        let mut chance_index = 0u64;
         let mut events = Vec::new();
         let mut dice = 0;
         for (i, step) in self.steps.iter().enumerate() {
+            if let (ToAct::Chance(c), Step::Roll { value }, Some((seed, seats))) =
+                (state.to_act(), step, server)
+            {
+                let expected = battlemat_server::dice::face(seed, seats, chance_index, &c.outcomes);
+                if expected != *value {
+                    return Err(Mismatch::new(
+                        Some(i),
+                        format!(
+                            "{} shows {value}, but the server seed and the seats' seeds give {expected} (die {chance_index})",
+                            c.what
+                        ),
+                    ));
+                }
+                dice += 1;
+            }
+            if matches!(state.to_act(), ToAct::Chance(_)) {
+                chance_index += 1;
+            }
             if let (ToAct::Chance(c), Step::Roll { value }, Some(roller)) =
                 (state.to_act(), step, roller.as_mut())
             {

@@ -239,6 +239,28 @@ step that differs is named); 1 the file cannot be read. docs/files.md says what 
         /// The database: a SQLite file (`sqlite:battlemat.db` or a path), created if absent.
         #[arg(long, default_value = "sqlite:battlemat.db")]
         db: String,
+        /// Seconds without a request after which a seat the game waits on is gone (another
+        /// seat may then claim the game).
+        #[arg(long, default_value_t = 120)]
+        gone_after: i64,
+        /// Seconds after which a game with a free seat that nobody touched is removed.
+        #[arg(long, default_value_t = 86_400)]
+        open_ttl: i64,
+        /// Seconds after which a started, unfinished game that nobody touched is removed.
+        #[arg(long, default_value_t = 2_592_000)]
+        abandon_after: i64,
+        /// Actions per token: BURST/PER_SECOND (0/0: no limit).
+        #[arg(long, default_value = "20/10")]
+        token_rate: String,
+        /// Actions per client address: BURST/PER_SECOND (0/0: no limit).
+        #[arg(long, default_value = "200/100")]
+        ip_rate: String,
+        /// Unfinished games one client address may have created.
+        #[arg(long, default_value_t = 100)]
+        max_open_games: usize,
+        /// Messages a WebSocket client may send in 20 seconds (0: no limit).
+        #[arg(long, default_value_t = 50)]
+        ws_messages: u32,
     },
     /// Dice notation: roll it or show its exact distribution.
     Dice {
@@ -604,6 +626,12 @@ fn run(cli: Cli) -> Result<()> {
         Command::Act { file, action, json } => {
             // Locked from reading to saving: concurrent `act`s apply one after another.
             let (mut gf, _lock) = GameFile::load_locked(&file)?;
+            if matches!(gf.dice, DiceMode::Server(_)) {
+                bail!(
+                    "{} is a server's record: its dice are the server's, so the game goes on on the server, not here ({0} is unchanged)",
+                    file.display()
+                );
+            }
             let mut state = gf.state()?;
             let step = match state.to_act() {
                 ToAct::Over(r) => bail!("the game is over: {}", r.reason),
@@ -769,7 +797,40 @@ fn run(cli: Cli) -> Result<()> {
             svg,
         }),
         Command::Dice { command } => dice(command),
-        Command::Serve { addr, db } => {
+        Command::Serve {
+            addr,
+            db,
+            gone_after,
+            open_ttl,
+            abandon_after,
+            token_rate,
+            ip_rate,
+            max_open_games,
+            ws_messages,
+        } => {
+            let rate = |flag: &str, v: &str| -> Result<battlemat_server::limits::Rate> {
+                let (b, p) = v
+                    .split_once('/')
+                    .with_context(|| format!("--{flag} {v}: give BURST/PER_SECOND, e.g. 20/10"))?;
+                Ok(battlemat_server::limits::Rate {
+                    burst: b
+                        .trim()
+                        .parse()
+                        .with_context(|| format!("--{flag} {v}: the burst"))?,
+                    per_sec: p
+                        .trim()
+                        .parse()
+                        .with_context(|| format!("--{flag} {v}: the rate a second"))?,
+                })
+            };
+            let mut config = battlemat_server::Config::new("");
+            config.gone_after = gone_after;
+            config.open_ttl = open_ttl;
+            config.abandon_after = abandon_after;
+            config.token_rate = rate("token-rate", &token_rate)?;
+            config.ip_rate = rate("ip-rate", &ip_rate)?;
+            config.max_open_games = max_open_games;
+            config.ws_messages = ws_messages;
             let path = db.strip_prefix("sqlite:").unwrap_or(&db);
             if db.starts_with("postgres://") || db.starts_with("postgresql://") {
                 bail!("--db {db}: PostgreSQL is not supported yet; use a SQLite file");
@@ -778,8 +839,12 @@ fn run(cli: Cli) -> Result<()> {
                 .enable_all()
                 .build()
                 .context("starting the server's runtime")?;
-            rt.block_on(battlemat_server::serve(&addr, std::path::Path::new(path)))
-                .map_err(|e| anyhow::anyhow!(e))
+            rt.block_on(battlemat_server::serve(
+                &addr,
+                std::path::Path::new(path),
+                config,
+            ))
+            .map_err(|e| anyhow::anyhow!(e))
         }
     }
 }

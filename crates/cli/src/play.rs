@@ -170,6 +170,12 @@ pub fn run(a: PlayArgs) -> Result<()> {
         Some(path) => {
             let text = crate::game_file::read_capped(path, crate::game_file::MAX_GAME_FILE)?;
             let gf = GameFile::parse(path, &text)?;
+            if matches!(gf.dice, DiceMode::Server(_)) {
+                bail!(
+                    "{} is a server's record: its dice are the server's, so the game goes on on the server",
+                    path.display()
+                );
+            }
             if gf.ruleset != a.game {
                 bail!(
                     "{} is a game of {}, not {}",

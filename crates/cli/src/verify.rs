@@ -104,6 +104,21 @@ pub fn verify(gf: &GameFile) -> Report {
                         r.dice, p.seed
                     ),
                 ),
+                DiceMode::Server(d) if d.seed.is_some() => finding(
+                    "dice",
+                    Verdict::Verified,
+                    format!(
+                        "all {} dice are the ones the revealed server seed and the seats' seeds give, and the seed is the one committed to ({}…)",
+                        r.dice,
+                        d.commitment.get(..16).unwrap_or(&d.commitment)
+                    ),
+                ),
+                DiceMode::Server(_) => finding(
+                    "dice",
+                    Verdict::Unverifiable,
+                    "the server reveals its seed when the game is over, and this record was taken before: the dice cannot be checked yet"
+                        .to_string(),
+                ),
                 DiceMode::Table => finding(
                     "dice",
                     Verdict::Unverifiable,
@@ -113,7 +128,10 @@ pub fn verify(gf: &GameFile) -> Report {
             });
         }
         Err(Mismatch { step, what }) => {
-            let part = if what.contains(" gives ") || what.contains("dice position") {
+            let part = if what.contains(" gives ")
+                || what.contains("dice position")
+                || what.contains("server seed")
+            {
                 "dice"
             } else {
                 "steps"

@@ -27,6 +27,13 @@ pub(crate) struct HintQuery {
 /// evaluation after the action's dice), best first; empty when it is not the seat's
 /// decision. Thought out on a blocking thread from a copy of the state, so the game's lock
 /// is held only to copy it.
+#[utoipa::path(get, path = "/api/games/{id}/hint", tag = "play",
+    params(("id" = String, Path, description = "the game"),
+        ("top" = Option<usize>, Query, description = "how many candidates (default 5, at most 50)")),
+    responses((status = 200, description = "`{seq, by, candidates: [{text, label, action, value}]}`, best first; empty off-turn"),
+        (status = 401, description = "no token"), (status = 403, description = "not a seat of this game"),
+        (status = 404, description = "no such game")),
+    security(("token" = [])))]
 pub(crate) async fn get_hint(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,

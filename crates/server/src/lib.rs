@@ -13,10 +13,21 @@
 //!
 //! Seats hold unguessable bearer tokens, stored only as SHA-256; each request sees the
 //! game as its token's seat sees it (the observation, scene and events for that seat), or
-//! as a spectator without one. Dice come from a committed server seed (see [`dice`]), which
-//! never leaves the server before the game ends. AI seats are played by the server on
-//! blocking threads, a bounded number at once, after the game's lock is released, so AI
-//! thinking never stalls another game or a reader of this one.
+//! as a spectator without one. A seat may be left **open** at creation and taken later by
+//! `join` (the first free seat), with the joiner's own seed for the dice; a game starts —
+//! its first die, its first AI move, its first action — only when no seat is open, so the
+//! seats' seeds are fixed before any die is drawn. Dice come from a committed server seed
+//! and those seeds (see [`dice`]); the server seed never leaves the server before the game
+//! ends, and the record it then exports is a game file `battlemat verify` checks. AI seats
+//! are played by the server on blocking threads, a bounded number at once, after the game's
+//! lock is released, so AI thinking never stalls another game or a reader of this one.
+//!
+//! Seats are seen: every request a seat's token makes marks it present, and a seat the game
+//! waits on that has been gone longer than [`Config::gone_after`] may be resigned by another
+//! seat's claim (lichess's "claim victory"). Games nobody has touched for a set time are
+//! cleaned up ([`App::sweep`]). Requests are bounded ([`limits`]): body size, actions per
+//! second per token and per address, open games per client, WebSocket messages; every
+//! refusal is a JSON 4xx saying what and why, and changes nothing.
 //!
 //! The server names no game: the registry hands it a game by id, and everything after that
 //! is `DynState` and `Scene`.
@@ -30,8 +41,13 @@
 
 pub mod dice;
 mod hint;
+pub mod limits;
+pub mod openapi;
+pub mod record;
 mod replay;
+mod seats;
 pub mod store;
+mod streams;
 
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -39,18 +55,78 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use battlemat_ai::PlayerKind;
-use battlemat_core::dynamic::{DynEvent, DynRecord, DynState};
+use battlemat_core::dynamic::{DynEvent, DynState};
 use battlemat_core::{Seat, Step, ToAct, Viewer};
 use battlemat_rulesets::DynPlayer;
+use limits::{Buckets, Client, Rate};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use store::{GameRow, SeatRow, Store, StoreError};
 use tokio::sync::{Mutex as AsyncMutex, Notify, Semaphore};
 
 /// The largest request body the API reads.
 pub const MAX_BODY: usize = 64 * 1024;
+
+/// A seat nobody has taken yet (its player until someone joins).
+pub const OPEN: &str = "open";
+
+/// The time in whole seconds (the Unix clock, or a test's).
+pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
+
+/// What the server allows and how long it waits: every number here is a `serve` option.
+#[derive(Clone)]
+pub struct Config {
+    /// Where invite links point.
+    pub base_url: String,
+    /// A seat the game waits on that has made no request for this many seconds is gone:
+    /// another seat may claim (resign it).
+    pub gone_after: i64,
+    /// A game with a free seat that nobody has touched for this many seconds is removed.
+    pub open_ttl: i64,
+    /// A started, unfinished game that nobody has touched for this many seconds is removed.
+    pub abandon_after: i64,
+    /// Actions (and other changes) per token.
+    pub token_rate: Rate,
+    /// Actions (and other changes) per client address.
+    pub ip_rate: Rate,
+    /// Unfinished games one client address may have created.
+    pub max_open_games: usize,
+    /// Messages a WebSocket client may send per `ws_window` seconds.
+    pub ws_messages: u32,
+    pub ws_window: u64,
+    /// Seconds between keep-alive lines on the NDJSON streams.
+    pub keep_alive: u64,
+    /// The time (seconds).
+    pub clock: Clock,
+}
+
+impl Config {
+    /// The defaults (docs/server.md lists them).
+    pub fn new(base_url: &str) -> Config {
+        Config {
+            base_url: base_url.trim_end_matches('/').to_string(),
+            gone_after: 120,
+            open_ttl: 24 * 3600,
+            abandon_after: 30 * 24 * 3600,
+            token_rate: Rate {
+                burst: 20,
+                per_sec: 10,
+            },
+            ip_rate: Rate {
+                burst: 200,
+                per_sec: 100,
+            },
+            max_open_games: 100,
+            ws_messages: 50,
+            ws_window: 20,
+            keep_alive: 6,
+            clock: Arc::new(now_secs),
+        }
+    }
+}
 
 /// A refusal: its HTTP status, what went wrong, and the rule that says so.
 #[derive(Debug)]
@@ -59,15 +135,24 @@ pub struct ApiError {
     pub error: String,
     pub rule: Option<String>,
     pub seq: Option<i64>,
+    /// Seconds to wait before trying again (429).
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
-    fn new(status: StatusCode, error: impl Into<String>) -> ApiError {
+    pub(crate) fn new(status: StatusCode, error: impl Into<String>) -> ApiError {
         ApiError {
             status,
             error: error.into(),
             rule: None,
             seq: None,
+            retry_after: None,
+        }
+    }
+    pub(crate) fn conflict(error: impl Into<String>, seq: i64) -> ApiError {
+        ApiError {
+            seq: Some(seq),
+            ..ApiError::new(StatusCode::CONFLICT, error)
         }
     }
 }
@@ -81,7 +166,12 @@ impl IntoResponse for ApiError {
         if let Some(s) = self.seq {
             body["seq"] = json!(s);
         }
-        (self.status, Json(body)).into_response()
+        let mut res = (self.status, Json(body)).into_response();
+        if let Some(secs) = self.retry_after {
+            res.headers_mut()
+                .insert(header::RETRY_AFTER, header::HeaderValue::from(secs));
+        }
+        res
     }
 }
 
@@ -94,16 +184,33 @@ impl From<StoreError> for ApiError {
 type ApiResult<T> = Result<T, ApiError>;
 
 /// A seat of a live game.
-struct LiveSeat {
+pub(crate) struct LiveSeat {
+    /// "human", [`OPEN`], or an AI player's name.
     player: String,
     token_hash: Option<String>,
     seed: String,
     /// An AI seat's player, kept between its moves (an MCTS player's trees).
     ai: Option<Box<dyn DynPlayer>>,
+    /// When the seat's token last made a request (seconds).
+    last_seen: AtomicI64,
+}
+
+impl LiveSeat {
+    fn human(&self) -> bool {
+        self.player == "human"
+    }
+    fn row(&self, seat: usize) -> SeatRow {
+        SeatRow {
+            seat: seat as u8,
+            player: self.player.clone(),
+            token_hash: self.token_hash.clone(),
+            seed: self.seed.clone(),
+        }
+    }
 }
 
 /// A game in memory: its row, seats, state and every step's events as each viewer saw them.
-struct Live {
+pub(crate) struct Live {
     row: GameRow,
     seats: Vec<LiveSeat>,
     state: Box<dyn DynState>,
@@ -114,6 +221,9 @@ struct Live {
     chance_index: u64,
     /// An AI is thinking about this game (one at a time).
     thinking: bool,
+    /// The last time a step was made or a seat made a request (seconds).
+    touched: AtomicI64,
+    clock: Clock,
 }
 
 impl Live {
@@ -123,21 +233,77 @@ impl Live {
     fn seat_seeds(&self) -> Vec<String> {
         self.seats.iter().map(|s| s.seed.clone()).collect()
     }
+    /// Every seat is taken: the game has started (dice, AI seats and actions go).
+    fn started(&self) -> bool {
+        !self.seats.iter().any(|s| s.player == OPEN)
+    }
+    fn open_seats(&self) -> Vec<usize> {
+        (0..self.seats.len())
+            .filter(|&i| self.seats[i].player == OPEN)
+            .collect()
+    }
+    fn now(&self) -> i64 {
+        (self.clock)()
+    }
+    fn touch(&self) {
+        self.touched.fetch_max(self.now(), Ordering::Relaxed);
+    }
+    /// Who rolls a table die: the seat that made the last decision, if it is a human seat;
+    /// otherwise (no decision yet, or an AI's) the first human seat. Core says nothing of
+    /// whose die a chance point is, so this is the server's reading (docs/server.md).
+    fn die_roller(&self) -> Option<Seat> {
+        let last = self.steps.iter().rev().find_map(|s| match s {
+            Step::Act { seat, .. } => Some(*seat),
+            _ => None,
+        });
+        last.filter(|&s| self.seats.get(s as usize).is_some_and(LiveSeat::human))
+            .or_else(|| {
+                self.seats
+                    .iter()
+                    .position(LiveSeat::human)
+                    .map(|s| s as Seat)
+            })
+    }
+    /// The seat the game waits on: the deciding seat, or the seat that rolls a table die.
+    fn awaits(&self) -> Option<Seat> {
+        if !self.started() {
+            return None;
+        }
+        match self.state.to_act() {
+            ToAct::Decide { seat, .. } => Some(seat),
+            ToAct::Chance(_) if self.row.dice == "table" => self.die_roller(),
+            _ => None,
+        }
+    }
+    fn seat_by_hash(&self, h: &str) -> Option<Seat> {
+        self.seats
+            .iter()
+            .position(|s| s.token_hash.as_deref() == Some(h))
+            .map(|s| s as Seat)
+    }
+    /// The viewer a request's token makes (a spectator without one); a seat's request marks
+    /// it present.
     fn viewer_of(&self, token: Option<&str>) -> ApiResult<Viewer> {
         let Some(t) = token else {
             return Ok(Viewer::Spectator);
         };
-        let h = dice::sha256_hex(t.as_bytes());
-        self.seats
-            .iter()
-            .position(|s| s.token_hash.as_deref() == Some(h.as_str()))
-            .map(|s| Viewer::Seat(s as Seat))
+        let seat = self
+            .seat_by_hash(&dice::sha256_hex(t.as_bytes()))
             .ok_or_else(|| {
                 ApiError::new(
                     StatusCode::FORBIDDEN,
                     "that token is not a seat of this game",
                 )
-            })
+            })?;
+        self.seen(seat);
+        Ok(Viewer::Seat(seat))
+    }
+    fn seen(&self, seat: Seat) {
+        let now = self.now();
+        if let Some(s) = self.seats.get(seat as usize) {
+            s.last_seen.fetch_max(now, Ordering::Relaxed);
+        }
+        self.touched.fetch_max(now, Ordering::Relaxed);
     }
     /// The seat a request's token holds: 401 without one, 403 for another game's.
     fn seat_of(&self, token: Option<&str>) -> ApiResult<Seat> {
@@ -148,25 +314,55 @@ impl Live {
             Viewer::Spectator => Err(ApiError::new(StatusCode::FORBIDDEN, "not a seat")),
         }
     }
+    fn status(&self) -> &'static str {
+        if self.row.over {
+            "finished"
+        } else if !self.started() {
+            "open"
+        } else {
+            "running"
+        }
+    }
+    /// 409 unless the game has started and is not over.
+    fn playing(&self) -> ApiResult<()> {
+        if self.row.over {
+            return Err(ApiError::conflict("the game is over", self.seq()));
+        }
+        if !self.started() {
+            return Err(ApiError::conflict(
+                format!(
+                    "the game has not started: seats {:?} are free (POST /api/games/{}/join)",
+                    self.open_seats(),
+                    self.row.id
+                ),
+                self.seq(),
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// The server's shared part.
 pub struct App {
     store: Mutex<Store>,
     games: Mutex<HashMap<String, Arc<GameSlot>>>,
+    /// Each token's games (by the token's SHA-256).
+    tokens: Mutex<HashMap<String, BTreeSet<String>>>,
+    /// Woken after every change of any game (the event streams).
+    any: Notify,
     /// AI players thinking at once.
     ai_pool: Semaphore,
-    /// Where invite links point.
-    pub base_url: String,
+    buckets: Buckets,
+    pub config: Config,
 }
 
-struct GameSlot {
+pub(crate) struct GameSlot {
     live: AsyncMutex<Live>,
     /// Woken after every stored step (listeners re-read what they missed by seq).
     changed: Notify,
 }
 
-fn bearer(headers: &HeaderMap) -> ApiResult<Option<String>> {
+pub(crate) fn bearer(headers: &HeaderMap) -> ApiResult<Option<String>> {
     match headers.get(header::AUTHORIZATION) {
         None => Ok(None),
         Some(v) => {
@@ -194,27 +390,48 @@ fn step_json(step: &Step<Value>) -> String {
     serde_json::to_string(step).unwrap_or_default()
 }
 
+fn bad_request(e: impl std::fmt::Display) -> ApiError {
+    ApiError::new(StatusCode::BAD_REQUEST, format!("the request: {e}"))
+}
+
+/// A JSON body, or an empty one read as `{}` (for endpoints whose body is optional).
+fn body_or_empty<T: serde::de::DeserializeOwned>(body: &[u8]) -> ApiResult<T> {
+    let body = if body.iter().all(u8::is_ascii_whitespace) {
+        b"{}".as_slice()
+    } else {
+        body
+    };
+    serde_json::from_slice(body).map_err(bad_request)
+}
+
 impl App {
-    /// Open the database at `path` and resume every game in it.
+    /// Open the database at `path` with the default limits and resume every game in it.
     pub fn open(path: &std::path::Path, base_url: &str) -> Result<Arc<App>, String> {
+        App::open_with(path, Config::new(base_url))
+    }
+
+    /// Open the database at `path` and resume every game in it. Every seat counts as seen
+    /// at the restart (the time it was down is not held against it).
+    pub fn open_with(path: &std::path::Path, config: Config) -> Result<Arc<App>, String> {
         let store = Store::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let app = App {
             store: Mutex::new(store),
             games: Mutex::new(HashMap::new()),
+            tokens: Mutex::new(HashMap::new()),
+            any: Notify::new(),
             ai_pool: Semaphore::new(std::thread::available_parallelism().map_or(1, |n| n.get())),
-            base_url: base_url.trim_end_matches('/').to_string(),
+            buckets: Buckets::default(),
+            config,
         };
         let rows = app.store().games().map_err(|e| e.to_string())?;
         for row in rows {
             let id = row.id.clone();
             let live = app.restore(row).map_err(|e| format!("game {id}: {e}"))?;
-            app.games.lock().expect("games lock").insert(
-                id,
-                Arc::new(GameSlot {
-                    live: AsyncMutex::new(live),
-                    changed: Notify::new(),
-                }),
-            );
+            app.index_tokens(&live);
+            app.games
+                .lock()
+                .expect("games lock")
+                .insert(id, Arc::new(GameSlot::new(live)));
         }
         Ok(Arc::new(app))
     }
@@ -223,17 +440,51 @@ impl App {
         self.store.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    fn now(&self) -> i64 {
+        (self.config.clock)()
+    }
+
+    fn index_tokens(&self, live: &Live) {
+        let mut t = self.tokens.lock().expect("tokens lock");
+        for s in &live.seats {
+            if let Some(h) = &s.token_hash {
+                t.entry(h.clone()).or_default().insert(live.row.id.clone());
+            }
+        }
+    }
+
+    fn unindex_token(&self, hash: &str, game: &str) {
+        let mut t = self.tokens.lock().expect("tokens lock");
+        if let Some(games) = t.get_mut(hash) {
+            games.remove(game);
+            if games.is_empty() {
+                t.remove(hash);
+            }
+        }
+    }
+
+    /// The games a token holds a seat in.
+    fn games_of(&self, hash: &str) -> Vec<String> {
+        self.tokens
+            .lock()
+            .expect("tokens lock")
+            .get(hash)
+            .map(|g| g.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+
     /// A stored game, replayed step by step.
     fn restore(&self, row: GameRow) -> Result<Live, String> {
         let entry = battlemat_rulesets::get(&row.ruleset)?;
         let setup: Value = serde_json::from_str(&row.setup).map_err(|e| e.to_string())?;
         let mut state = entry.ruleset.new_game(&setup).map_err(|e| e.to_string())?;
+        let now = self.now();
         let seats = self
             .store()
             .seats(&row.id)
             .map_err(|e| e.to_string())?
             .into_iter()
-            .map(|s| live_seat(&row.ruleset, s))
+            .map(|s| live_seat(&row.ruleset, s, now))
             .collect::<Result<Vec<_>, _>>()?;
         let rows = self.store().steps(&row.id).map_err(|e| e.to_string())?;
         let mut steps = Vec::new();
@@ -251,6 +502,7 @@ impl App {
             steps.push(step);
             events.push(ev);
         }
+        let touched = row.touched.max(row.created_at);
         Ok(Live {
             row,
             seats,
@@ -259,6 +511,8 @@ impl App {
             events,
             chance_index,
             thinking: false,
+            touched: AtomicI64::new(touched),
+            clock: self.config.clock.clone(),
         })
     }
 
@@ -271,6 +525,12 @@ impl App {
             .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no game {id:?}")))
     }
 
+    /// Tell a game's listeners, and every event stream, that something changed.
+    fn wake(&self, slot: &GameSlot) {
+        slot.changed.notify_waiters();
+        self.any.notify_waiters();
+    }
+
     /// Judge a step on a copy, store it, then make it so (the one write path).
     fn commit(
         &self,
@@ -281,10 +541,9 @@ impl App {
         let chance = matches!(live.state.to_act(), ToAct::Chance(_));
         let mut next = live.state.clone();
         let ev = next.apply_seen(&step).map_err(|e| ApiError {
-            status: StatusCode::UNPROCESSABLE_ENTITY,
-            error: e.reason.clone(),
             rule: e.rule.clone(),
             seq: Some(live.seq()),
+            ..ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.reason.clone())
         })?;
         let over = matches!(next.to_act(), ToAct::Over(_));
         let seq = live.seq() + 1;
@@ -295,15 +554,17 @@ impl App {
         live.events.push(ev.clone());
         live.row.seq = seq;
         live.row.over = over;
+        live.touch();
         if chance {
             live.chance_index += 1;
         }
         Ok(ev)
     }
 
-    /// Roll every die the game waits for (seeded games), each a stored step.
+    /// Roll every die the game waits for (seeded games that have started), each a stored
+    /// step.
     fn roll_dice(&self, live: &mut Live) -> ApiResult<()> {
-        if live.row.dice != "seeded" {
+        if live.row.dice != "seeded" || !live.started() {
             return Ok(());
         }
         while let ToAct::Chance(c) = live.state.to_act() {
@@ -317,10 +578,100 @@ impl App {
         }
         Ok(())
     }
+
+    /// A rate limit's verdict for a change made with `token` (if any) from `client`.
+    fn limit(&self, token: Option<&str>, client: &Client) -> ApiResult<()> {
+        if let Some(t) = token {
+            let key = format!("t:{}", dice::sha256_hex(t.as_bytes()));
+            self.buckets
+                .take(&key, &self.config.token_rate, "this token")?;
+        }
+        self.buckets.take(
+            &format!("ip:{}", client.0),
+            &self.config.ip_rate,
+            "this address",
+        )
+    }
+
+    /// Put a new game in: stored, indexed, and driven.
+    fn insert(self: &Arc<App>, mut live: Live) -> ApiResult<()> {
+        let id = live.row.id.clone();
+        let rows: Vec<SeatRow> = live
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| s.row(i))
+            .collect();
+        self.store().insert_game(&live.row, &rows)?;
+        // The dice a started game waits for are rolled before anyone is answered.
+        self.roll_dice(&mut live)?;
+        self.index_tokens(&live);
+        self.games
+            .lock()
+            .expect("games lock")
+            .insert(id.clone(), Arc::new(GameSlot::new(live)));
+        drive(self.clone(), id);
+        self.any.notify_waiters();
+        Ok(())
+    }
+
+    /// Write when each game was last touched, and remove the games abandoned: a game with a
+    /// free seat untouched for [`Config::open_ttl`] seconds, or a started, unfinished one
+    /// untouched for [`Config::abandon_after`]. Finished games are kept (their records).
+    /// Returns the ids removed. `serve` runs it every minute.
+    pub async fn sweep(&self) -> Result<Vec<String>, String> {
+        let now = self.now();
+        let slots: Vec<(String, Arc<GameSlot>)> = self
+            .games
+            .lock()
+            .expect("games lock")
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let mut times = Vec::new();
+        let mut gone = Vec::new();
+        for (id, slot) in slots {
+            let live = slot.live.lock().await;
+            let touched = live.touched.load(Ordering::Relaxed);
+            times.push((id.clone(), touched));
+            let idle = now - touched;
+            let expired = !live.row.over
+                && if live.started() {
+                    idle > self.config.abandon_after
+                } else {
+                    idle > self.config.open_ttl
+                };
+            if expired {
+                self.store().delete_game(&id).map_err(|e| e.to_string())?;
+                for s in &live.seats {
+                    if let Some(h) = &s.token_hash {
+                        self.unindex_token(h, &id);
+                    }
+                }
+                self.games.lock().expect("games lock").remove(&id);
+                drop(live);
+                self.wake(&slot);
+                gone.push(id);
+            }
+        }
+        times.retain(|(id, _)| !gone.contains(id));
+        self.store().touch(&times).map_err(|e| e.to_string())?;
+        self.buckets.forget_full();
+        Ok(gone)
+    }
 }
 
-fn live_seat(ruleset: &str, s: SeatRow) -> Result<LiveSeat, String> {
-    let ai = if s.player == "human" {
+impl GameSlot {
+    fn new(live: Live) -> GameSlot {
+        GameSlot {
+            live: AsyncMutex::new(live),
+            changed: Notify::new(),
+        }
+    }
+}
+
+fn live_seat(ruleset: &str, s: SeatRow, now: i64) -> Result<LiveSeat, String> {
+    let ai = if s.player == "human" || s.player == OPEN {
         None
     } else {
         let kind: PlayerKind = s.player.parse()?;
@@ -331,12 +682,13 @@ fn live_seat(ruleset: &str, s: SeatRow) -> Result<LiveSeat, String> {
         token_hash: s.token_hash,
         seed: s.seed,
         ai,
+        last_seen: AtomicI64::new(now),
     })
 }
 
 /// Let AI seats move until a human (or the end, or a die in a table-dice game) is next.
 /// Each move is thought about without the game's lock, then committed under it if the game
-/// has not moved on meanwhile.
+/// has not moved on meanwhile. Nothing moves before the game has started.
 fn drive(app: Arc<App>, id: String) {
     tokio::spawn(async move {
         loop {
@@ -344,13 +696,16 @@ fn drive(app: Arc<App>, id: String) {
             // Take what the AI needs under the lock.
             let (seat, state, mut player, seq) = {
                 let mut live = slot.live.lock().await;
-                if live.thinking {
+                if live.thinking || !live.started() {
                     return;
                 }
+                let before = live.seq();
                 if app.roll_dice(&mut live).is_err() {
                     return;
                 }
-                slot.changed.notify_waiters();
+                if live.seq() != before {
+                    app.wake(&slot);
+                }
                 let ToAct::Decide { seat, .. } = live.state.to_act() else {
                     return;
                 };
@@ -374,12 +729,22 @@ fn drive(app: Arc<App>, id: String) {
             drop(permit);
             let mut live = slot.live.lock().await;
             live.thinking = false;
-            if let Some(s) = live.seats.get_mut(seat as usize) {
+            if let Some(s) = live.seats.get_mut(seat as usize)
+                && s.player != "human"
+                && s.player != OPEN
+            {
                 s.ai = Some(player);
             }
             let Some(action) = action else { return };
             if live.seq() != seq {
                 continue;
+            }
+            let ai_still = live
+                .seats
+                .get(seat as usize)
+                .is_some_and(|s| s.ai.is_some());
+            if !ai_still {
+                return;
             }
             if app
                 .commit(&mut live, Step::Act { seat, action }, None)
@@ -388,7 +753,7 @@ fn drive(app: Arc<App>, id: String) {
                 return;
             }
             drop(live);
-            slot.changed.notify_waiters();
+            app.wake(&slot);
         }
     });
 }
@@ -403,19 +768,27 @@ impl DynPlayer for NoPlayer {
 
 // ----- requests -----------------------------------------------------------------------------
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateGame {
+    /// The game's id (`GET /api/rulesets`).
     pub game: String,
+    /// The scenario (default: the game's first).
     pub scenario: Option<String>,
     #[serde(default)]
     pub options: BTreeMap<String, String>,
-    /// Each seat: "human" or an AI player's name.
+    /// Each seat: "human" (yours: a token now), "open" (free: taken by `join`), or an AI
+    /// player's name (`random`, `greedy`, `mcts:200`, `mcts:2s`).
     pub seats: Vec<String>,
+    /// "seeded" (the server rolls, committed) or "table" (the players roll and post faces).
     #[serde(default = "seeded")]
     pub dice: String,
+    /// Listed by `GET /api/games`.
     #[serde(default)]
     pub public: bool,
+    /// Your own seed for the dice, for the seats you hold (letters, digits, `-`, `_`).
+    #[serde(default)]
+    pub seed: String,
 }
 
 fn seeded() -> String {
@@ -430,11 +803,99 @@ struct SeatOut {
     token: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     invite: Option<String>,
+    /// For an open seat: where to join.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    join: Option<String>,
 }
 
-async fn create_game(State(app): State<Arc<App>>, body: axum::body::Bytes) -> ApiResult<Response> {
-    let req: CreateGame = serde_json::from_slice(&body)
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, format!("the request: {e}")))?;
+/// A fresh game in memory (not yet stored).
+#[allow(clippy::too_many_arguments)]
+fn new_live(
+    app: &App,
+    ruleset: &str,
+    scenario: &str,
+    options: &BTreeMap<String, String>,
+    dice_mode: &str,
+    public: bool,
+    client: &str,
+    seats: Vec<LiveSeat>,
+) -> ApiResult<Live> {
+    let entry =
+        battlemat_rulesets::get(ruleset).map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e))?;
+    let info = entry.ruleset.info();
+    let setup = entry
+        .ruleset
+        .setup(scenario, options)
+        .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+    let state = entry
+        .ruleset
+        .new_game(&setup)
+        .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+    if state.seats() as usize != seats.len() {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!(
+                "{} {scenario} has {} seats; {} were given",
+                info.id,
+                state.seats(),
+                seats.len()
+            ),
+        ));
+    }
+    let err = |e: String| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e);
+    let id = dice::random_hex(8).map_err(err)?;
+    let server_seed = dice::random_hex(32).map_err(err)?;
+    let now = app.now();
+    let row = GameRow {
+        id,
+        ruleset: info.id.clone(),
+        version: info.version.clone(),
+        scenario: scenario.to_string(),
+        setup: setup.to_string(),
+        dice: dice_mode.to_string(),
+        commitment: dice::commitment(&server_seed),
+        server_seed,
+        public,
+        created_at: now,
+        seq: 0,
+        over: false,
+        options: json!(options).to_string(),
+        rematch: None,
+        client: client.to_string(),
+        touched: now,
+    };
+    Ok(Live {
+        row,
+        seats,
+        state,
+        steps: Vec::new(),
+        events: Vec::new(),
+        chance_index: 0,
+        thinking: false,
+        touched: AtomicI64::new(now),
+        clock: app.config.clock.clone(),
+    })
+}
+
+/// Create a game.
+///
+/// Human seats are the creator's (a token and an invite link each), open seats are taken
+/// by `join`, AI seats are played by the server. The game starts when no seat is open.
+#[utoipa::path(post, path = "/api/games", tag = "lobby",
+    request_body = CreateGame,
+    responses(
+        (status = 201, description = "`{id, seats: [{seat, player, token?, invite?, join?}], dice_commitment}`"),
+        (status = 400, description = "a malformed request, an unknown game or player"),
+        (status = 422, description = "the scenario, options or number of seats do not make a game"),
+        (status = 429, description = "too many requests, or too many unfinished games from this client"),
+    ))]
+async fn create_game(
+    State(app): State<Arc<App>>,
+    client: Client,
+    body: axum::body::Bytes,
+) -> ApiResult<Response> {
+    let req: CreateGame = serde_json::from_slice(&body).map_err(bad_request)?;
+    app.limit(None, &client)?;
     let entry = battlemat_rulesets::get(&req.game)
         .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e))?;
     let info = entry.ruleset.info();
@@ -449,102 +910,99 @@ async fn create_game(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Ap
             "dice: \"seeded\" or \"table\"",
         ));
     }
+    seats::check_seed(&req.seed)?;
     let mut options = req.options.clone();
-    let seats_n = req.seats.len();
     if info.min_seats != info.max_seats {
         options
             .entry(battlemat_core::SEATS_OPTION.to_string())
-            .or_insert_with(|| seats_n.to_string());
+            .or_insert_with(|| req.seats.len().to_string());
     }
-    let setup = entry
-        .ruleset
-        .setup(&scenario, &options)
-        .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
-    let state = entry
-        .ruleset
-        .new_game(&setup)
-        .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
-    if state.seats() as usize != seats_n {
+    for (i, p) in req.seats.iter().enumerate() {
+        if p != "human" && p != OPEN {
+            p.parse::<PlayerKind>().map_err(|e| {
+                ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    format!("seats[{i}]: {e} (or \"human\", \"open\")"),
+                )
+            })?;
+        }
+    }
+    let mine = {
+        let slots: Vec<Arc<GameSlot>> = app
+            .games
+            .lock()
+            .expect("games lock")
+            .values()
+            .cloned()
+            .collect();
+        let mut n = 0;
+        for s in slots {
+            let l = s.live.lock().await;
+            if !l.row.over && l.row.client == client.0 {
+                n += 1;
+            }
+        }
+        n
+    };
+    if mine >= app.config.max_open_games {
         return Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
+            StatusCode::TOO_MANY_REQUESTS,
             format!(
-                "{} {scenario} has {} seats; {} were given",
-                info.id,
-                state.seats(),
-                seats_n
+                "this client has {mine} unfinished games, the most it may have ({}): finish or leave one first",
+                app.config.max_open_games
             ),
         ));
     }
-    for (i, p) in req.seats.iter().enumerate() {
-        if p != "human" {
-            p.parse::<PlayerKind>()
-                .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, format!("seats[{i}]: {e}")))?;
-        }
-    }
     let err = |e: String| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e);
-    let id = dice::random_hex(8).map_err(err)?;
-    let server_seed = dice::random_hex(32).map_err(err)?;
-    let commitment = dice::commitment(&server_seed);
-    let mut out = Vec::new();
-    let mut rows = Vec::new();
-    for (i, p) in req.seats.iter().enumerate() {
+    let now = app.now();
+    let mut tokens = Vec::new();
+    let mut seats = Vec::new();
+    for p in &req.seats {
         let token = if p == "human" {
             Some(dice::random_hex(32).map_err(err)?)
         } else {
             None
         };
-        rows.push(SeatRow {
-            seat: i as u8,
-            player: p.clone(),
-            token_hash: token.as_deref().map(|t| dice::sha256_hex(t.as_bytes())),
-            seed: String::new(),
-        });
-        out.push(SeatOut {
+        seats.push(
+            live_seat(
+                &info.id,
+                SeatRow {
+                    seat: seats.len() as u8,
+                    player: p.clone(),
+                    token_hash: token.as_deref().map(|t| dice::sha256_hex(t.as_bytes())),
+                    seed: if p == "human" {
+                        req.seed.clone()
+                    } else {
+                        String::new()
+                    },
+                },
+                now,
+            )
+            .map_err(err)?,
+        );
+        tokens.push(token);
+    }
+    let live = new_live(
+        &app, &info.id, &scenario, &options, &req.dice, req.public, &client.0, seats,
+    )?;
+    let id = live.row.id.clone();
+    let commitment = live.row.commitment.clone();
+    let out: Vec<SeatOut> = req
+        .seats
+        .iter()
+        .zip(tokens)
+        .enumerate()
+        .map(|(i, (p, token))| SeatOut {
             seat: i as u8,
             player: p.clone(),
             invite: token
                 .as_ref()
-                .map(|t| format!("{}/games/{id}#token={t}", app.base_url)),
+                .map(|t| format!("{}/games/{id}#token={t}", app.config.base_url)),
+            join: (p == OPEN).then(|| format!("{}/api/games/{id}/join", app.config.base_url)),
             token,
-        });
-    }
-    let row = GameRow {
-        id: id.clone(),
-        ruleset: info.id.clone(),
-        version: info.version.clone(),
-        scenario,
-        setup: setup.to_string(),
-        dice: req.dice.clone(),
-        commitment: commitment.clone(),
-        server_seed,
-        public: req.public,
-        created_at: now_secs(),
-        seq: 0,
-        over: false,
-    };
-    app.store().insert_game(&row, &rows)?;
-    let seats = rows
-        .into_iter()
-        .map(|s| live_seat(&row.ruleset, s))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(err)?;
-    let live = Live {
-        row,
-        seats,
-        state,
-        steps: Vec::new(),
-        events: Vec::new(),
-        chance_index: 0,
-        thinking: false,
-    };
-    app.games.lock().expect("games lock").insert(
-        id.clone(),
-        Arc::new(GameSlot {
-            live: AsyncMutex::new(live),
-            changed: Notify::new(),
-        }),
-    );
-    drive(app.clone(), id.clone());
+        })
+        .collect();
+    app.insert(live)?;
     Ok((
         StatusCode::CREATED,
         Json(json!({ "id": id, "seats": out, "dice_commitment": commitment })),
@@ -552,15 +1010,29 @@ async fn create_game(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Ap
         .into_response())
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
 struct ListQuery {
+    /// `open` (a seat is free), `running` or `finished`.
     status: Option<String>,
 }
 
+/// The public games.
+#[utoipa::path(get, path = "/api/games", tag = "lobby", params(ListQuery),
+    responses((status = 200, description = "`{games: [{id, game, scenario, status, seq, created_at, seats, open_seats}]}`"),
+        (status = 400, description = "an unknown status")))]
 async fn list_games(
     State(app): State<Arc<App>>,
     Query(q): Query<ListQuery>,
 ) -> ApiResult<Json<Value>> {
+    if let Some(s) = &q.status
+        && !["open", "running", "finished"].contains(&s.as_str())
+    {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("status {s:?}: open, running or finished"),
+        ));
+    }
     let slots: Vec<Arc<GameSlot>> = app
         .games
         .lock()
@@ -574,13 +1046,7 @@ async fn list_games(
         if !live.row.public {
             continue;
         }
-        let status = if live.row.over {
-            "finished"
-        } else if live.seq() == 0 {
-            "open"
-        } else {
-            "running"
-        };
+        let status = live.status();
         if q.status.as_deref().is_some_and(|w| w != status) {
             continue;
         }
@@ -588,6 +1054,7 @@ async fn list_games(
             "id": live.row.id, "game": live.row.ruleset, "scenario": live.row.scenario,
             "status": status, "seq": live.seq(), "created_at": live.row.created_at,
             "seats": live.seats.iter().map(|s| s.player.clone()).collect::<Vec<_>>(),
+            "open_seats": live.open_seats(),
         }));
     }
     out.sort_by_key(|g| {
@@ -603,6 +1070,13 @@ fn events_json(e: &[DynEvent]) -> Value {
     json!(e)
 }
 
+/// The game as you see it (your seat's view with your token, the public view without).
+#[utoipa::path(get, path = "/api/games/{id}", tag = "play",
+    params(("id" = String, Path, description = "the game")),
+    responses((status = 200, description = "`{id, game, scenario, seq, you, to_act, scene, observation, text, dice, dice_commitment, seats, status, open_seats, presence, rolls, rematch}`"),
+        (status = 403, description = "the token is not a seat of this game"),
+        (status = 404, description = "no such game")),
+    security((), ("token" = [])))]
 async fn get_game(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
@@ -617,6 +1091,7 @@ async fn get_game(
 /// The game as `viewer` sees it.
 fn game_json(live: &Live, viewer: Viewer) -> Value {
     let (obs, text) = live.state.observe(viewer);
+    let now = live.now();
     json!({
         "id": live.row.id,
         "game": live.row.ruleset,
@@ -630,9 +1105,28 @@ fn game_json(live: &Live, viewer: Viewer) -> Value {
         "dice": live.row.dice,
         "dice_commitment": live.row.commitment,
         "seats": live.seats.iter().map(|s| s.player.clone()).collect::<Vec<_>>(),
+        "status": live.status(),
+        "open_seats": live.open_seats(),
+        // Seconds since each human seat was last seen (null for AI and open seats).
+        "presence": live.seats.iter().map(|s| if s.human() {
+            json!((now - s.last_seen.load(Ordering::Relaxed)).max(0))
+        } else { Value::Null }).collect::<Vec<_>>(),
+        // The seat that rolls a table die the game waits for.
+        "rolls": match live.state.to_act() {
+            ToAct::Chance(_) if live.row.dice == "table" && live.started() => json!(live.die_roller()),
+            _ => Value::Null,
+        },
+        "rematch": live.row.rematch,
     })
 }
 
+/// Your actions (the `legal --json` shape); empty when it is not your decision.
+#[utoipa::path(get, path = "/api/games/{id}/legal", tag = "play",
+    params(("id" = String, Path, description = "the game")),
+    responses((status = 200, description = "`{seq, seat, actions: [{text, action, label, odds}]}`"),
+        (status = 401, description = "no token"), (status = 403, description = "not a seat of this game"),
+        (status = 404, description = "no such game")),
+    security(("token" = [])))]
 async fn get_legal(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
@@ -642,7 +1136,7 @@ async fn get_legal(
     let live = slot.live.lock().await;
     let seat = live.seat_of(bearer(&headers)?.as_deref())?;
     let actions = match live.state.to_act() {
-        ToAct::Decide { seat: s, .. } if s == seat => live
+        ToAct::Decide { seat: s, .. } if s == seat && live.started() => live
             .state
             .legal_actions()
             .into_iter()
@@ -658,25 +1152,38 @@ async fn get_legal(
     ))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct PostAction {
+pub struct PostAction {
     /// The action as text or JSON, or a die's face (table dice) as a number.
-    action: Value,
+    #[schema(value_type = Object)]
+    pub action: Value,
     /// The seq the client saw.
-    seq: i64,
+    pub seq: i64,
     /// The client's id for this action.
-    id: Option<String>,
+    pub id: Option<String>,
 }
 
+/// Act: judged, stored, and only then answered.
+#[utoipa::path(post, path = "/api/games/{id}/actions", tag = "play",
+    params(("id" = String, Path, description = "the game")),
+    request_body = PostAction,
+    responses((status = 200, description = "`{seq, events}` once stored (`repeated: true` for a resubmitted id)"),
+        (status = 400, description = "a malformed request"), (status = 401, description = "no token"),
+        (status = 403, description = "not a seat of this game, or not this seat's turn or die"),
+        (status = 404, description = "no such game"),
+        (status = 409, description = "a stale seq (`seq`: the current one), the game over or not started"),
+        (status = 422, description = "an illegal action: `{error, rule}`"),
+        (status = 429, description = "too many actions (Retry-After)")),
+    security(("token" = [])))]
 async fn post_action(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    client: Client,
     body: axum::body::Bytes,
 ) -> ApiResult<Json<Value>> {
-    let req: PostAction = serde_json::from_slice(&body)
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, format!("the request: {e}")))?;
+    let req: PostAction = serde_json::from_slice(&body).map_err(bad_request)?;
     let slot = app.slot(&id)?;
     let token = bearer(&headers)?;
     let mut live = slot.live.lock().await;
@@ -693,34 +1200,43 @@ async fn post_action(
             return Ok(Json(json!({ "seq": at, "events": ev, "repeated": true })));
         }
     }
+    app.limit(token.as_deref(), &client)?;
+    live.playing()?;
     if req.seq != live.seq() {
-        return Err(ApiError {
-            status: StatusCode::CONFLICT,
-            error: format!("the game is at step {}, not {}", live.seq(), req.seq),
-            rule: None,
-            seq: Some(live.seq()),
-        });
+        return Err(ApiError::conflict(
+            format!("the game is at step {}, not {}", live.seq(), req.seq),
+            live.seq(),
+        ));
     }
     let step = match live.state.to_act() {
-        ToAct::Over(_) => return Err(ApiError::new(StatusCode::CONFLICT, "the game is over")),
+        ToAct::Over(_) => return Err(ApiError::conflict("the game is over", live.seq())),
         ToAct::Chance(_) if live.row.dice == "table" => {
+            // Table dice: only the seat named rolls (the last to decide; docs/server.md).
+            let roller = live.die_roller();
+            if roller != Some(seat) {
+                return Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    format!(
+                        "this die is seat {}'s to roll (the seat that decided last), not yours (seat {seat})",
+                        roller.map_or("?".to_string(), |s| s.to_string())
+                    ),
+                ));
+            }
             let face = req
                 .action
                 .as_u64()
-                .or_else(|| req.action.as_str().and_then(|s| s.trim().parse().ok()));
+                .or_else(|| req.action.as_str().and_then(|s| s.trim().parse().ok()))
+                .and_then(|f| u32::try_from(f).ok());
             let Some(face) = face else {
                 return Err(ApiError::new(
                     StatusCode::UNPROCESSABLE_ENTITY,
                     "waiting for a die: give the face rolled",
                 ));
             };
-            Step::Roll { value: face as u32 }
+            Step::Roll { value: face }
         }
         ToAct::Chance(_) => {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "the server is rolling dice",
-            ));
+            return Err(ApiError::conflict("the server is rolling dice", live.seq()));
         }
         ToAct::Decide { seat: s, .. } if s != seat => {
             return Err(ApiError::new(
@@ -734,10 +1250,8 @@ async fn post_action(
                 v => v.to_string(),
             };
             let action = live.state.parse_action(&text).map_err(|e| ApiError {
-                status: StatusCode::UNPROCESSABLE_ENTITY,
-                error: e,
-                rule: None,
                 seq: Some(live.seq()),
+                ..ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e)
             })?;
             Step::Act { seat, action }
         }
@@ -746,33 +1260,48 @@ async fn post_action(
     app.roll_dice(&mut live)?;
     let seq = live.seq();
     drop(live);
-    slot.changed.notify_waiters();
+    app.wake(&slot);
     drive(app.clone(), id);
     Ok(Json(
         json!({ "seq": seq, "events": events_json(ev.for_viewer(Viewer::Seat(seat))) }),
     ))
 }
 
+/// Your seat resigns.
+#[utoipa::path(post, path = "/api/games/{id}/resign", tag = "play",
+    params(("id" = String, Path, description = "the game")),
+    responses((status = 200, description = "`{seq, events}`"), (status = 401, description = "no token"),
+        (status = 403, description = "not a seat of this game"), (status = 404, description = "no such game"),
+        (status = 409, description = "the game is over or has not started"),
+        (status = 429, description = "too many requests (Retry-After)")),
+    security(("token" = [])))]
 async fn resign(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    client: Client,
 ) -> ApiResult<Json<Value>> {
     let slot = app.slot(&id)?;
     let token = bearer(&headers)?;
     let mut live = slot.live.lock().await;
     let seat = live.seat_of(token.as_deref())?;
+    app.limit(token.as_deref(), &client)?;
+    live.playing()?;
     let ev = app.commit(&mut live, Step::Resign { seat }, None)?;
+    app.roll_dice(&mut live)?;
     let seq = live.seq();
     drop(live);
-    slot.changed.notify_waiters();
+    app.wake(&slot);
+    drive(app.clone(), id);
     Ok(Json(
         json!({ "seq": seq, "events": events_json(ev.for_viewer(Viewer::Seat(seat))) }),
     ))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
 struct SinceQuery {
+    /// The last seq you have.
     after: Option<i64>,
     /// Wait up to this many milliseconds for a step after `after` (long poll; at most 30 s).
     wait: Option<u64>,
@@ -780,6 +1309,11 @@ struct SinceQuery {
 
 /// The steps after `after`, each with its events as this viewer is told them (a client
 /// that reconnects asks for what it missed).
+#[utoipa::path(get, path = "/api/games/{id}/events", tag = "play",
+    params(("id" = String, Path, description = "the game"), SinceQuery),
+    responses((status = 200, description = "`{seq, steps: [{seq, step, events}]}`"),
+        (status = 403, description = "not a seat of this game"), (status = 404, description = "no such game")),
+    security((), ("token" = [])))]
 async fn get_events(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
@@ -818,168 +1352,30 @@ fn steps_after(live: &Live, after: i64, viewer: Viewer) -> Vec<Value> {
         .collect()
 }
 
-#[derive(Deserialize)]
-struct WsQuery {
-    token: Option<String>,
-    after: Option<i64>,
-}
-
-/// A WebSocket per game for browsers: `{"type": "hello", "seq"}`, then every step after
-/// `after` as `{"type": "step", "seq", "step", "events"}` (this viewer's events), each as it
-/// is stored. A client that sends `{"resync": N}` gets every step after N again. (Browsers
-/// cannot set headers on a WebSocket, so the token comes in the query.) Actions go by
-/// `POST …/actions`, which answers once the action is stored.
-async fn game_ws(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    Query(q): Query<WsQuery>,
-    ws: axum::extract::WebSocketUpgrade,
-) -> ApiResult<Response> {
-    let slot = app.slot(&id)?;
-    let viewer = slot.live.lock().await.viewer_of(q.token.as_deref())?;
-    let after = q.after.unwrap_or(0);
-    Ok(ws
-        .max_message_size(MAX_BODY)
-        .on_upgrade(move |socket| follow_ws(slot, viewer, after, socket)))
-}
-
-async fn follow_ws(
-    slot: Arc<GameSlot>,
-    viewer: Viewer,
-    mut sent: i64,
-    mut socket: axum::extract::ws::WebSocket,
-) {
-    use axum::extract::ws::Message;
-    let hello = json!({"type": "hello", "seq": slot.live.lock().await.seq()});
-    if socket
-        .send(Message::Text(hello.to_string().into()))
-        .await
-        .is_err()
-    {
-        return;
-    }
-    loop {
-        let notified = slot.changed.notified();
-        let lines = {
-            let live = slot.live.lock().await;
-            let out = steps_after(&live, sent, viewer);
-            sent = sent.max(live.seq());
-            out
-        };
-        for mut l in lines {
-            l["type"] = json!("step");
-            if socket
-                .send(Message::Text(l.to_string().into()))
-                .await
-                .is_err()
-            {
-                return;
-            }
-        }
-        tokio::select! {
-            _ = notified => {}
-            msg = socket.recv() => match msg {
-                Some(Ok(Message::Text(t))) => {
-                    let v: Value = serde_json::from_str(&t).unwrap_or(Value::Null);
-                    match v.get("resync").and_then(Value::as_i64) {
-                        Some(n) => sent = n.max(0),
-                        None => {
-                            let e = json!({"type": "error", "error": "send {\"resync\": N}; actions go by POST"});
-                            if socket.send(Message::Text(e.to_string().into())).await.is_err() {
-                                return;
-                            }
-                        }
-                    }
-                }
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                Some(Ok(_)) => {}
-            },
-            _ = tokio::time::sleep(std::time::Duration::from_secs(20)) => {
-                if socket.send(Message::Ping(Vec::new().into())).await.is_err() {
-                    return;
-                }
-            }
-        }
-    }
-}
-
-/// A bot's stream of one game, in lichess's shape: NDJSON, the first line the whole game as
-/// the token's seat sees it, then a line per stored step, and an empty line every 10 s to
-/// keep the connection open.
-async fn game_stream(
+/// The game file: what `battlemat verify` and `replay --verify` read, with the server
+/// seed only once the game is over.
+#[utoipa::path(get, path = "/api/games/{id}/record", tag = "play",
+    params(("id" = String, Path, description = "the game")),
+    responses((status = 200, description = "a game file (docs/files.md): `{battlemat, ruleset, version, origin, dice, digest, setup, steps}`"),
+        (status = 403, description = "the token is not a seat of this game"), (status = 404, description = "no such game")),
+    security((), ("token" = [])))]
+async fn get_record(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> ApiResult<Response> {
-    let slot = app.slot(&id)?;
-    let token = bearer(&headers)?;
-    let (first, viewer, seq) = {
-        let live = slot.live.lock().await;
-        let viewer = live.viewer_of(token.as_deref())?;
-        (game_json(&live, viewer), viewer, live.seq())
-    };
-    let stream = futures_util::stream::unfold(
-        (slot, viewer, seq, Some(first)),
-        |(slot, viewer, mut sent, first)| async move {
-            if let Some(f) = first {
-                let line = format!("{f}\n");
-                return Some((
-                    Ok::<_, std::convert::Infallible>(line),
-                    (slot, viewer, sent, None),
-                ));
-            }
-            loop {
-                let notified = slot.changed.notified();
-                {
-                    let live = slot.live.lock().await;
-                    let lines = steps_after(&live, sent, viewer);
-                    if !lines.is_empty() {
-                        sent = live.seq();
-                        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-                        return Some((Ok(text), (slot.clone(), viewer, sent, None)));
-                    }
-                }
-                if tokio::time::timeout(std::time::Duration::from_secs(10), notified)
-                    .await
-                    .is_err()
-                {
-                    return Some((Ok("\n".to_string()), (slot.clone(), viewer, sent, None)));
-                }
-            }
-        },
-    );
-    Ok((
-        [(header::CONTENT_TYPE, "application/x-ndjson")],
-        axum::body::Body::from_stream(stream),
-    )
-        .into_response())
-}
-
-/// The game's record: what `replay` reads, with the dice's seed once the game is over.
-async fn get_record(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Value>> {
     let slot = app.slot(&id)?;
     let live = slot.live.lock().await;
-    let setup: Value = serde_json::from_str(&live.row.setup).unwrap_or(Value::Null);
-    let record = DynRecord {
-        ruleset: live.row.ruleset.clone(),
-        version: live.row.version.clone(),
-        setup,
-        steps: live.steps.clone(),
-    };
-    let mut out = json!({
-        "record": record,
-        "dice": live.row.dice,
-        "dice_commitment": live.row.commitment,
-        "seat_seeds": live.seat_seeds(),
-        "over": live.row.over,
-    });
-    if live.row.over {
-        out["server_seed"] = json!(live.row.server_seed);
-    }
-    Ok(Json(out))
+    live.viewer_of(bearer(&headers)?.as_deref())?;
+    Ok(Json(record::game_file(&live)))
 }
 
 /// The viewer's table as SVG: the same picture `view --svg` draws.
+#[utoipa::path(get, path = "/api/games/{id}/svg", tag = "play",
+    params(("id" = String, Path, description = "the game")),
+    responses((status = 200, description = "image/svg+xml"),
+        (status = 403, description = "not a seat of this game"), (status = 404, description = "no such game")),
+    security((), ("token" = [])))]
 async fn get_svg(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
@@ -997,6 +1393,8 @@ async fn get_svg(
 }
 
 /// Every game, its scenarios and options (`battlemat rulesets --json`).
+#[utoipa::path(get, path = "/api/rulesets", tag = "lobby",
+    responses((status = 200, description = "`[{id, name, version, scenarios, options, …}]`")))]
 async fn get_rulesets() -> Json<Value> {
     Json(json!(
         battlemat_rulesets::all()
@@ -1036,14 +1434,24 @@ fn html(page: &'static str) -> Response {
         .into_response()
 }
 
+/// The lobby page.
+#[utoipa::path(get, path = "/", tag = "browser", responses((status = 200, description = "text/html")))]
 async fn lobby_page() -> Response {
     html(include_str!("../web/index.html"))
 }
 
+/// The table page of a game (an invite link carries the seat's token after `#`).
+#[utoipa::path(get, path = "/games/{id}", tag = "browser",
+    params(("id" = String, Path, description = "the game")),
+    responses((status = 200, description = "text/html")))]
 async fn game_page(Path(_id): Path<String>) -> Response {
     html(include_str!("../web/game.html"))
 }
 
+/// The browser client's scripts and style.
+#[utoipa::path(get, path = "/assets/{name}", tag = "browser",
+    params(("name" = String, Path, description = "style.css, lobby.js or game.js")),
+    responses((status = 200, description = "the file"), (status = 404, description = "no such file")))]
 async fn asset(Path(name): Path<String>) -> Response {
     match PAGES.iter().find(|(n, _, _)| *n == name) {
         Some((_, kind, body)) => (
@@ -1061,43 +1469,52 @@ async fn asset(Path(name): Path<String>) -> Response {
 async fn not_found() -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
-        "no such endpoint; the API is under /api (see docs/server.md)",
+        "no such endpoint; the API is under /api (see docs/server.md and /api/openapi.json)",
     )
 }
 
-/// The HTTP API.
+/// The HTTP API. (Each route on one line: the OpenAPI test reads them from this file.)
 pub fn router(app: Arc<App>) -> Router {
-    Router::new()
+    #[rustfmt::skip]
+    let r = Router::new()
         .route("/api/games", post(create_game).get(list_games))
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/legal", get(get_legal))
         .route("/api/games/{id}/actions", post(post_action))
         .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/join", post(seats::join))
+        .route("/api/games/{id}/leave", post(seats::leave))
+        .route("/api/games/{id}/claim", post(seats::claim))
+        .route("/api/games/{id}/rematch", post(seats::rematch))
         .route("/api/games/{id}/events", get(get_events))
         .route("/api/games/{id}/record", get(get_record))
         .route("/api/games/{id}/svg", get(get_svg))
         .route("/api/games/{id}/replay", get(replay::get_replay))
         .route("/api/games/{id}/dice", get(replay::get_dice))
         .route("/api/games/{id}/hint", get(hint::get_hint))
-        .route("/api/games/{id}/ws", get(game_ws))
-        .route("/api/games/{id}/stream", get(game_stream))
+        .route("/api/games/{id}/ws", get(streams::game_ws))
+        .route("/api/games/{id}/stream", get(streams::game_stream))
+        .route("/api/stream/event", get(streams::event_stream))
         .route("/api/rulesets", get(get_rulesets))
+        .route("/api/openapi.json", get(openapi::document))
         .route("/", get(lobby_page))
         .route("/games/{id}", get(game_page))
-        .route("/assets/{name}", get(asset))
-        .fallback(not_found)
+        .route("/assets/{name}", get(asset));
+    r.fallback(not_found)
+        .layer(axum::middleware::map_response(limits::json_errors))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
 }
 
 /// Serve on `addr` until the process ends.
-pub async fn serve(addr: &str, db: &std::path::Path) -> Result<(), String> {
+pub async fn serve(addr: &str, db: &std::path::Path, mut config: Config) -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| format!("{addr}: {e}"))?;
     let local = listener.local_addr().map_err(|e| e.to_string())?;
     let base = format!("http://{local}");
-    let app = App::open(db, &base)?;
+    config.base_url = base.clone();
+    let app = App::open_with(db, config)?;
     // Games waiting on an AI or a die when the server stopped go on.
     let ids: Vec<String> = app
         .games
@@ -1109,12 +1526,25 @@ pub async fn serve(addr: &str, db: &std::path::Path) -> Result<(), String> {
     for id in ids {
         drive(app.clone(), id);
     }
+    // Every minute: write when games were touched, clean up the abandoned ones.
+    let sweeper = app.clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(std::time::Duration::from_secs(60)).await;
+            if let Err(e) = sweeper.sweep().await {
+                eprintln!("clean-up: {e}");
+            }
+        }
+    });
     // One write, so a reader that takes the first line and goes sees it all.
     println!(
-        "Battlemat is serving on {base} (database {})\nOpen {base}/ in a browser (the API: docs/server.md).",
+        "Battlemat is serving on {base} (database {})\nOpen {base}/ in a browser (the API: docs/server.md, {base}/api/openapi.json).",
         db.display()
     );
-    axum::serve(listener, router(app))
-        .await
-        .map_err(|e| e.to_string())
+    axum::serve(
+        listener,
+        router(app).into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .await
+    .map_err(|e| e.to_string())
 }

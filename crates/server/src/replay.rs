@@ -28,6 +28,13 @@ pub(crate) struct ReplayQuery {
     at: i64,
 }
 
+#[utoipa::path(get, path = "/api/games/{id}/replay", tag = "play",
+    params(("id" = String, Path, description = "the game"),
+        ("at" = i64, Query, description = "the number of steps played (0: the setup)")),
+    responses((status = 200, description = "`{at, of, step, events, to_act, scene, svg}` after step `at`, as the viewer saw it"),
+        (status = 403, description = "not a seat of this game"), (status = 404, description = "no such game"),
+        (status = 422, description = "`at` outside the game")),
+    security((), ("token" = [])))]
 pub(crate) async fn get_replay(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
@@ -89,6 +96,11 @@ pub(crate) async fn get_replay(
 /// [`crate::dice::face`]) and the seed's SHA-256 against the commitment it saw at the start;
 /// `battlemat verify` of the record checks the same and also replays the rules that gave
 /// the weights.
+#[utoipa::path(get, path = "/api/games/{id}/dice", tag = "play",
+    params(("id" = String, Path, description = "the game")),
+    responses((status = 200, description = "`{dice_commitment, server_seed, seat_seeds, points: [{seq, index, what, outcomes, face}]}`"),
+        (status = 404, description = "no such game"),
+        (status = 409, description = "not over yet, or table dice")))]
 pub(crate) async fn get_dice(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,

@@ -2,12 +2,17 @@
 //!
 //! A step is written in one transaction that also moves the game's `seq` on, and only
 //! after it commits is anyone told of it; a write whose seq is not the next one fails (two
-//! writers could never both land the same seq).
+//! writers could never both land the same seq). Seats are rows of their own, changed when
+//! a player joins, leaves or hands a seat to an AI; a game cleaned up goes with its seats
+//! and steps in one transaction.
 
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 
-const MIGRATIONS: &[&str] = &[include_str!("../migrations/sqlite/0001_games.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../migrations/sqlite/0001_games.sql"),
+    include_str!("../migrations/sqlite/0002_seats.sql"),
+];
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -40,6 +45,14 @@ pub struct GameRow {
     pub created_at: i64,
     pub seq: i64,
     pub over: bool,
+    /// The options the setup was built with (a JSON object of strings).
+    pub options: String,
+    /// The game a rematch of this one made.
+    pub rematch: Option<String>,
+    /// The creating client's address.
+    pub client: String,
+    /// The last time anything happened in the game (seconds).
+    pub touched: i64,
 }
 
 #[derive(Clone, Debug)]
@@ -79,7 +92,8 @@ impl Store {
         let tx = self.conn.transaction()?;
         tx.execute(
             "INSERT INTO games (id, ruleset, version, scenario, setup, dice, commitment, \
-             server_seed, public, created_at, seq, over) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 0, 0)",
+             server_seed, public, created_at, seq, over, options, client, touched) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 0, 0, ?11, ?12, ?10)",
             params![
                 g.id,
                 g.ruleset,
@@ -90,7 +104,9 @@ impl Store {
                 g.commitment,
                 g.server_seed,
                 g.public,
-                g.created_at
+                g.created_at,
+                g.options,
+                g.client
             ],
         )?;
         for s in seats {
@@ -138,7 +154,8 @@ impl Store {
     pub fn games(&self) -> Result<Vec<GameRow>, StoreError> {
         let mut q = self.conn.prepare(
             "SELECT id, ruleset, version, scenario, setup, dice, commitment, server_seed, public, \
-             created_at, seq, over FROM games ORDER BY created_at, id",
+             created_at, seq, over, options, rematch, client, touched FROM games \
+             ORDER BY created_at, id",
         )?;
         let rows = q.query_map([], |r| {
             Ok(GameRow {
@@ -154,6 +171,10 @@ impl Store {
                 created_at: r.get(9)?,
                 seq: r.get(10)?,
                 over: r.get(11)?,
+                options: r.get(12)?,
+                rematch: r.get(13)?,
+                client: r.get(14)?,
+                touched: r.get(15)?,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -186,6 +207,46 @@ impl Store {
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// A seat taken, left or handed to an AI: its player, token and seed now.
+    pub fn update_seat(&mut self, game: &str, s: &SeatRow) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE seats SET player = ?3, token_hash = ?4, seed = ?5 WHERE game = ?1 AND seat = ?2",
+            params![game, s.seat, s.player, s.token_hash, s.seed],
+        )?;
+        Ok(())
+    }
+
+    pub fn set_rematch(&mut self, game: &str, rematch: &str) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE games SET rematch = ?2 WHERE id = ?1",
+            params![game, rematch],
+        )?;
+        Ok(())
+    }
+
+    /// When each game was last touched, written in one transaction.
+    pub fn touch(&mut self, times: &[(String, i64)]) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        for (game, t) in times {
+            tx.execute(
+                "UPDATE games SET touched = ?2 WHERE id = ?1 AND touched < ?2",
+                params![game, t],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Remove a game, its seats and its steps (an abandoned game cleaned up).
+    pub fn delete_game(&mut self, game: &str) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        tx.execute("DELETE FROM steps WHERE game = ?1", [game])?;
+        tx.execute("DELETE FROM seats WHERE game = ?1", [game])?;
+        tx.execute("DELETE FROM games WHERE id = ?1", [game])?;
+        tx.commit()?;
+        Ok(())
     }
 
     /// The seq a client's action id was stored at, if it was.
