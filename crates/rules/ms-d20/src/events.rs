@@ -365,18 +365,16 @@ impl fmt::Display for Event {
                 why,
             } => {
                 write!(f, "u{unit}'s {section} takes {damage}")?;
-                let mut parts = Vec::new();
-                if !why.is_empty() {
-                    parts.push(format!("{why}: {dealt}"));
-                }
-                if *armour > 0 {
-                    if why.is_empty() {
-                        parts.push(format!("{dealt}"));
+                if !why.is_empty() || *armour > 0 {
+                    let mut inner = if why.is_empty() {
+                        dealt.to_string()
+                    } else {
+                        format!("{why}: {dealt}")
+                    };
+                    if *armour > 0 {
+                        inner += &format!(" less {armour} armour");
                     }
-                    parts.push(format!("less {armour} armour"));
-                }
-                if !parts.is_empty() {
-                    write!(f, " ({})", parts.join("; "))?;
+                    write!(f, " ({inner})")?;
                 }
                 write!(f, ", {left} left")
             }

@@ -564,3 +564,38 @@ fn d20_3h_option_roll_after_failed_defence_or_any_hit() {
         }
     }
 }
+
+#[test]
+fn d20_3h_c_the_damage_dice_are_shown() {
+    // D20-3H: "c) attacker rolls damage." D20-4: "titanium alloy- reduce damage by 10". The
+    // words name the dice as rolled, what they make, and the armour taken off.
+    let mut g = started(&["gm@c3"], &["zaku@c6"], &[5, 15]);
+    act(&mut g, "attack u0 w0");
+    strike(&mut g, 15);
+    act(&mut g, "take");
+    let mut ev = roll(&mut g, &[3]);
+    ev.extend(roll(&mut g, &[4]));
+    let text: Vec<String> = ev.iter().map(|e| e.to_string()).collect();
+    assert!(
+        text.contains(&"damage to u0: 2d4x10, dice 3 + 4 = 7 → 70".to_string()),
+        "{text:?}"
+    );
+    assert!(
+        text.contains(&"u0's main body takes 60 (70 less 10 armour), 140 left".to_string()),
+        "{text:?}"
+    );
+    // A critical's doubling and a roll's halving are named (D20-3, D20-3D e).
+    let e = Event::Damage {
+        unit: 1,
+        section: "main body".into(),
+        damage: 240,
+        left: 60,
+        dealt: 260,
+        armour: 20,
+        why: "doubled for the critical".into(),
+    };
+    assert_eq!(
+        e.to_string(),
+        "u1's main body takes 240 (doubled for the critical: 260 less 20 armour), 60 left"
+    );
+}
