@@ -401,7 +401,8 @@ impl MsD20 {
     /// D20-3D e, D20-3H a: what a roll with impact saves — the damage the section hit
     /// takes if the roll fails (a critical stays double) and if it succeeds (halved; against
     /// a critical only a natural 20 succeeds, and it takes the critical away), each after
-    /// armour; the damage as a distribution over both, and the mean damage the roll saves.
+    /// armour; the damage as a distribution over both, and the damage the roll saves (0 when
+    /// it fails) as a distribution and its mean.
     fn roll_saves(
         &self,
         attack: &crate::state::Attack,
@@ -420,6 +421,7 @@ impl MsD20 {
         };
         let (mut full, mut half) = (0.0, 0.0);
         let mut dist: BTreeMap<i64, f64> = BTreeMap::new();
+        let mut saved: BTreeMap<i64, f64> = BTreeMap::new();
         for (raw, p) in wound.raw() {
             let f = wound.taken(raw, attack.critical, false);
             let h = wound.taken(raw, false, true);
@@ -427,8 +429,12 @@ impl MsD20 {
             half += p * f64::from(h);
             *dist.entry(i64::from(f)).or_default() += p * (1.0 - p_ok);
             *dist.entry(i64::from(h)).or_default() += p * p_ok;
+            *saved.entry(0).or_default() += p * (1.0 - p_ok);
+            *saved.entry(i64::from(f) - i64::from(h)).or_default() += p * p_ok;
         }
         dist.retain(|_, p| *p > 0.0);
+        saved.retain(|_, p| *p > 0.0);
+        distributions.insert("damage_saved".to_string(), saved);
         let r3 = |x: f64| (x * 1000.0).round() / 1000.0;
         details.insert("damage_if_hit_mean".into(), r3(full).into());
         details.insert("damage_if_rolled_mean".into(), r3(half).into());

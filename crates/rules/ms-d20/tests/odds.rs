@@ -410,6 +410,9 @@ fn d20_3d_e_odds_of_a_roll_show_the_damage_it_saves() {
     assert_eq!(odds.details["damage_if_hit_mean"], 40.0);
     assert_eq!(odds.details["damage_if_rolled_mean"], 15.0);
     assert_eq!(odds.details["damage_saved_mean"], 5.0);
+    let saved = &odds.distributions["damage_saved"];
+    assert!((battlemat_core::Odds::mean(saved) - 5.0).abs() < 1e-9);
+    assert!((saved[&0] - 0.8).abs() < 1e-12);
     // The damage distribution is the referee's, face by face.
     act(&mut g, "roll");
     let mut exact: BTreeMap<i64, f64> = BTreeMap::new();
