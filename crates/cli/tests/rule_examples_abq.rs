@@ -39,7 +39,10 @@ fn odds(args: &[&str]) -> Value {
 }
 
 fn column(args: &[&str]) -> String {
-    odds(args)["details"]["column"].as_str().unwrap().to_string()
+    odds(args)["details"]["column"]
+        .as_str()
+        .unwrap()
+        .to_string()
 }
 
 fn refused(args: &[&str]) -> String {
@@ -76,7 +79,10 @@ fn abq_8_2_stacks_attack_and_defend_as_the_examples_write_them() {
 fn abq_7_7_and_7_3_range_same_hex_and_distance_ignored() {
     // ABQ-7-7: "Gelgoog (attack point 6) ... Ball (defence point 2) ... three hexagons ...
     // 3:2 which is then rounded in favour of the defence to become 1:1".
-    assert_eq!(column(&["--attack", "6", "--defence", "2", "--range", "3"]), "1:1");
+    assert_eq!(
+        column(&["--attack", "6", "--defence", "2", "--range", "3"]),
+        "1:1"
+    );
     // ABQ-7-3: "on an enemy occupying the same hexagon ... the attacking point is doubled."
     let same = odds(&["--attack", "6", "--defence", "2", "--same-hex"]);
     assert_eq!(same["details"]["effective_attack"], 12);
@@ -86,7 +92,10 @@ fn abq_7_7_and_7_3_range_same_hex_and_distance_ignored() {
     assert_eq!(none["details"]["column"], "3:1");
     // --range 0 no longer doubles silently: it is refused, naming both readings.
     let e = refused(&["--attack", "6", "--defence", "2", "--range", "0"]);
-    assert!(e.contains("--same-hex") && e.contains("--range none"), "{e}");
+    assert!(
+        e.contains("--same-hex") && e.contains("--range none"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -94,8 +103,16 @@ fn abq_14_2_and_14_3_pilots_and_stacked_pilots() {
     // ABQ-14-2 (a): "Gundam N3 [AP=6] attacks Zaku S [DP=2] Combat ratio = 6 : 2 = 3 : 1 ...
     // Total rank increase of +4 to get a ratio of 7 : 1".
     let a = odds(&[
-        "--attack", "6", "--defence", "2", "--range", "none",
-        "--attacker-pilot", "N3", "--defender-pilot", "S",
+        "--attack",
+        "6",
+        "--defence",
+        "2",
+        "--range",
+        "none",
+        "--attacker-pilot",
+        "N3",
+        "--defender-pilot",
+        "S",
     ]);
     assert_eq!(a["details"]["shift"], 4);
     assert_eq!(a["details"]["column"], "7:1");
@@ -104,20 +121,47 @@ fn abq_14_2_and_14_3_pilots_and_stacked_pilots() {
     // pilot to get a ratio of 1 : 3."
     assert_eq!(
         column(&[
-            "--attack", "5", "--defence", "3", "--range", "none",
-            "--attacker-pilot", "S", "--defender-pilot", "E",
+            "--attack",
+            "5",
+            "--defence",
+            "3",
+            "--range",
+            "none",
+            "--attacker-pilot",
+            "S",
+            "--defender-pilot",
+            "E",
         ]),
         "1:3"
     );
     // ABQ-14-3: "N3 + Elite = +3 ... N2 + Student = +1 ... Elite+ Student = 0".
-    for (stack, shift) in [("N3+E", 3), ("N2+S", 1), ("E+S", 0), ("S+S", -1), ("E+E", 1)] {
+    for (stack, shift) in [
+        ("N3+E", 3),
+        ("N2+S", 1),
+        ("E+S", 0),
+        ("S+S", -1),
+        ("E+E", 1),
+    ] {
         let o = odds(&[
-            "--attack", "4+4", "--defence", "4", "--range", "none",
-            "--attacker-pilot", stack,
+            "--attack",
+            "4+4",
+            "--defence",
+            "4",
+            "--range",
+            "none",
+            "--attacker-pilot",
+            stack,
         ]);
         assert_eq!(o["details"]["shift"], shift, "{stack}");
     }
-    let e = refused(&["--attack", "6", "--defence", "2", "--attacker-pilot", "N3+X"]);
+    let e = refused(&[
+        "--attack",
+        "6",
+        "--defence",
+        "2",
+        "--attacker-pilot",
+        "N3+X",
+    ]);
     assert!(e.contains("N1 N2 N3 E S"), "{e}");
 }
 
@@ -126,12 +170,26 @@ fn abq_11_3_white_base_n2_only_in_defence() {
     // ABQ-11-3: "Mirai Yashima is the only newtype in the crew so the newtype rank of 2 can
     // only be used for defence." N2d: counted defending, not attacking.
     let attacking = odds(&[
-        "--attack", "8", "--defence", "7", "--range", "1", "--attacker-pilot", "N2d",
+        "--attack",
+        "8",
+        "--defence",
+        "7",
+        "--range",
+        "1",
+        "--attacker-pilot",
+        "N2d",
     ]);
     assert_eq!(attacking["details"]["shift"], 0);
     assert_eq!(attacking["details"]["column"], "1:1"); // 7:7
     let defending = odds(&[
-        "--attack", "6", "--defence", "10", "--range", "none", "--defender-pilot", "N2d",
+        "--attack",
+        "6",
+        "--defence",
+        "10",
+        "--range",
+        "none",
+        "--defender-pilot",
+        "N2d",
     ]);
     assert_eq!(defending["details"]["shift"], -2);
 }
@@ -141,19 +199,41 @@ fn abq_9_5_close_combat_with_the_values_on_the_counters() {
     // ABQ-9-5 (b): "MS vs fighters, cannon turrets The combat ratio is 2x Anti-MS attack
     // point : Anti-MS attack point Example: GM vs Jikko (JI) 2x 5 : 2 thus 10 : 2 = 5 : 1".
     let jikko = odds(&[
-        "--close", "--attack", "5", "--defence", "2", "--defender-kind", "fighter",
+        "--close",
+        "--attack",
+        "5",
+        "--defence",
+        "2",
+        "--defender-kind",
+        "fighter",
     ]);
     assert_eq!(jikko["details"]["effective_attack"], 10);
     assert_eq!(jikko["details"]["column"], "5:1");
     // (c): "MS vs ship ... Zaku vs Salamis 2x3 : 3 thus 6 : 3 = 2 : 1".
     assert_eq!(
-        column(&["--close", "--attack", "3", "--defence", "3", "--defender-kind", "ship"]),
+        column(&[
+            "--close",
+            "--attack",
+            "3",
+            "--defence",
+            "3",
+            "--defender-kind",
+            "ship"
+        ]),
         "2:1"
     );
     // (a) and ABQ-9-7: "GM [Anti-MS AP = 5] attacks Rick Dom [Anti-MS AP = 5] in confused
     // state The ratio is 5 : 5 = 1: 1".
     assert_eq!(
-        column(&["--close", "--attack", "5", "--defence", "5", "--defender-state", "C"]),
+        column(&[
+            "--close",
+            "--attack",
+            "5",
+            "--defence",
+            "5",
+            "--defender-state",
+            "C"
+        ]),
         "1:1"
     );
     // ABQ-14-2, close combat (b): "Zaku S [Anti-MS AP 5] attacks Ball (regular pilot)
@@ -162,8 +242,15 @@ fn abq_9_5_close_combat_with_the_values_on_the_counters() {
     // The Ball's counter reads 4: halved at close range against a mobile suit.
     assert_eq!(
         column(&[
-            "--close", "--attack", "5", "--defence", "4", "--defender-kind", "ball",
-            "--attacker-pilot", "S",
+            "--close",
+            "--attack",
+            "5",
+            "--defence",
+            "4",
+            "--defender-kind",
+            "ball",
+            "--attacker-pilot",
+            "S",
         ]),
         "1:1"
     );
@@ -171,8 +258,15 @@ fn abq_9_5_close_combat_with_the_values_on_the_counters() {
     // Total rank increase of +3 ... 4 : 1."
     assert_eq!(
         column(&[
-            "--close", "--attack", "7", "--defence", "5",
-            "--attacker-pilot", "N2", "--defender-pilot", "S",
+            "--close",
+            "--attack",
+            "7",
+            "--defence",
+            "5",
+            "--attacker-pilot",
+            "N2",
+            "--defender-pilot",
+            "S",
         ]),
         "4:1"
     );
@@ -181,6 +275,14 @@ fn abq_9_5_close_combat_with_the_values_on_the_counters() {
     assert!(e.contains("ABQ-9-1"), "{e}");
     let e = refused(&["--close", "--attack", "5", "--defence", "2+2"]);
     assert!(e.contains("one counter"), "{e}");
-    let e = refused(&["--close", "--attack", "5", "--defence", "2", "--defender-kind", "tank"]);
+    let e = refused(&[
+        "--close",
+        "--attack",
+        "5",
+        "--defence",
+        "2",
+        "--defender-kind",
+        "tank",
+    ]);
     assert!(e.contains("fighter"), "{e}");
 }

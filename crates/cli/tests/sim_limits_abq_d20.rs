@@ -38,8 +38,15 @@ fn abq_3_3_games_stopped_by_the_safety_limit_are_unfinished() {
     // Random players on scenario 4 never hold the fortress nor destroy every Zeon counter
     // in 15 turns (seed 1): every game is stopped by the safety limit.
     let base = [
-        "abaoaqu", "--scenario", "s_field_reduced", "--players", "random,random", "--games",
-        "4", "--seed", "1",
+        "abaoaqu",
+        "--scenario",
+        "s_field_reduced",
+        "--players",
+        "random,random",
+        "--games",
+        "4",
+        "--seed",
+        "1",
     ];
     let r = sim(&base);
     assert_eq!(r["safety_limit"], "turns=15");
@@ -59,8 +66,15 @@ fn abq_3_3_games_stopped_by_the_safety_limit_are_unfinished() {
 fn d20_2_games_stopped_by_the_safety_limit_are_unfinished() {
     // The ambush with random players: some games outlast ten melee rounds (seed 1).
     let base = [
-        "ms-d20", "--scenario", "ambush", "--players", "random,random", "--games", "20",
-        "--seed", "1",
+        "ms-d20",
+        "--scenario",
+        "ambush",
+        "--players",
+        "random,random",
+        "--games",
+        "20",
+        "--seed",
+        "1",
     ];
     let r = sim(&base);
     assert_eq!(r["safety_limit"], "melees=10");

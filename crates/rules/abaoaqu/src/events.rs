@@ -364,7 +364,11 @@ impl fmt::Display for Event {
                     m => write!(
                         f,
                         " — die {die} + {m} ({}) = {}",
-                        if *m == 1 { "it was confused" } else { "it was panicked" },
+                        if *m == 1 {
+                            "it was confused"
+                        } else {
+                            "it was panicked"
+                        },
                         die + m
                     ),
                 }?;
@@ -376,7 +380,10 @@ impl fmt::Display for Event {
                 "a beam-disruption screen covers {hex} (BD die {die}, under 5 needed)"
             ),
             Event::ScreenMissed { hex, die } => {
-                write!(f, "the BD missiles miss {hex} (BD die {die}, under 5 needed)")
+                write!(
+                    f,
+                    "the BD missiles miss {hex} (BD die {die}, under 5 needed)"
+                )
             }
             Event::ScreenLifted { hex } => write!(f, "the screen at {hex} is gone"),
             Event::Detonated { unit } => write!(f, "satellite missile u{unit} strikes"),

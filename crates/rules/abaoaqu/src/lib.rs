@@ -22,7 +22,7 @@
 //!
 //! | module | rules |
 //! |---|---|
-//! | [`data`], [`options`] | ABQ-2-A/B/C and ABQ-UNITS (counters), the tables, ABQ-S1..S7 as data; the `turns` option |
+//! | [`data`], [`options`] | ABQ-2-A/B/C and ABQ-UNITS (counters), the tables, ABQ-S1..S7 as data; the house-rule options (`turns`, and the disputable readings of 3-3, 8-4, 11-2, 17-2, 17-4 and the scenarios' "3 turns") |
 //! | [`map`] | ABQ-1: boards, layouts, the fortress, hex numbers |
 //! | [`setup`] | checking a setup, dealing counters to seats, set-up areas |
 //! | [`state`] | the fixed part and the progress; lookups (the counter's showing side) |

@@ -2,8 +2,8 @@
 //! ABQ-16-1 … 16-5 (satellite missiles) and ABQ-18-1 … 18-6 (beam-disruption screens).
 
 use crate::data::{Flag, Weapon};
-use crate::options::LeadOffScreen;
 use crate::events::Event;
+use crate::options::LeadOffScreen;
 use crate::state::{AbaoAqu, Attack, Declaring, Phase, Place, Screen, Stage, UnitId};
 use battlemat_core::Seat;
 use battlemat_geom::hexmap::HexId;

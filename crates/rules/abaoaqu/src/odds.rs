@@ -163,7 +163,11 @@ fn parse(
         if parts.len() > MAX_STACK {
             return Err(format!("--{k}: more than {MAX_STACK} counters"));
         }
-        parts.iter().map(|p| one(k, p)).collect::<Result<_, _>>().map(Some)
+        parts
+            .iter()
+            .map(|p| one(k, p))
+            .collect::<Result<_, _>>()
+            .map(Some)
     };
     let flag = |k: &str| get(k).is_some_and(|v| v != "false");
     for k in params.keys() {
@@ -185,7 +189,8 @@ fn parse(
             return Err(format!("--{k} is not an option of abaoaqu odds: {USAGE}"));
         }
     }
-    let attack = values("attack")?.ok_or("--attack A is required (the attack value; a stack as 5+4)")?;
+    let attack =
+        values("attack")?.ok_or("--attack A is required (the attack value; a stack as 5+4)")?;
     let defence = match values("defence")? {
         Some(d) => d,
         None => values("defense")?
@@ -218,11 +223,16 @@ fn parse(
     // The effective attack and the defence the ratio is made of.
     let (effective, d) = if close {
         if get("range").is_some() || same {
-            return Err("--close: close combat is in the same hex (ABQ-9-1); no --range or --same-hex".into());
+            return Err(
+                "--close: close combat is in the same hex (ABQ-9-1); no --range or --same-hex"
+                    .into(),
+            );
         }
         // ABQ-9-5, with the values read off the counters.
         let kind = |k: &str, allowed: &[&str]| -> Result<String, String> {
-            let v = get(k).map(|v| v.to_ascii_lowercase()).unwrap_or("ms".into());
+            let v = get(k)
+                .map(|v| v.to_ascii_lowercase())
+                .unwrap_or("ms".into());
             if allowed.contains(&v.as_str()) {
                 Ok(v)
             } else {
@@ -238,12 +248,17 @@ fn parse(
             return Err("--attacker-kind ball: one attacker (its value halved against MS)".into());
         }
         if defence.len() > 1 {
-            return Err("--close: close combat is against one counter (ABQ-8-4: never a group)".into());
+            return Err(
+                "--close: close combat is against one counter (ABQ-8-4: never a group)".into(),
+            );
         }
         let d = defence[0];
         let (a, d, ratio) = match dk.as_str() {
             "ms" | "ball" => {
-                let a: u32 = attack.iter().map(|&v| if ak == "ball" { v / 2 } else { v }).sum();
+                let a: u32 = attack
+                    .iter()
+                    .map(|&v| if ak == "ball" { v / 2 } else { v })
+                    .sum();
                 let d = if dk == "ball" { d / 2 } else { d };
                 (a, d, "(a) MS vs MS: anti-MS : anti-MS (a Ball's halved)")
             }
@@ -267,7 +282,9 @@ fn parse(
         (a, d)
     } else {
         if get("attacker-kind").is_some() || get("defender-kind").is_some() {
-            return Err("--attacker-kind and --defender-kind are for close combat (--close)".into());
+            return Err(
+                "--attacker-kind and --defender-kind are for close combat (--close)".into(),
+            );
         }
         // ABQ-7-2, 7-3, 11-4: the range, the same hex, or distance ignored.
         let range: Option<u32> = match get("range").map(|r| r.trim().to_ascii_lowercase()) {

@@ -1,5 +1,6 @@
 //! Our house rules for Battle for A-Bao-A-Qu, declared once. The text has no optional rules;
-//! each option here fills a gap (rulings.md), its first value our default.
+//! each option here fills a gap (rulings.md) or names a disputable reading (issue 20), its
+//! default the reading docs/rules/abaoaqu.md argues for; no default changes a game.
 
 use serde::{Deserialize, Serialize};
 

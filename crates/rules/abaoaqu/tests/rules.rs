@@ -1531,7 +1531,12 @@ fn abq_17_4_option_bigzam_close_beams_hurt_or_immune() {
         "1:1"
     );
     // immune: the I-field stops the beam-armed suit in close combat too.
-    let mut g = game_with(&["GM@1210"], &["BG@1210"], None, &[("bigzam_close_beams", "immune")]);
+    let mut g = game_with(
+        &["GM@1210"],
+        &["BG@1210"],
+        None,
+        &[("bigzam_close_beams", "immune")],
+    );
     skip_moves(&mut g);
     act(&mut g, "from 1210");
     act(&mut g, "with u0");
@@ -1674,7 +1679,10 @@ fn abq_3_3_the_phases_in_words() {
     let mut g = game(&["GM@1010"], &["ZK@3010"]);
     skip_moves(&mut g);
     let board = g.observe(battlemat_core::Viewer::Spectator).to_string();
-    assert!(board.lines().next().unwrap().ends_with("— lead-off combat"), "{board}");
+    assert!(
+        board.lines().next().unwrap().ends_with("— lead-off combat"),
+        "{board}"
+    );
     done(&mut g);
     let board = g.observe(battlemat_core::Viewer::Spectator).to_string();
     assert!(board.contains("— follow-up combat"), "{board}");

@@ -412,7 +412,8 @@ impl MsD20 {
     ) {
         let w = &self.data(attack.attacker).weapons[attack.weapon as usize];
         let wound = Wound {
-            roll: self.fixed.rolls[self.unit(attack.attacker).kind as usize][attack.weapon as usize],
+            roll: self.fixed.rolls[self.unit(attack.attacker).kind as usize]
+                [attack.weapon as usize],
             fixed: self.data(attack.attacker).strength.saturating_sub(20),
             melee_on_large: w.kind == WeaponType::Melee && self.data(attack.target).kind.is_large(),
             armour: self.data(attack.target).sections[attack.onto as usize]

@@ -423,7 +423,10 @@ fn d20_3d_e_odds_of_a_roll_show_the_damage_it_saves() {
                 let mut taken = 0i64;
                 for v in [face, d1, d2] {
                     for e in h.apply(&Step::Roll { value: v }).unwrap() {
-                        if let battlemat_ms_d20::Event::Damage { unit: 0, damage, .. } = e {
+                        if let battlemat_ms_d20::Event::Damage {
+                            unit: 0, damage, ..
+                        } = e
+                        {
                             taken += i64::from(damage);
                         }
                     }
