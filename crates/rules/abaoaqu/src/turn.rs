@@ -155,10 +155,10 @@ impl AbaoAqu {
             return;
         }
         for side in [FEDERATION, ZEON] {
-            if let Some(need) = self.fixed.hold[side as usize] {
-                if self.on_fortress(side) < need {
-                    self.now.short[side as usize] = true;
-                }
+            if let Some(need) = self.fixed.hold[side as usize]
+                && self.on_fortress(side) < need
+            {
+                self.now.short[side as usize] = true;
             }
         }
     }
