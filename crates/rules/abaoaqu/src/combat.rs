@@ -15,6 +15,7 @@
 
 use crate::data::{Class, Flag, Weapon};
 use crate::events::{Event, Group};
+use crate::options::{BigzamClose, BigzamCloseBeams, GroupRanks, GroupShooters};
 use crate::state::{AbaoAqu, Attack, Declaring, Phase, Place, Stage, UnitId};
 use battlemat_core::Seat;
 use battlemat_geom::hexmap::HexId;
@@ -99,12 +100,12 @@ impl AbaoAqu {
     }
 
     /// ABQ-18-5: is the hex under a beam-disruption screen (the target hex or one of its six
-    /// neighbours, ABQ-18-4)?
+    /// neighbours, ABQ-18-4) that works now (`lead_off_screen`)?
     pub fn screened(&self, h: HexId) -> bool {
         self.now
             .screens
             .iter()
-            .any(|s| self.fixed.layout.map.distance(s.hex, h) <= 1)
+            .any(|s| !s.after_battle && self.fixed.layout.map.distance(s.hex, h) <= 1)
     }
 
     /// ABQ-7-1 … 7-3: one attacker's shooting value from `from` at a target in `to`: anti-MS
@@ -176,7 +177,18 @@ impl AbaoAqu {
             return None;
         }
         let d: u32 = targets.iter().map(|&t| self.defence(t) as u32).sum();
-        let shift = self.rank_of(&attackers, true) - self.rank_of(&targets, false);
+        // ABQ-11-2 ("completely up to the player"), our `group_ranks` option: the firing
+        // side may leave its own counters' ranks in a group target unused.
+        let side = self.firing_side();
+        let defenders: Vec<UnitId> = match self.fixed.setup.options.group_ranks {
+            GroupRanks::Every => targets.clone(),
+            GroupRanks::FiringSide => targets
+                .iter()
+                .copied()
+                .filter(|&t| self.unit(t).side != side)
+                .collect(),
+        };
+        let shift = self.rank_of(&attackers, true) - self.rank_of(&defenders, false);
         Some(Attack {
             attackers,
             targets,
@@ -185,9 +197,25 @@ impl AbaoAqu {
         })
     }
 
+    /// Is `t` fought as a ship in close combat (ABQ-9-4, 9-5 (c))? Ships are; the Bigzam
+    /// (ABQ-17-2, "treated as a ship for combat purposes") is unless `bigzam_close=ms`.
+    pub fn closes_as_ship(&self, t: UnitId) -> bool {
+        self.class(t) == Class::Ship
+            || (self.has(t, Flag::TargetAsShip)
+                && self.fixed.setup.options.bigzam_close == BigzamClose::Ship)
+    }
+
     /// ABQ-9-5: one attacker's close-combat value against `t`, and `t`'s close defence.
+    /// ABQ-17-4 with `bigzam_close_beams=immune`: a beam-armed suit's value against a
+    /// beam-immune target is 0.
     pub fn close_values(&self, a: UnitId, t: UnitId) -> (u32, u32) {
-        if self.target_is_ship(t) {
+        if self.has(t, Flag::BeamImmune)
+            && self.weapon(a) == Weapon::Beam
+            && self.fixed.setup.options.bigzam_close_beams == BigzamCloseBeams::Immune
+        {
+            return (0, self.anti_ms(t) as u32);
+        }
+        if self.closes_as_ship(t) {
             // (c) MS vs ship: 2 × anti-ship : anti-MS; the Doros defends with its defence.
             let d = if self.has(t, Flag::CloseDefendsWithDefence) {
                 self.defence(t)
@@ -195,7 +223,7 @@ impl AbaoAqu {
                 self.anti_ms(t)
             };
             (2 * self.anti_ship(a) as u32, d as u32)
-        } else if self.class(t) == Class::Ms {
+        } else if self.class(t) == Class::Ms || self.has(t, Flag::TargetAsShip) {
             // (a) MS vs MS: anti-MS : anti-MS; the Ball's is halved (rounded down) against
             // a mobile suit at close range — attacking (9-5) and, as 14-2's second close
             // combat example counts it ("Ball ... [Anti-MS AP=2 special condition
@@ -218,7 +246,7 @@ impl AbaoAqu {
     /// combat." `here`: every unit in the ship's hex.
     pub fn shielded_ship(&self, t: UnitId, here: &[UnitId]) -> bool {
         let side = self.unit(t).side;
-        self.target_is_ship(t)
+        self.closes_as_ship(t)
             && here.iter().any(|&v| {
                 v != t
                     && self.unit(v).side == side
@@ -239,9 +267,11 @@ impl AbaoAqu {
         for &u in with {
             if self.can_close(u) && self.unit(u).hex() == Some(th) {
                 let (v, def) = self.close_values(u, t);
-                attackers.push(u);
-                a += v;
                 d = def;
+                if v > 0 {
+                    attackers.push(u);
+                    a += v;
+                }
             }
         }
         if attackers.is_empty() || a == 0 {
@@ -268,10 +298,13 @@ impl AbaoAqu {
         here: &[UnitId],
     ) -> Option<Attack> {
         let side = self.firing_side();
+        // ABQ-8-4, our `group_shooters` option: the shooters in their own hex's group.
+        let spared = from == to && self.fixed.setup.options.group_shooters == GroupShooters::Spared;
         let units: Vec<UnitId> = here
             .iter()
             .copied()
             .filter(|&t| self.target_is_ship(t) == (g == Group::Ships))
+            .filter(|t| !(spared && with.contains(t)))
             .collect();
         if units.len() < 2 || !units.iter().any(|&t| self.unit(t).side != side) {
             return None;
@@ -279,8 +312,8 @@ impl AbaoAqu {
         self.shoot_attack(with, from, to, &units)
     }
 
-    /// Every way `with` (from `from`) can attack hex `to`, as actions, in a fixed order:
-    /// each enemy unit shot at, the groups, each enemy unit in close combat.
+    /// Every way `with` (from `from`) can attack hex `to` with some effect, as actions, in a
+    /// fixed order: each enemy unit shot at, the groups, each enemy unit in close combat.
     pub fn aims(
         &self,
         with: &[UnitId],
@@ -304,23 +337,38 @@ impl AbaoAqu {
         use crate::events::Action;
         let side = self.firing_side();
         let enemy = |t: &&UnitId| self.unit(**t).side != side;
+        // Only attacks that can have an effect (ABQ-7-5: a ratio worse than 1:3 has none);
+        // firing one would spend the attackers' shot, and a large missile, for nothing.
+        let effective = |a: Option<Attack>| a.is_some_and(|a| a.column.is_some());
         for &t in here.iter().filter(enemy) {
-            if self.shoot_attack(with, from, to, &[t]).is_some() {
+            if effective(self.shoot_attack(with, from, to, &[t])) {
                 out.push(Action::Shoot { unit: t });
             }
         }
         for g in [Group::Ms, Group::Ships] {
-            if self.group_attack(with, from, to, g, here).is_some() {
+            if effective(self.group_attack(with, from, to, g, here)) {
                 out.push(Action::ShootGroup { group: g });
             }
         }
         if from == to {
             for &t in here.iter().filter(enemy) {
-                if self.close_attack(with, t, here).is_some() {
+                if effective(self.close_attack(with, t, here)) {
                     out.push(Action::Close { unit: t });
                 }
             }
         }
+    }
+
+    /// Could `with` attack an enemy in `to`, but only at a ratio worse than 1:3 (so no
+    /// attack is offered there, ABQ-7-5)?
+    pub fn only_to_no_effect(&self, with: &[UnitId], from: HexId, to: HexId) -> bool {
+        let side = self.firing_side();
+        let here: Vec<UnitId> = self.in_hex(to).collect();
+        here.iter().any(|&t| {
+            self.unit(t).side != side
+                && (self.shoot_attack(with, from, to, &[t]).is_some()
+                    || (from == to && self.close_attack(with, t, &here).is_some()))
+        })
     }
 
     /// May `seat` start an attack from `h`: some of its units there can attack, and an
@@ -439,9 +487,19 @@ impl AbaoAqu {
             if !self.unit(t).alive() {
                 continue;
             }
-            let row = face + crate::morale::die_modifier(self.unit(t).morale);
-            let hit = self.fixed.setup.tables.hit(row, col, attack.close);
-            self.apply_hit(t, hit, ev);
+            let modifier = crate::morale::die_modifier(self.unit(t).morale);
+            let hit = self
+                .fixed
+                .setup
+                .tables
+                .hit(face + modifier, col, attack.close);
+            let roll = crate::morale::Roll {
+                die: face,
+                modifier,
+                column: col,
+                close: attack.close,
+            };
+            self.apply_hit(t, hit, roll, ev);
         }
         self.check_destroyed(ev);
     }

@@ -234,11 +234,20 @@ pub enum Event {
         unit: UnitId,
         hex: HexNo,
     },
+    /// ABQ-10-3: the recovery die and the number it had to be under.
     Recovered {
         unit: UnitId,
+        #[serde(default)]
+        die: u8,
+        #[serde(default)]
+        under: u8,
     },
     StillShaken {
         unit: UnitId,
+        #[serde(default)]
+        die: u8,
+        #[serde(default)]
+        under: u8,
     },
     Declared {
         attackers: Vec<UnitId>,
@@ -246,19 +255,34 @@ pub enum Event {
         close: bool,
         column: Option<String>,
     },
+    /// One target's result: the die, what its morale added (ABQ-7-6, 9-6), the column and
+    /// the table read (ABQ-7-4, 9-5).
     Result {
         unit: UnitId,
         hit: Hit,
         now: Option<Morale>,
+        #[serde(default)]
+        die: u8,
+        #[serde(default)]
+        modifier: u8,
+        #[serde(default)]
+        column: String,
+        #[serde(default)]
+        close: bool,
     },
     Flipped {
         unit: UnitId,
     },
+    /// ABQ-18-3: the BD die (under 5 hits).
     ScreenPlaced {
         hex: HexNo,
+        #[serde(default)]
+        die: u8,
     },
     ScreenMissed {
         hex: HexNo,
+        #[serde(default)]
+        die: u8,
     },
     ScreenLifted {
         hex: HexNo,
@@ -294,8 +318,14 @@ impl fmt::Display for Event {
             Event::Removed { unit, hex } => {
                 write!(f, "u{unit} is removed from over-stacked {hex} (ABQ-5-6)")
             }
-            Event::Recovered { unit } => write!(f, "u{unit} recovers its morale"),
-            Event::StillShaken { unit } => write!(f, "u{unit} fails to recover"),
+            Event::Recovered { unit, die, under } => write!(
+                f,
+                "u{unit} recovers its morale (recovery die {die}, under {under} needed)"
+            ),
+            Event::StillShaken { unit, die, under } => write!(
+                f,
+                "u{unit} fails to recover (recovery die {die}, under {under} needed)"
+            ),
             Event::Declared {
                 attackers,
                 targets,
@@ -313,16 +343,48 @@ impl fmt::Display for Event {
                     column.as_deref().unwrap_or("worse than 1:3 (no effect)")
                 )
             }
-            Event::Result { unit, hit, now } => match (hit, now) {
-                (Hit::None, _) => write!(f, "u{unit}: no effect"),
-                (_, None) => write!(f, "u{unit} is destroyed"),
-                (_, Some(Morale::Confused)) => write!(f, "u{unit} is confused (C)"),
-                (_, Some(Morale::Panic)) => write!(f, "u{unit} panics (D)"),
-                (_, Some(Morale::Normal)) => write!(f, "u{unit}: no effect"),
-            },
+            Event::Result {
+                unit,
+                hit,
+                now,
+                die,
+                modifier,
+                column,
+                close,
+            } => {
+                match (hit, now) {
+                    (Hit::None, _) | (_, Some(Morale::Normal)) => write!(f, "u{unit}: no effect"),
+                    (_, None) => write!(f, "u{unit} is destroyed"),
+                    (_, Some(Morale::Confused)) => write!(f, "u{unit} is confused (C)"),
+                    (_, Some(Morale::Panic)) => write!(f, "u{unit} panics (D)"),
+                }?;
+                let table = if *close { "close combat" } else { "shooting" };
+                match modifier {
+                    0 => write!(f, " — die {die}"),
+                    m => write!(
+                        f,
+                        " — die {die} + {m} ({}) = {}",
+                        if *m == 1 {
+                            "it was confused"
+                        } else {
+                            "it was panicked"
+                        },
+                        die + m
+                    ),
+                }?;
+                write!(f, " on the {column} column of the {table} table")
+            }
             Event::Flipped { unit } => write!(f, "u{unit} has fired its missiles and is flipped"),
-            Event::ScreenPlaced { hex } => write!(f, "a beam-disruption screen covers {hex}"),
-            Event::ScreenMissed { hex } => write!(f, "the BD missiles miss {hex}"),
+            Event::ScreenPlaced { hex, die } => write!(
+                f,
+                "a beam-disruption screen covers {hex} (BD die {die}, under 5 needed)"
+            ),
+            Event::ScreenMissed { hex, die } => {
+                write!(
+                    f,
+                    "the BD missiles miss {hex} (BD die {die}, under 5 needed)"
+                )
+            }
             Event::ScreenLifted { hex } => write!(f, "the screen at {hex} is gone"),
             Event::Detonated { unit } => write!(f, "satellite missile u{unit} strikes"),
             Event::Spent { unit } => write!(f, "satellite missile u{unit} is spent"),

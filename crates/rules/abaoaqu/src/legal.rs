@@ -33,6 +33,13 @@ const NOT_NOW: Why = Why::new(
     "that is not something to do at this point of the turn",
 );
 
+/// An attack whose every ratio is worse than 1:3 is neither listed nor accepted: it could
+/// only spend the attackers' shot (and a large missile or a satellite missile) for nothing.
+const NO_EFFECT: Why = Why::new(
+    "ABQ-7-5",
+    "that attack cannot have any effect: its ratio is worse than 1:3 (rulings: a ratio worse than 1:3 has no effect)",
+);
+
 impl AbaoAqu {
     fn hex_of(&self, h: HexNo) -> Result<HexId, Why> {
         self.fixed
@@ -126,6 +133,9 @@ impl AbaoAqu {
                         "a satellite missile strikes only a hex that holds an enemy unit",
                     ));
                 }
+                if self.blast(u).iter().all(|a| a.column.is_none()) {
+                    return Err(NO_EFFECT);
+                }
                 Ok(Plan::Detonate(u))
             }
             (Declaring::Launching { unit }, Action::At { hex }) => {
@@ -157,6 +167,9 @@ impl AbaoAqu {
                 let h = self.hex_of(*hex)?;
                 let mut aims = Vec::new();
                 self.aims(with, *from, h, &mut aims);
+                if !with.is_empty() && aims.is_empty() && self.only_to_no_effect(with, *from, h) {
+                    return Err(NO_EFFECT);
+                }
                 if with.is_empty() || aims.is_empty() {
                     return Err(Why::new(
                         "ABQ-7-2",
@@ -205,10 +218,14 @@ impl AbaoAqu {
                     Action::Cancel => return Ok(Plan::Cancel),
                     _ => return Err(NOT_NOW),
                 };
-                attack.map(Plan::Aim).ok_or(Why::new(
-                    "ABQ-7-1",
-                    "the chosen units have no attack value against that (range, weapon, or close combat only by mobile suits)",
-                ))
+                match attack {
+                    None => Err(Why::new(
+                        "ABQ-7-1",
+                        "the chosen units have no attack value against that (range, weapon, or close combat only by mobile suits)",
+                    )),
+                    Some(att) if att.column.is_none() => Err(NO_EFFECT),
+                    Some(att) => Ok(Plan::Aim(att)),
+                }
             }
             (Declaring::Ready { attack }, Action::Fire) => Ok(Plan::Fire(attack.clone())),
             (
@@ -374,7 +391,9 @@ impl AbaoAqu {
                             if self.can_launch(u) {
                                 out.push(Action::Launch { unit: u });
                             }
-                            if self.can_detonate(u) {
+                            if self.can_detonate(u)
+                                && self.blast(u).iter().any(|a| a.column.is_some())
+                            {
                                 out.push(Action::Detonate { unit: u });
                             }
                         }

@@ -22,7 +22,7 @@
 //!
 //! | module | rules |
 //! |---|---|
-//! | [`data`], [`options`] | ABQ-2-A/B/C and ABQ-UNITS (counters), the tables, ABQ-S1..S7 as data; the `turns` option |
+//! | [`data`], [`options`] | ABQ-2-A/B/C and ABQ-UNITS (counters), the tables, ABQ-S1..S7 as data; the house-rule options (`turns`, and the disputable readings of 3-3, 8-4, 11-2, 17-2, 17-4 and the scenarios' "3 turns") |
 //! | [`map`] | ABQ-1: boards, layouts, the fortress, hex numbers |
 //! | [`setup`] | checking a setup, dealing counters to seats, set-up areas |
 //! | [`state`] | the fixed part and the progress; lookups (the counter's showing side) |
@@ -78,8 +78,9 @@ use std::collections::BTreeMap;
 pub const RULESET_ID: &str = "abaoaqu";
 /// Bumped whenever a rule change would make an old record replay differently.
 /// Version 2: a starting ratio worse than 1:3 has no effect and a shift stops at 1:3
-/// (ABQ-7-5, rulings).
-pub const RULESET_VERSION: &str = "2";
+/// (ABQ-7-5, rulings). Version 3: an attack (or a satellite missile) that cannot have any
+/// effect is neither listed nor accepted (ABQ-7-5).
+pub const RULESET_VERSION: &str = "3";
 
 impl Game for AbaoAqu {
     type Setup = Setup;
@@ -109,7 +110,7 @@ impl Game for AbaoAqu {
                     ours: s.ours,
                 })
                 .collect(),
-            odds: "--attack A --defence D [--range R] [--same-hex] [--close] [--attacker-pilot N1|N2|N3|E|S] [--defender-pilot …] [--defender-state C|D]".into(),
+            odds: "--attack A[+A…] --defence D[+D…] [--range R|none] [--same-hex] [--close [--attacker-kind ms|ball] [--defender-kind ms|ball|fighter|turret|ship|doros|bigzam]] [--attacker-pilot N1|N2|N3|E|S[+…]] [--defender-pilot … (N2d: defence only)] [--defender-state C|D]".into(),
             safety_limit: Some(("turns".into(), "15".into())),
         }
     }
@@ -169,15 +170,28 @@ impl Game for AbaoAqu {
         AbaoAqu::new(setup)
     }
 
-    /// A version 1 record may hold an attack whose column the 1:3 end changed (ABQ-7-5).
+    /// A version 1 record may hold an attack whose column the 1:3 end changed (ABQ-7-5); a
+    /// version 2 record may hold an attack fired to no effect, now refused (ABQ-7-5).
     fn replays_older(version: &str, _setup: &Setup) -> Result<(), String> {
+        let (why, commit) = if version == "1" {
+            (
+                "a ratio worse than 1:3 before the pilot ranks now has no effect and a shift \
+                 stops at 1:3 (ABQ-7-5)",
+                "ebbe482",
+            )
+        } else {
+            (
+                "an attack that cannot have any effect (every ratio worse than 1:3) is now \
+                 refused instead of fired (ABQ-7-5)",
+                "f0790a0",
+            )
+        };
         Err(battlemat_core::older_version_refused(
             RULESET_ID,
             version,
             RULESET_VERSION,
-            "a ratio worse than 1:3 before the pilot ranks now has no effect and a shift stops \
-             at 1:3 (ABQ-7-5)",
-            "ebbe482",
+            why,
+            commit,
         ))
     }
 

@@ -3,6 +3,7 @@
 
 use crate::data::{Flag, Weapon};
 use crate::events::Event;
+use crate::options::LeadOffScreen;
 use crate::state::{AbaoAqu, Attack, Declaring, Phase, Place, Screen, Stage, UnitId};
 use battlemat_core::Seat;
 use battlemat_geom::hexmap::HexId;
@@ -44,13 +45,18 @@ impl AbaoAqu {
     pub fn roll_screen(&mut self, hex: HexId, seat: Seat, face: u8, ev: &mut Vec<Event>) {
         let h = self.hex_no(hex);
         if face < 5 {
+            // ABQ-3-3, our `lead_off_screen` option: a lead-off screen may wait for the
+            // end of the battle it was fired in.
+            let after_battle = self.now.stage == Stage::LeadCombat
+                && self.fixed.setup.options.lead_off_screen == LeadOffScreen::AfterBattle;
             self.now.screens.push(Screen {
                 hex,
                 placed: self.now.turn,
+                after_battle,
             });
-            ev.push(Event::ScreenPlaced { hex: h });
+            ev.push(Event::ScreenPlaced { hex: h, die: face });
         } else {
-            ev.push(Event::ScreenMissed { hex: h });
+            ev.push(Event::ScreenMissed { hex: h, die: face });
         }
         self.now.phase = Phase::Combat {
             seat,
@@ -71,26 +77,12 @@ impl AbaoAqu {
     /// against MS units, 20 against ships (its own anti-MS and anti-ship values), against
     /// each one's defence, on the close combat table — and is gone (16-2).
     pub fn detonate(&mut self, seat: Seat, u: UnitId, ev: &mut Vec<Event>) {
-        let Some(h) = self.unit(u).hex() else {
+        if self.unit(u).hex().is_none() {
             return;
-        };
-        let targets: Vec<UnitId> = self.in_hex(h).filter(|&v| v != u).collect();
-        let attacks: Vec<Attack> = targets
+        }
+        let attacks: Vec<Attack> = self
+            .blast(u)
             .into_iter()
-            .map(|t| {
-                let a = if self.target_is_ship(t) {
-                    self.anti_ship(u)
-                } else {
-                    self.anti_ms(u)
-                } as u32;
-                let shift = -self.rank_of(&[t], false);
-                Attack {
-                    attackers: vec![u],
-                    targets: vec![t],
-                    close: true,
-                    column: crate::combat::final_column(a, self.defence(t) as u32, shift),
-                }
-            })
             .filter(|a| a.column.is_some())
             .collect();
         self.unit_mut(u).at = Place::Gone;
@@ -119,6 +111,31 @@ impl AbaoAqu {
             self.now.phase = Phase::Resolve { attacks, seat };
         }
         self.check_destroyed(ev);
+    }
+
+    /// The attacks a satellite missile in its hex would make: one on each other unit there
+    /// (ABQ-16-4, 16-5), each with its column (None: worse than 1:3, no effect).
+    pub fn blast(&self, u: UnitId) -> Vec<Attack> {
+        let Some(h) = self.unit(u).hex() else {
+            return Vec::new();
+        };
+        self.in_hex(h)
+            .filter(|&v| v != u)
+            .map(|t| {
+                let a = if self.target_is_ship(t) {
+                    self.anti_ship(u)
+                } else {
+                    self.anti_ms(u)
+                } as u32;
+                let shift = -self.rank_of(&[t], false);
+                Attack {
+                    attackers: vec![u],
+                    targets: vec![t],
+                    close: true,
+                    column: crate::combat::final_column(a, self.defence(t) as u32, shift),
+                }
+            })
+            .collect()
     }
 
     /// ABQ-16-2: at the end of its side's combat phase, a satellite missile that has moved

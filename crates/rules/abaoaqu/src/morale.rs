@@ -9,10 +9,15 @@ use crate::state::{AbaoAqu, Morale, Place, UnitId};
 /// ABQ-10-3: "A number less than 5 is required for recovery from confused state and a
 /// number less than 4 is required for recovery from a panicked state."
 pub fn recovers(m: Morale, face: u8) -> bool {
+    face < recovery_under(m)
+}
+
+/// The number the recovery die must be under (ABQ-10-3): 5 confused, 4 panicked.
+pub fn recovery_under(m: Morale) -> u8 {
     match m {
-        Morale::Confused => face < 5,
-        Morale::Panic => face < 4,
-        Morale::Normal => true,
+        Morale::Confused => 5,
+        Morale::Panic => 4,
+        Morale::Normal => 7,
     }
 }
 
@@ -35,6 +40,15 @@ pub fn die_modifier(m: Morale) -> u8 {
     }
 }
 
+/// How a result was read: the die, what the target's morale added, the column, the table.
+#[derive(Clone, Copy, Debug)]
+pub struct Roll {
+    pub die: u8,
+    pub modifier: u8,
+    pub column: u8,
+    pub close: bool,
+}
+
 impl AbaoAqu {
     /// The next unit of either side (roster order, from `from`) that is confused or
     /// panicked rolls; when none is left, the movement phase.
@@ -50,22 +64,41 @@ impl AbaoAqu {
 
     /// ABQ-10-2, 10-4: a success restores the unit; a failure changes nothing.
     pub fn roll_recovery(&mut self, unit: UnitId, face: u8, ev: &mut Vec<Event>) {
-        if recovers(self.unit(unit).morale, face) {
+        let m = self.unit(unit).morale;
+        let under = recovery_under(m);
+        if recovers(m, face) {
             self.unit_mut(unit).morale = Morale::Normal;
-            ev.push(Event::Recovered { unit });
+            ev.push(Event::Recovered {
+                unit,
+                die: face,
+                under,
+            });
         } else {
-            ev.push(Event::StillShaken { unit });
+            ev.push(Event::StillShaken {
+                unit,
+                die: face,
+                under,
+            });
         }
         self.next_recovery(unit + 1);
     }
 
     /// Apply one result to a unit.
-    pub fn apply_hit(&mut self, unit: UnitId, hit: Hit, ev: &mut Vec<Event>) {
+    /// `roll`: the die, its modifier, the column and the table, for the event's words.
+    pub fn apply_hit(&mut self, unit: UnitId, hit: Hit, roll: Roll, ev: &mut Vec<Event>) {
         let now = after_hit(self.unit(unit).morale, hit);
         match now {
             Some(m) => self.unit_mut(unit).morale = m,
             None => self.unit_mut(unit).at = Place::Gone,
         }
-        ev.push(Event::Result { unit, hit, now });
+        ev.push(Event::Result {
+            unit,
+            hit,
+            now,
+            die: roll.die,
+            modifier: roll.modifier,
+            column: crate::combat::COLUMNS[roll.column as usize].to_string(),
+            close: roll.close,
+        });
     }
 }

@@ -8,7 +8,6 @@ use crate::data::{Catalog, Hit, Pilot, Tables};
 use crate::events::Action;
 use crate::legal::Plan;
 use crate::morale::{after_hit, die_modifier};
-use crate::ranks::pilot_rank;
 use crate::state::{AbaoAqu, Attack, Declaring, Morale, Phase};
 use battlemat_core::Odds;
 use std::collections::BTreeMap;
@@ -83,10 +82,17 @@ pub fn sample(
     Ok(face_result(&Catalog::builtin().tables, col, close, Some(state), face).to_string())
 }
 
-/// `battlemat odds abaoaqu --attack A --defence D [--range R] [--same-hex] [--close]
-/// [--attacker-pilot P] [--defender-pilot P] [--defender-state C|D]`. Shooting, A is the
-/// counter's anti-MS or anti-ship value and the range is taken off (7-2; doubled in the same
-/// hex, 7-3); in close combat (`--close`) A and D are the two sides of 9-5's ratio.
+/// `battlemat odds abaoaqu --attack A --defence D [--range R|none] [--same-hex] [--close
+/// [--attacker-kind ms|ball] [--defender-kind ms|ball|fighter|turret|ship|doros|bigzam]]
+/// [--attacker-pilot P] [--defender-pilot P] [--defender-state C|D]`, the values as the
+/// texts' examples write them: a stack as `5+4` (each attacker's value, each less the range,
+/// ABQ-8-2; the defences added), pilots as `N3+E` (ABQ-14-3; `N2d` a rank for defence only,
+/// White Base's, ABQ-11-3), the range `none` where "distance is ignored" (ABQ-11-4). Shooting,
+/// A is each counter's anti-MS or anti-ship value, less the range (7-2), doubled in the same
+/// hex (7-3); in close combat (`--close`) A and D are read off the counters and 9-5 makes the
+/// ratio: against MS anti-MS : anti-MS (a Ball's halved), against fighters and turrets 2 ×
+/// anti-MS : anti-MS, against ships (and the Bigzam, 17-2) 2 × anti-ship : anti-MS, against
+/// the Doros 2 × anti-ship : its defence.
 pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
     let (column, close, state, details) = parse(params)?;
     let tables = &Catalog::builtin().tables;
@@ -95,6 +101,31 @@ pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
         details,
         ..Default::default()
     })
+}
+
+/// The words of the odds' parameters, for errors.
+const USAGE: &str = "--attack A[+A...] --defence D[+D...] [--range R|none] [--same-hex] [--close [--attacker-kind ms|ball] [--defender-kind ms|ball|fighter|turret|ship|doros|bigzam]] [--attacker-pilot N1|N2|N3|E|S[+...]] [--defender-pilot ... (N2d: defence only)] [--defender-state C|D]";
+
+/// A pilot, or a stack's pilots joined by `+` (ABQ-14-3): the rank attacking or defending
+/// (`N2d`: White Base's N2, defence only, ABQ-11-3).
+fn stack_rank(key: &str, v: &str, attacking: bool) -> Result<i32, String> {
+    let mut pilots = Vec::new();
+    for p in v.split('+') {
+        let p = p.trim();
+        let (p, defence_only) = match p.strip_suffix(['d', 'D']) {
+            Some(n) if n.len() == 2 && n.starts_with(['n', 'N']) => (n, true),
+            _ => (p, false),
+        };
+        let pilot = Pilot::parse(p).ok_or(format!(
+            "--{key}: {p:?} is not one of N1 N2 N3 E S (a stack joined by +, e.g. N3+E; N2d: a rank for defence only)"
+        ))?;
+        pilots.push(if defence_only && attacking {
+            Pilot::Regular
+        } else {
+            pilot
+        });
+    }
+    Ok(crate::ranks::group_rank(pilots))
 }
 
 /// A matchup's parameters: the final column, close combat or not, the defender's state,
@@ -114,56 +145,66 @@ fn parse(
     // Counters' values are single digits and the largest layout 68 hexes across: the
     // bound keeps every sum and ratio below far from overflowing.
     const MAX_VALUE: u32 = 999;
-    let num = |k: &str| -> Result<Option<u32>, String> {
-        params
-            .get(k)
-            .map(|v| match v.trim().parse::<u32>() {
-                Ok(n) if n <= MAX_VALUE => Ok(n),
-                Ok(_) => Err(format!("--{k}: {v} is more than {MAX_VALUE}")),
-                Err(_) => Err(format!("--{k}: {v:?} is not a whole number")),
-            })
-            .transpose()
+    const MAX_STACK: usize = 24;
+    let get = |k: &str| params.get(k).or_else(|| params.get(&k.replace('-', "_")));
+    let one = |k: &str, v: &str| -> Result<u32, String> {
+        match v.trim().parse::<u32>() {
+            Ok(n) if n <= MAX_VALUE => Ok(n),
+            Ok(_) => Err(format!("--{k}: {v} is more than {MAX_VALUE}")),
+            Err(_) => Err(format!("--{k}: {v:?} is not a whole number")),
+        }
     };
-    let flag = |k: &str| params.get(k).is_some_and(|v| v != "false");
+    // A value, or a stack's values joined by `+` (ABQ-8-2).
+    let values = |k: &str| -> Result<Option<Vec<u32>>, String> {
+        let Some(v) = get(k) else {
+            return Ok(None);
+        };
+        let parts: Vec<&str> = v.split('+').collect();
+        if parts.len() > MAX_STACK {
+            return Err(format!("--{k}: more than {MAX_STACK} counters"));
+        }
+        parts
+            .iter()
+            .map(|p| one(k, p))
+            .collect::<Result<_, _>>()
+            .map(Some)
+    };
+    let flag = |k: &str| get(k).is_some_and(|v| v != "false");
     for k in params.keys() {
         if !matches!(
-            k.as_str(),
+            k.replace('_', "-").as_str(),
             "attack"
                 | "defence"
                 | "defense"
                 | "range"
                 | "same-hex"
-                | "same_hex"
                 | "close"
+                | "attacker-kind"
+                | "defender-kind"
                 | "attacker-pilot"
-                | "attacker_pilot"
                 | "defender-pilot"
-                | "defender_pilot"
                 | "defender-state"
-                | "defender_state"
                 | "json"
         ) {
-            return Err(format!(
-                "--{k} is not an option of abaoaqu odds: --attack A --defence D [--range R] [--same-hex] [--close] [--attacker-pilot N1|N2|N3|E|S] [--defender-pilot ...] [--defender-state C|D]"
-            ));
+            return Err(format!("--{k} is not an option of abaoaqu odds: {USAGE}"));
         }
     }
-    let a = num("attack")?.ok_or("--attack A is required (the attack value)")?;
-    let d = match num("defence")? {
+    let attack =
+        values("attack")?.ok_or("--attack A is required (the attack value; a stack as 5+4)")?;
+    let defence = match values("defence")? {
         Some(d) => d,
-        None => num("defense")?.ok_or("--defence D is required (the defence value)")?,
+        None => values("defense")?
+            .ok_or("--defence D is required (the defence value; a stack as 3+2)")?,
     };
-    let pilot = |k: &str| -> Result<Pilot, String> {
-        match params.get(k).or_else(|| params.get(&k.replace('-', "_"))) {
-            None => Ok(Pilot::Regular),
-            Some(v) => Pilot::parse(v).ok_or(format!("--{k}: {v:?} is not one of N1 N2 N3 E S")),
-        }
+    let ap = match get("attacker-pilot") {
+        Some(v) => stack_rank("attacker-pilot", v, true)?,
+        None => 0,
     };
-    let ap = pilot("attacker-pilot")?;
-    let dp = pilot("defender-pilot")?;
-    let state = match params
-        .get("defender-state")
-        .or_else(|| params.get("defender_state"))
+    let dp = match get("defender-pilot") {
+        Some(v) => stack_rank("defender-pilot", v, false)?,
+        None => 0,
+    };
+    let state = match get("defender-state")
         .map(|s| s.to_ascii_uppercase())
         .as_deref()
     {
@@ -177,21 +218,115 @@ fn parse(
         }
     };
     let close = flag("close");
-    let same = flag("same-hex") || flag("same_hex");
-    let range = num("range")?.unwrap_or(if same || close { 0 } else { 1 });
-    if same && range != 0 && params.contains_key("range") {
-        return Err("--same-hex and --range: in the same hex the range is 0".into());
-    }
-    let effective = if close {
-        a
-    } else if same || range == 0 {
-        a * 2
-    } else {
-        a.saturating_sub(range)
-    };
-    let shift = pilot_rank(ap) - pilot_rank(dp);
-    let column = final_column(effective, d, shift);
+    let same = flag("same-hex");
     let mut details = BTreeMap::new();
+    // The effective attack and the defence the ratio is made of.
+    let (effective, d) = if close {
+        if get("range").is_some() || same {
+            return Err(
+                "--close: close combat is in the same hex (ABQ-9-1); no --range or --same-hex"
+                    .into(),
+            );
+        }
+        // ABQ-9-5, with the values read off the counters.
+        let kind = |k: &str, allowed: &[&str]| -> Result<String, String> {
+            let v = get(k)
+                .map(|v| v.to_ascii_lowercase())
+                .unwrap_or("ms".into());
+            if allowed.contains(&v.as_str()) {
+                Ok(v)
+            } else {
+                Err(format!("--{k}: {v:?} is one of {}", allowed.join(", ")))
+            }
+        };
+        let ak = kind("attacker-kind", &["ms", "ball"])?;
+        let dk = kind(
+            "defender-kind",
+            &["ms", "ball", "fighter", "turret", "ship", "doros", "bigzam"],
+        )?;
+        if ak == "ball" && attack.len() > 1 {
+            return Err("--attacker-kind ball: one attacker (its value halved against MS)".into());
+        }
+        if defence.len() > 1 {
+            return Err(
+                "--close: close combat is against one counter (ABQ-8-4: never a group)".into(),
+            );
+        }
+        let d = defence[0];
+        let (a, d, ratio) = match dk.as_str() {
+            "ms" | "ball" => {
+                let a: u32 = attack
+                    .iter()
+                    .map(|&v| if ak == "ball" { v / 2 } else { v })
+                    .sum();
+                let d = if dk == "ball" { d / 2 } else { d };
+                (a, d, "(a) MS vs MS: anti-MS : anti-MS (a Ball's halved)")
+            }
+            "fighter" | "turret" => (
+                2 * attack.iter().sum::<u32>(),
+                d,
+                "(b) MS vs fighters, cannon turrets: 2 × anti-MS : anti-MS",
+            ),
+            "doros" => (
+                2 * attack.iter().sum::<u32>(),
+                d,
+                "(c) MS vs the Doros: 2 × anti-ship : its defence",
+            ),
+            _ => (
+                2 * attack.iter().sum::<u32>(),
+                d,
+                "(c) MS vs ship (and the Bigzam, ABQ-17-2): 2 × anti-ship : anti-MS",
+            ),
+        };
+        details.insert("ratio".into(), ratio.into());
+        (a, d)
+    } else {
+        if get("attacker-kind").is_some() || get("defender-kind").is_some() {
+            return Err(
+                "--attacker-kind and --defender-kind are for close combat (--close)".into(),
+            );
+        }
+        // ABQ-7-2, 7-3, 11-4: the range, the same hex, or distance ignored.
+        let range: Option<u32> = match get("range").map(|r| r.trim().to_ascii_lowercase()) {
+            None if same => Some(0),
+            None => Some(1),
+            Some(r) if r == "none" => {
+                if same {
+                    return Err("--same-hex and --range none: one or the other".into());
+                }
+                None
+            }
+            Some(r) if r == "0" => {
+                return Err("--range 0: a unit in the same hex is shot at doubled (ABQ-7-3): say --same-hex; to ignore the distance (as ABQ-11-4's example does) say --range none".into());
+            }
+            Some(r) => {
+                if same {
+                    return Err("--same-hex and --range: in the same hex there is no range".into());
+                }
+                Some(one("range", &r)?)
+            }
+        };
+        let effective: u32 = attack
+            .iter()
+            .map(|&a| match range {
+                None => a,
+                Some(0) => a * 2,
+                Some(r) => a.saturating_sub(r),
+            })
+            .sum();
+        details.insert(
+            "range".into(),
+            match range {
+                None => "ignored".to_string(),
+                Some(0) => "same hex (doubled, ABQ-7-3)".to_string(),
+                Some(r) => format!("{r} (less {r} for each attacker, ABQ-7-2)"),
+            }
+            .into(),
+        );
+        (effective, defence.iter().sum())
+    };
+    let shift = ap - dp;
+    let column = final_column(effective, d, shift);
     details.insert("column".into(), crate::combat::column_name(column).into());
     details.insert("effective_attack".into(), effective.into());
     details.insert("defence".into(), d.into());

@@ -7,7 +7,8 @@
 //! Newtype or Elite rank, less 1 if it holds any Student (N3+E = 3, N2+S = 1, E+S = 0,
 //! S+S = −1). 11-2 leaves it "up to the player" whether a Newtype raises or lowers the
 //! ratio: each side uses its rank in its own favour, which this formula always does, so it
-//! is not asked. 11-3: White Base's N2 counts only in defence (a counter flag).
+//! is not asked; where that can hurt its own side (a group target holding the firing side's
+//! own counters) the `group_ranks` option lets the firing side leave them unused (combat). 11-3: White Base's N2 counts only in defence (a counter flag).
 
 use crate::data::{Flag, Pilot};
 use crate::state::{AbaoAqu, UnitId};

@@ -182,6 +182,7 @@ impl AbaoAqu {
                 phase: Phase::Over,
                 pending: Vec::new(),
                 screens: Vec::new(),
+                short: [false; 2],
                 held: [0, 0],
                 reinforcements: None,
                 cancels: 0,

@@ -194,12 +194,29 @@ pub enum Stage {
     DamageCheck,
 }
 
+impl Stage {
+    /// The phase in the text's words (ABQ-3-3).
+    pub fn words(self) -> &'static str {
+        match self {
+            Stage::Recovery => "recovery",
+            Stage::Movement => "lead-off movement",
+            Stage::LeadCombat => "lead-off combat",
+            Stage::FollowCombat => "follow-up combat",
+            Stage::DamageCheck => "follow-up damage check",
+        }
+    }
+}
+
 /// ABQ-18-4: a beam-disruption screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Screen {
     pub hex: HexId,
     /// The turn it was placed; removed at the start of turn `placed + 5` (ABQ-18-6).
     pub placed: u16,
+    /// Placed in a lead-off combat under `lead_off_screen=after_battle`: it works from the
+    /// end of that half's damage check (ABQ-3-3: "a single battle").
+    #[serde(default)]
+    pub after_battle: bool,
 }
 
 /// The result, once over (the one two-sided outcome of `battlemat_core`).
@@ -221,6 +238,10 @@ pub struct Progress {
     pub screens: Vec<Screen>,
     /// Turn ends in a row each side has held the fortress with enough units.
     pub held: [u8; 2],
+    /// `hold_count=whole_turns`: the side was short of the fortress's number as this turn
+    /// began or at the end of its first half, so the turn does not count.
+    #[serde(default)]
+    pub short: [bool; 2],
     /// ABQ-S7: the turn the reinforcements arrive, once rolled.
     pub reinforcements: Option<u16>,
     /// Attacks the deciding seat has cancelled in this combat phase (see

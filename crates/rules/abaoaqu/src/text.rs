@@ -52,14 +52,14 @@ impl fmt::Display for Observation {
         } else {
             writeln!(
                 f,
-                "{} — turn {}{} — {} leads off — {:?}",
+                "{} — turn {}{} — {} leads off — {}",
                 self.scenario,
                 self.turn,
                 self.turn_limit
                     .map(|l| format!(" of {l}"))
                     .unwrap_or_default(),
                 self.sides[self.lead as usize],
-                self.stage
+                self.stage.words()
             )?;
         }
         for line in &self.map {

@@ -4,6 +4,7 @@
 //! limit (our `turns` option), resigning, and who decides.
 
 use crate::events::{Event, HexNo};
+use crate::options::HoldCount;
 use crate::state::{AbaoAqu, Declaring, FEDERATION, Outcome, Phase, Place, Stage, ZEON};
 use battlemat_core::{GameResult, Seat};
 
@@ -19,6 +20,7 @@ impl AbaoAqu {
         self.now.turn = turn;
         self.now.half = 0;
         ev.push(Event::TurnBegins { turn });
+        self.mark_short();
         let mut lifted = Vec::new();
         self.now.screens.retain(|s| {
             let keep = turn < s.placed + 5;
@@ -133,12 +135,43 @@ impl AbaoAqu {
 
     /// The end of five phases: the second half with the sides swapped, or the turn's end.
     pub fn end_half(&mut self, ev: &mut Vec<Event>) {
+        // `lead_off_screen=after_battle`: the battle is over, its screens work from now.
+        for s in &mut self.now.screens {
+            s.after_battle = false;
+        }
         if self.now.half == 0 {
+            self.mark_short();
             self.now.half = 1;
             self.begin_half(ev);
         } else {
             self.end_turn(ev);
         }
+    }
+
+    /// `hold_count=whole_turns` ("at all times for 3 turns"): a side short of its number as
+    /// a turn begins or at the end of its first half does not count that turn.
+    fn mark_short(&mut self) {
+        if self.fixed.setup.options.hold_count != HoldCount::WholeTurns {
+            return;
+        }
+        for side in [FEDERATION, ZEON] {
+            if let Some(need) = self.fixed.hold[side as usize]
+                && self.on_fortress(side) < need
+            {
+                self.now.short[side as usize] = true;
+            }
+        }
+    }
+
+    /// How many of `side`'s counters stand on the fortress.
+    pub fn on_fortress(&self, side: u8) -> u16 {
+        self.now
+            .units
+            .iter()
+            .filter(|x| {
+                x.side == side && matches!(x.at, Place::Hex(h) if self.fixed.layout.on_fortress(h))
+            })
+            .count() as u16
     }
 
     /// The end of the turn: the fortress held (ABQ-S*: "at all times for 3 turns", counted
@@ -148,16 +181,9 @@ impl AbaoAqu {
             let Some(need) = self.fixed.hold[side as usize] else {
                 continue;
             };
-            let on = self
-                .now
-                .units
-                .iter()
-                .filter(|x| {
-                    x.side == side
-                        && matches!(x.at, Place::Hex(h) if self.fixed.layout.on_fortress(h))
-                })
-                .count() as u16;
-            if on >= need {
+            let on = self.on_fortress(side);
+            let short = std::mem::take(&mut self.now.short[side as usize]);
+            if on >= need && !short {
                 self.now.held[side as usize] += 1;
                 ev.push(Event::FortressHeld {
                     side: self.side_name(side).to_string(),

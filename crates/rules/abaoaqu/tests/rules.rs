@@ -28,6 +28,12 @@ fn to_zeon_combat(g: &mut AbaoAqu) {
     assert_eq!(g.now.stage, Stage::FollowCombat);
 }
 
+/// Is the action (as typed) in the listing?
+fn offered(g: &AbaoAqu, a: &str) -> bool {
+    let a: battlemat_abaoaqu::Action = a.parse().unwrap();
+    g.legal_actions().contains(&a)
+}
+
 fn col(c: Option<u8>) -> &'static str {
     c.map_or("none", |c| battlemat_abaoaqu::combat::COLUMNS[c as usize])
 }
@@ -462,10 +468,12 @@ fn abq_7_1_anti_ms_against_ms_anti_ship_against_ships() {
         "2:1"
     ); // 4:2
     act(&mut g, "cancel");
-    assert_eq!(
-        column(&declare(&mut g, "1010", &[2], "1110", "shoot u1")),
-        "none"
-    ); // 2:8
+    // 2:8 is worse than 1:3: no effect, so not offered and refused (ABQ-7-5).
+    act(&mut g, "from 1010");
+    act(&mut g, "with u2");
+    act(&mut g, "target 1110");
+    assert!(!offered(&g, "shoot u1"));
+    refused(&mut g, "shoot u1", "ABQ-7-5");
 }
 
 #[test]
@@ -835,14 +843,21 @@ fn abq_7_5_a_start_worse_than_1_3_has_no_effect_a_shift_stops_at_1_3() {
     // And at 7:1, counted from the ratio itself: 10:1 lowered three ranks is 7:1.
     assert_eq!(col(final_column(10, 1, -3)), "7:1");
     assert_eq!(col(final_column(6, 2, 9)), "7:1");
-    // In a game: the Gundam at 4 hexes has no column (no effect).
+    // In a game: the Gundam at 4 hexes has no column (no effect), so the hex is not offered
+    // and is refused by this rule (version 3: an attack that cannot have any effect is not
+    // fired).
     let mut g = game(&["GD@1010"], &["GD@1410"]);
     g.unit_mut(1).pilot = Pilot::Regular;
     skip_moves(&mut g);
-    assert_eq!(
-        column(&declare(&mut g, "1010", &[0], "1410", "shoot u1")),
-        "none"
+    let (from, to) = (
+        g.fixed.layout.map.parse("1010").unwrap(),
+        g.fixed.layout.map.parse("1410").unwrap(),
     );
+    assert_eq!(g.shoot_attack(&[0], from, to, &[1]).unwrap().column, None);
+    act(&mut g, "from 1010");
+    act(&mut g, "with u0");
+    assert!(!offered(&g, "target 1410"));
+    refused(&mut g, "target 1410", "ABQ-7-5");
 }
 
 #[test]
@@ -1427,4 +1442,249 @@ fn bad_actions_are_refused_without_change() {
     refused(&mut g, "launch u0", "ABQ-18-3");
     refused(&mut g, "detonate u77", "ABQ-2-A");
     let _ = Declaring::Idle;
+}
+
+// ---------------------------------------------------------------- House-rule options (issue 20)
+
+#[test]
+fn abq_8_4_option_group_shooters_hit_or_spared() {
+    // ABQ-8-4: "When attacking a stack as a group (consisting of both enemy and friendly
+    // units), the friendly units are affected in the same way as the enemy units". Two
+    // Zakus in the GM's hex, one shooting the MS group: 5 doubled in the hex (ABQ-7-3).
+    let fed = ["GM@1110"];
+    let zeon = ["ZK@1110", "ZK@1110"];
+    // hit (default): the shooter is in its own group — 10 : 3 + 2 + 2 = 7 → 1:1.
+    let mut g = game(&fed, &zeon);
+    to_zeon_combat(&mut g);
+    let a = declare(&mut g, "1110", &[1], "1110", "shoot ms");
+    assert_eq!(a.targets, [0, 1, 2]);
+    assert_eq!(column(&a), "1:1");
+    // spared: the shooter is left out — 10 : 3 + 2 = 5 → 2:1, and its die is not read.
+    let mut g = game_with(&fed, &zeon, None, &[("group_shooters", "spared")]);
+    to_zeon_combat(&mut g);
+    let a = declare(&mut g, "1110", &[1], "1110", "shoot ms");
+    assert_eq!(a.targets, [0, 2]);
+    assert_eq!(column(&a), "2:1");
+}
+
+#[test]
+fn abq_11_2_option_group_ranks_every_or_firing_side() {
+    // ABQ-11-2: "Whether the N rank is used to raise or lower the final ratio in any given
+    // situation is completely up to the player." A Zaku shoots the MS group of a GM and
+    // Zeon's own Char's Zaku (elite) one hex off: 5 - 1 = 4 : 3 + 2 = 5 → 1:2.
+    let fed = ["GM@1110"];
+    let zeon = ["ZK@1010", "RZ@1110"];
+    // every (default): the elite's rank defends the group it is in: 1:2 lowered to 1:3.
+    let mut g = game(&fed, &zeon);
+    to_zeon_combat(&mut g);
+    assert_eq!(
+        column(&declare(&mut g, "1010", &[1], "1110", "shoot ms")),
+        "1:3"
+    );
+    // firing_side: Zeon leaves its own elite's rank unused: 1:2.
+    let mut g = game_with(&fed, &zeon, None, &[("group_ranks", "firing_side")]);
+    to_zeon_combat(&mut g);
+    assert_eq!(
+        column(&declare(&mut g, "1010", &[1], "1110", "shoot ms")),
+        "1:2"
+    );
+}
+
+#[test]
+fn abq_17_2_option_bigzam_close_as_ship_or_ms() {
+    // ABQ-17-2: "it is treated as a ship for combat purposes. ... When attacking the Bigzam
+    // at close range, the MS close combat tablet is used." ABQ-9-4: "An enemy ship stacked
+    // with enemy mobile suits, cannot be attacked by close combat."
+    // ship (default): 9-5 (c), 2 × anti-ship 6 : the Bigzam's anti-MS 8 → 1:1.
+    let mut g = game(&["GC@1210"], &["BG@1210"]);
+    skip_moves(&mut g);
+    assert_eq!(
+        column(&declare(&mut g, "1210", &[0], "1210", "close u1")),
+        "1:1"
+    );
+    // And a Zaku beside it shelters it, as a ship (9-4).
+    let mut g = game(&["GC@1210"], &["BG@1210", "ZK@1210"]);
+    skip_moves(&mut g);
+    act(&mut g, "from 1210");
+    act(&mut g, "with u0");
+    act(&mut g, "target 1210");
+    refused(&mut g, "close u1", "ABQ-9-4");
+    // ms: 9-5 (a), anti-MS 5 : 8 → 1:2, and no shelter.
+    let ms = [("bigzam_close", "ms")];
+    let mut g = game_with(&["GC@1210"], &["BG@1210", "ZK@1210"], None, &ms);
+    skip_moves(&mut g);
+    assert_eq!(
+        column(&declare(&mut g, "1210", &[0], "1210", "close u1")),
+        "1:2"
+    );
+}
+
+#[test]
+fn abq_17_4_option_bigzam_close_beams_hurt_or_immune() {
+    // ABQ-17-4: "The Bigzam is invulnerable to beam weapons because of its I-field." A GM
+    // (beam) in its hex.
+    // hurt (default): close combat is not the beam rifle — 2 × anti-ship 4 : 8 → 1:1.
+    let mut g = game(&["GM@1210"], &["BG@1210"]);
+    skip_moves(&mut g);
+    assert_eq!(
+        column(&declare(&mut g, "1210", &[0], "1210", "close u1")),
+        "1:1"
+    );
+    // immune: the I-field stops the beam-armed suit in close combat too.
+    let mut g = game_with(
+        &["GM@1210"],
+        &["BG@1210"],
+        None,
+        &[("bigzam_close_beams", "immune")],
+    );
+    skip_moves(&mut g);
+    act(&mut g, "from 1210");
+    act(&mut g, "with u0");
+    refused(&mut g, "target 1210", "ABQ-7-2");
+}
+
+#[test]
+fn abq_3_3_option_lead_off_screen_at_once_or_after_battle() {
+    // ABQ-3-3: "Enemy units receiving attacks can return fire in the next t 'Follow-up'
+    // side's combat phase. Both attacks will be deemed to have taken place in a single
+    // battle". ABQ-18-5: "Any beam weapon attack firing into or out of the BD screen
+    // affected area is nullified." The Federation's BD Public screens the Gelgoog's hex in
+    // the lead-off combat; the Gelgoog (beams) would return fire at the GM.
+    let fed = ["PD@1010", "GM@1410"];
+    let zeon = ["GE@1510"];
+    let screen = |g: &mut AbaoAqu| {
+        skip_moves(g);
+        act(g, "launch u0");
+        act(g, "at 1510");
+        roll(g, &[4]);
+        done(g);
+        assert_eq!(g.now.stage, Stage::FollowCombat);
+        act(g, "from 1510");
+        act(g, "with u2");
+    };
+    // at_once (default): the screen works from its die: the return fire is nullified.
+    let mut g = game(&fed, &zeon);
+    screen(&mut g);
+    refused(&mut g, "target 1410", "ABQ-7-2");
+    // after_battle: it works after this half's damage check.
+    let mut g = game_with(&fed, &zeon, None, &[("lead_off_screen", "after_battle")]);
+    screen(&mut g);
+    act(&mut g, "target 1410");
+    act(&mut g, "shoot u1");
+    act(&mut g, "cancel");
+    let h = g.fixed.layout.map.parse("1510").unwrap();
+    assert!(!g.screened(h));
+    done(&mut g);
+    // The damage check had nothing to roll: the half is over and the screen works.
+    assert_eq!(g.now.half, 1);
+    assert!(g.screened(h));
+}
+
+#[test]
+fn abq_s1_option_hold_count_turn_end_or_whole_turns() {
+    // ABQ-S1: "keep 10 Fed units on the fortress itself at all times for 3 turns" (here 1).
+    // A GM moves onto the fortress (rows 20-21) in turn 1's movement.
+    let play = |opts: &[(&str, &str)]| {
+        let mut g = game_with(&["GM@1018"], &["ZK@6010"], Some(1), opts);
+        act(&mut g, "move 1020");
+        while g.result().is_none() && g.now.turn < 6 {
+            match g.next() {
+                Next::Chance(_) => {
+                    roll(&mut g, &[6]);
+                }
+                Next::Decide(_) => {
+                    act(&mut g, "done");
+                }
+                Next::Over => break,
+            }
+        }
+        let r = g.result().expect("over");
+        assert!(r.reason.contains("held the fortress"), "{}", r.reason);
+        g.now.turn
+    };
+    // turn_end (default): counted at each turn's end, turn 1 included — won after turn 3.
+    assert_eq!(play(&[]), 3);
+    // whole_turns: turn 1 did not begin with it held — turns 2, 3 and 4.
+    assert_eq!(play(&[("hold_count", "whole_turns")]), 4);
+}
+
+#[test]
+fn abq_7_5_an_attack_without_effect_is_not_offered_nor_fired() {
+    // Rulings (ABQ-7-5): "a ratio worse than 1:3 has no effect". A Public's large missile
+    // (anti-ship 8, ABQ-15-1: "can be used once") five hexes from a Gwazin (defence 12):
+    // 8 - 5 = 3 : 12 = 1:4. Firing it would flip the Public (ABQ-15-3) for nothing, so the
+    // hex is neither offered nor accepted, and the Public keeps its missile.
+    let mut g = game(&["PA@1010"], &["GU@1510"]);
+    skip_moves(&mut g);
+    act(&mut g, "from 1010");
+    act(&mut g, "with u0");
+    assert!(!offered(&g, "target 1510"));
+    refused(&mut g, "target 1510", "ABQ-7-5");
+    act(&mut g, "cancel");
+    assert!(!g.unit(0).flipped && !g.unit(0).fired);
+    // Four hexes off it is 4 : 12 = 1:3, which can have an effect: offered.
+    let mut g = game(&["PA@1110"], &["GU@1510"]);
+    skip_moves(&mut g);
+    act(&mut g, "from 1110");
+    act(&mut g, "with u0");
+    allowed(&g, "target 1510");
+}
+
+#[test]
+fn abq_7_4_and_10_3_every_die_is_shown_with_its_column() {
+    // ABQ-7-4: "The dice are then thrown and use the results to refer to the long-range
+    // shooting table"; ABQ-7-6: "+1 and +2"; ABQ-10-3: "A number less than 5 is required for
+    // recovery from confused state". The words of each result name the die, what the
+    // target's state added, the column and the table; a recovery its die.
+    let mut g = game(&["GM@1010"], &["ZK@1110"]);
+    skip_moves(&mut g);
+    declare(&mut g, "1010", &[0], "1110", "shoot u1"); // 4 : 2 = 2:1
+    act(&mut g, "fire");
+    done(&mut g); // the Federation's lead-off combat
+    done(&mut g); // Zeon's follow-up combat: the damage check's die
+    let ev = roll(&mut g, &[3]); // 2:1, 3: C
+    let text: Vec<String> = ev.iter().map(|e| e.to_string()).collect();
+    assert!(
+        text.iter()
+            .any(|t| t == "u1 is confused (C) — die 3 on the 2:1 column of the shooting table"),
+        "{text:?}"
+    );
+    // The next half opens with its recovery die.
+    let ev = roll(&mut g, &[5]);
+    let text: Vec<String> = ev.iter().map(|e| e.to_string()).collect();
+    assert!(
+        text.iter()
+            .any(|t| t == "u1 fails to recover (recovery die 5, under 5 needed)"),
+        "{text:?}"
+    );
+    // A confused target's die shows its +1.
+    let e = Event::Result {
+        unit: 1,
+        hit: Hit::Confused,
+        now: Some(Morale::Panic),
+        die: 4,
+        modifier: 1,
+        column: "1:1".into(),
+        close: true,
+    };
+    assert_eq!(
+        e.to_string(),
+        "u1 panics (D) — die 4 + 1 (it was confused) = 5 on the 1:1 column of the close combat table"
+    );
+}
+
+#[test]
+fn abq_3_3_the_phases_in_words() {
+    // ABQ-3-3: "(3) 'Lead-off' side combat phase ... (4) 'Follow-up' side combat phase".
+    let mut g = game(&["GM@1010"], &["ZK@3010"]);
+    skip_moves(&mut g);
+    let board = g.observe(battlemat_core::Viewer::Spectator).to_string();
+    assert!(
+        board.lines().next().unwrap().ends_with("— lead-off combat"),
+        "{board}"
+    );
+    done(&mut g);
+    let board = g.observe(battlemat_core::Viewer::Spectator).to_string();
+    assert!(board.contains("— follow-up combat"), "{board}");
+    assert!(!board.contains("FollowCombat"), "{board}");
 }

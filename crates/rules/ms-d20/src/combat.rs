@@ -228,12 +228,17 @@ impl MsD20 {
         let t = a.target;
         let cost = match d {
             Defence::Take => {
-                // "let it hit you": no defence, and no roll with it either.
-                ev.push(Event::Hit {
-                    unit: a.target,
-                    critical: a.critical,
-                });
-                self.after_hit(a, ev);
+                // "let it hit you": no defence, and (by default) no roll with it either;
+                // `roll_after=any_hit`: D20-3H a) still offers the roll.
+                if self.roll_after_any_hit() {
+                    self.hit(a, ev);
+                } else {
+                    ev.push(Event::Hit {
+                        unit: a.target,
+                        critical: a.critical,
+                    });
+                    self.after_hit(a, ev);
+                }
                 return;
             }
             Defence::Dodge => self.dodge_cost(t),
@@ -281,7 +286,11 @@ impl MsD20 {
                 // "Parry (taking damage to that section)".
                 a.onto = s;
                 self.unit_mut(a.target).parried |= 1 << s;
-                self.after_hit(a, ev);
+                if self.roll_after_any_hit() {
+                    self.offer_roll(a, ev);
+                } else {
+                    self.after_hit(a, ev);
+                }
             }
             (Defence::Roll, true) => {
                 a.halved = true;
@@ -291,6 +300,11 @@ impl MsD20 {
         }
     }
 
+    /// Our `roll_after` option (D20-3H a): is a roll offered after any hit?
+    pub fn roll_after_any_hit(&self) -> bool {
+        self.fixed.setup.options.roll_after == crate::options::RollAfter::AnyHit
+    }
+
     /// D20-3H a): hit (a defence failed, or none was open) — the defender may still roll
     /// with it, if it may and has not tried.
     pub fn hit(&mut self, a: Attack, ev: &mut Vec<Event>) {
@@ -298,6 +312,11 @@ impl MsD20 {
             unit: a.target,
             critical: a.critical,
         });
+        self.offer_roll(a, ev);
+    }
+
+    /// D20-3H a): the roll, if the defender may and has not tried; else on to the saves.
+    pub fn offer_roll(&mut self, a: Attack, ev: &mut Vec<Event>) {
         if self.unit(a.target).stunned.is_none() && self.may_roll(&a) {
             self.now.phase = Phase::MayRoll { attack: a };
         } else {
@@ -391,11 +410,19 @@ impl MsD20 {
                     attack: a,
                     left: r.dice,
                     sum: 0,
+                    faces: Vec::new(),
                 }
             }
             None => {
                 // D20-7: "Mobile Unit's Hand Damage - equal to the mobile unit's strength -20."
-                let raw = self.data(a.attacker).strength.saturating_sub(20);
+                let strength = self.data(a.attacker).strength;
+                let raw = strength.saturating_sub(20);
+                ev.push(Event::DamageRolled {
+                    unit: a.target,
+                    roll: format!("hand damage: strength {strength} - 20"),
+                    faces: Vec::new(),
+                    raw,
+                });
                 self.deal(a, raw, ev);
             }
         }
@@ -406,21 +433,30 @@ impl MsD20 {
         a: Attack,
         left: u8,
         sum: u32,
+        mut faces: Vec<u8>,
         face: u8,
         ev: &mut Vec<Event>,
     ) {
         let sum = sum + face as u32;
+        faces.push(face);
         if left > 1 {
             self.now.phase = Phase::Damage {
                 attack: a,
                 left: left - 1,
                 sum,
+                faces,
             };
             return;
         }
         let r = self.fixed.rolls[self.unit(a.attacker).kind as usize][a.weapon as usize]
             .expect("a rolled weapon");
         let raw = r.damage(sum);
+        ev.push(Event::DamageRolled {
+            unit: a.target,
+            roll: r.notation(),
+            faces,
+            raw,
+        });
         self.deal(a, raw, ev);
     }
 

@@ -41,11 +41,27 @@ impl MsD20 {
             w.kind == WeaponType::Melee && large,
             a.halved,
         );
-        let hit = self.hurt(a.target, a.onto, dmg, ev);
+        let mut why = Vec::new();
+        if a.critical {
+            why.push("doubled for the critical");
+        }
+        if w.kind == WeaponType::Melee && large {
+            why.push("doubled: melee on a large target (D20-5M)");
+        }
+        if a.halved {
+            why.push("halved by the roll");
+        }
+        let why = why.join(", ");
+        let hit = self.hurt(a.target, a.onto, dmg, &why, ev);
         if w.kind == WeaponType::Explosive && !large {
+            let half = if why.is_empty() {
+                "halved: explosive (D20-5E)".to_string()
+            } else {
+                format!("{why}, then halved: explosive (D20-5E)")
+            };
             for s in 0..self.unit(a.target).sections.len() as u8 {
                 if s != a.onto && self.section_ok(a.target, s) {
-                    self.hurt(a.target, s, dmg / 2, ev);
+                    self.hurt(a.target, s, dmg / 2, &half, ev);
                 }
             }
         }
@@ -64,7 +80,7 @@ impl MsD20 {
     }
 
     /// `dmg` on one section, less its armour; returns what it took.
-    fn hurt(&mut self, u: UnitId, s: u8, dmg: u32, ev: &mut Vec<Event>) -> u32 {
+    fn hurt(&mut self, u: UnitId, s: u8, dmg: u32, why: &str, ev: &mut Vec<Event>) -> u32 {
         let armour = self.data(u).sections[s as usize].armour.reduction();
         let took = dmg.saturating_sub(armour);
         let left = self.unit(u).sections[s as usize].saturating_sub(took);
@@ -74,6 +90,9 @@ impl MsD20 {
             section: self.data(u).sections[s as usize].name.clone(),
             damage: took,
             left,
+            dealt: dmg,
+            armour,
+            why: why.to_string(),
         });
         if left == 0 {
             self.destroy_section(u, s, ev);

@@ -118,6 +118,18 @@ pub struct Roll {
 }
 
 impl Roll {
+    /// The roll as written: `2d6x10`, `1d6`, `3d6x10+5`.
+    pub fn notation(&self) -> String {
+        let mut s = format!("{}d{}", self.dice, self.sides);
+        if self.times != 1 {
+            s += &format!("x{}", self.times);
+        }
+        if self.plus != 0 {
+            s += &format!("+{}", self.plus);
+        }
+        s
+    }
+
     /// The damage of a roll whose dice came to `sum`: `sum` × M + K.
     pub fn damage(&self, sum: u32) -> u32 {
         sum * u32::from(self.times) + u32::from(self.plus)

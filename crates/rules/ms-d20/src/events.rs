@@ -222,11 +222,27 @@ pub enum Event {
     StunEnds {
         unit: UnitId,
     },
+    /// D20-3H c): the damage dice as rolled (`roll`: the weapon's notation, or how hand
+    /// damage is worked out) and the damage they make, before doubling, halving and armour.
+    DamageRolled {
+        unit: UnitId,
+        roll: String,
+        faces: Vec<u8>,
+        raw: u32,
+    },
+    /// A section's damage: what reached it (`dealt`, after doubling and halving), its
+    /// armour (D20-4), what it took and what is left.
     Damage {
         unit: UnitId,
         section: String,
         damage: u32,
         left: u32,
+        #[serde(default)]
+        dealt: u32,
+        #[serde(default)]
+        armour: u32,
+        #[serde(default)]
+        why: String,
     },
     SectionDestroyed {
         unit: UnitId,
@@ -318,13 +334,49 @@ impl fmt::Display for Event {
             ),
             Event::Stunned { unit } => write!(f, "u{unit} is stunned"),
             Event::StunEnds { unit } => write!(f, "u{unit} is no longer stunned"),
+            Event::DamageRolled {
+                unit,
+                roll,
+                faces,
+                raw,
+            } => {
+                if faces.is_empty() {
+                    write!(f, "damage to u{unit}: {roll} = {raw}")
+                } else {
+                    let dice: Vec<String> = faces.iter().map(|d| d.to_string()).collect();
+                    let sum: u32 = faces.iter().map(|&d| d as u32).sum();
+                    write!(f, "damage to u{unit}: {roll}, dice {}", dice.join(" + "))?;
+                    if faces.len() > 1 {
+                        write!(f, " = {sum}")?;
+                    }
+                    if *raw != sum {
+                        write!(f, " → {raw}")?;
+                    }
+                    Ok(())
+                }
+            }
             Event::Damage {
                 unit,
                 section,
                 damage,
                 left,
+                dealt,
+                armour,
+                why,
             } => {
-                write!(f, "u{unit}'s {section} takes {damage} ({left} left)")
+                write!(f, "u{unit}'s {section} takes {damage}")?;
+                if !why.is_empty() || *armour > 0 {
+                    let mut inner = if why.is_empty() {
+                        dealt.to_string()
+                    } else {
+                        format!("{why}: {dealt}")
+                    };
+                    if *armour > 0 {
+                        inner += &format!(" less {armour} armour");
+                    }
+                    write!(f, " ({inner})")?;
+                }
+                write!(f, ", {left} left")
             }
             Event::SectionDestroyed { unit, section } => {
                 write!(f, "u{unit}'s {section} is destroyed")

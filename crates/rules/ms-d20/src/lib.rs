@@ -199,7 +199,12 @@ impl Game for MsD20 {
             Phase::DefenceDie { attack, defence } => self.roll_defence(attack, defence, f, ev),
             Phase::BeamSave { attack } => self.roll_beam_save(attack, f, ev),
             Phase::StunSave { attack } => self.roll_stun_save(attack, f, ev),
-            Phase::Damage { attack, left, sum } => self.roll_damage_die(attack, left, sum, f, ev),
+            Phase::Damage {
+                attack,
+                left,
+                sum,
+                faces,
+            } => self.roll_damage_die(attack, left, sum, faces, f, ev),
             other => self.now.phase = other,
         }
     }

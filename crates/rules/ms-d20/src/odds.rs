@@ -398,6 +398,52 @@ fn parse(params: &BTreeMap<String, String>) -> Result<Matchup, String> {
 }
 
 impl MsD20 {
+    /// D20-3D e, D20-3H a: what a roll with impact saves — the damage the section hit
+    /// takes if the roll fails (a critical stays double) and if it succeeds (halved; against
+    /// a critical only a natural 20 succeeds, and it takes the critical away), each after
+    /// armour; the damage as a distribution over both, and the damage the roll saves (0 when
+    /// it fails) as a distribution and its mean.
+    fn roll_saves(
+        &self,
+        attack: &crate::state::Attack,
+        p_ok: f64,
+        details: &mut BTreeMap<String, serde_json::Value>,
+        distributions: &mut BTreeMap<String, BTreeMap<i64, f64>>,
+    ) {
+        let w = &self.data(attack.attacker).weapons[attack.weapon as usize];
+        let wound = Wound {
+            roll: self.fixed.rolls[self.unit(attack.attacker).kind as usize]
+                [attack.weapon as usize],
+            fixed: self.data(attack.attacker).strength.saturating_sub(20),
+            melee_on_large: w.kind == WeaponType::Melee && self.data(attack.target).kind.is_large(),
+            armour: self.data(attack.target).sections[attack.onto as usize]
+                .armour
+                .reduction(),
+        };
+        let (mut full, mut half) = (0.0, 0.0);
+        let mut dist: BTreeMap<i64, f64> = BTreeMap::new();
+        let mut saved: BTreeMap<i64, f64> = BTreeMap::new();
+        for (raw, p) in wound.raw() {
+            let f = wound.taken(raw, attack.critical, false);
+            let h = wound.taken(raw, false, true);
+            full += p * f64::from(f);
+            half += p * f64::from(h);
+            *dist.entry(i64::from(f)).or_default() += p * (1.0 - p_ok);
+            *dist.entry(i64::from(h)).or_default() += p * p_ok;
+            *saved.entry(0).or_default() += p * (1.0 - p_ok);
+            *saved.entry(i64::from(f) - i64::from(h)).or_default() += p * p_ok;
+        }
+        dist.retain(|_, p| *p > 0.0);
+        saved.retain(|_, p| *p > 0.0);
+        distributions.insert("damage_saved".to_string(), saved);
+        let r3 = |x: f64| (x * 1000.0).round() / 1000.0;
+        details.insert("damage_if_hit_mean".into(), r3(full).into());
+        details.insert("damage_if_rolled_mean".into(), r3(half).into());
+        details.insert("damage_saved_mean".into(), r3(p_ok * (full - half)).into());
+        details.insert("damage_mean".into(), r3(Odds::mean(&dist)).into());
+        distributions.insert("damage".to_string(), dist);
+    }
+
     /// Odds before an attack (its strike against the target's best listed defence is not
     /// known yet: shown undefended) and before a defence (against the strike rolled).
     pub fn action_odds(&self, a: &crate::events::Action) -> Option<Odds> {
@@ -449,7 +495,10 @@ impl MsD20 {
             (
                 Action::Dodge | Action::Leap | Action::Parry { .. } | Action::Roll,
                 Phase::Defend { attack },
-            ) if self.plan(a).is_ok() => {
+            )
+            | (Action::Roll, Phase::MayRoll { attack })
+                if self.plan(a).is_ok() =>
+            {
                 let p = &self.data(attack.target).pilot;
                 let (bonus, beat) = match a {
                     Action::Dodge => (p.dodge, false),
@@ -473,10 +522,15 @@ impl MsD20 {
                 let mut outcomes = BTreeMap::new();
                 outcomes.insert("defended".to_string(), p_ok);
                 outcomes.insert("hit".to_string(), 1.0 - p_ok);
+                let mut details = BTreeMap::new();
+                let mut distributions = BTreeMap::new();
+                if *a == Action::Roll {
+                    self.roll_saves(attack, p_ok, &mut details, &mut distributions);
+                }
                 Some(Odds {
                     outcomes,
-                    details: BTreeMap::new(),
-                    ..Default::default()
+                    details,
+                    distributions,
                 })
             }
             _ => None,

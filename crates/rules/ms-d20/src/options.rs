@@ -29,6 +29,20 @@ impl Melees {
     }
 }
 
+/// D20-3H a: "defender may attempt roll. If applicable and if not previously attempted" —
+/// after which defences?
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RollAfter {
+    /// Only after a dodge, leap dodge or parry that failed: letting it hit (`take`) is
+    /// taking it, and a successful parry has already met the blow.
+    #[default]
+    FailedDefence,
+    /// After any hit, `take` and a successful parry included: only a roll already tried
+    /// rules it out.
+    AnyHit,
+}
+
 battlemat_core::game_options! {
     /// Our house rules (the text has no optional rules).
     pub struct Options {
@@ -36,5 +50,7 @@ battlemat_core::game_options! {
             help "melee rounds after which a game nobody has won ends, the side with more durability left ahead";
         newtype_save: u8 = 15, house "D20-1", values ["15", "12", "10"],
             help "what a save against Newtype Initiative must reach (d20 + Newtype level + save bonus)";
+        roll_after: RollAfter = RollAfter::FailedDefence, house "D20-3H", values ["failed_defence", "any_hit"],
+            help "when a hit defender may still roll with impact: only after a failed dodge or parry, or after any hit (take and a successful parry too)";
     }
 }

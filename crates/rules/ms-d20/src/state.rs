@@ -167,6 +167,9 @@ pub enum Phase {
         attack: Attack,
         left: u8,
         sum: u32,
+        /// The damage dice rolled so far, for the words (D20-3H c).
+        #[serde(default)]
+        faces: Vec<u8>,
     },
     Over,
 }

@@ -395,3 +395,49 @@ fn d20_5b_d20_5l_d20_3d_the_odds_refuse_what_the_referee_refuses() {
         .unwrap();
     }
 }
+
+#[test]
+fn d20_3d_e_odds_of_a_roll_show_the_damage_it_saves() {
+    // D20-3D e: "Roll (taking ½ damage)". The Zaku's machine gun (2d4x10) at the GM
+    // (titanium, 10 off), strike 15 + 2 = 17; the GM's roll (+1) must beat it: 17-20 on the
+    // die, 4 in 20. Taken: 2d4x10 - 10, mean 40; halved: 2d4x5 - 10, mean 15; the roll saves
+    // 4/20 × 25 = 5 on average.
+    let mut g = started(&["gm@c3"], &["zaku@c6"], &[5, 15]);
+    act(&mut g, "attack u0 w0");
+    strike(&mut g, 15);
+    let odds = g.odds(&"roll".parse().unwrap()).unwrap();
+    assert!((odds.outcomes["defended"] - 0.2).abs() < 1e-12);
+    assert_eq!(odds.details["damage_if_hit_mean"], 40.0);
+    assert_eq!(odds.details["damage_if_rolled_mean"], 15.0);
+    assert_eq!(odds.details["damage_saved_mean"], 5.0);
+    let saved = &odds.distributions["damage_saved"];
+    assert!((battlemat_core::Odds::mean(saved) - 5.0).abs() < 1e-9);
+    assert!((saved[&0] - 0.8).abs() < 1e-12);
+    // The damage distribution is the referee's, face by face.
+    act(&mut g, "roll");
+    let mut exact: BTreeMap<i64, f64> = BTreeMap::new();
+    for face in 1..=20u32 {
+        for d1 in 1..=4u32 {
+            for d2 in 1..=4u32 {
+                let mut h = g.clone();
+                let mut taken = 0i64;
+                for v in [face, d1, d2] {
+                    for e in h.apply(&Step::Roll { value: v }).unwrap() {
+                        if let battlemat_ms_d20::Event::Damage {
+                            unit: 0, damage, ..
+                        } = e
+                        {
+                            taken += i64::from(damage);
+                        }
+                    }
+                }
+                *exact.entry(taken).or_default() += 1.0 / 320.0;
+            }
+        }
+    }
+    let dist = &odds.distributions["damage"];
+    assert_eq!(dist.len(), exact.len());
+    for (v, p) in &exact {
+        assert!((dist[v] - p).abs() < 1e-12, "{v}: {} vs {p}", dist[v]);
+    }
+}

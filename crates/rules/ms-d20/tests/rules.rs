@@ -519,3 +519,83 @@ fn bad_actions_are_refused_without_change() {
     refused(&mut g, "dodge", "D20-3");
     refused(&mut g, "end", "D20-3");
 }
+
+#[test]
+fn d20_3h_option_roll_after_failed_defence_or_any_hit() {
+    // D20-3H: "a) defender may attempt roll. If applicable and if not previously attempted."
+    // After `take` (letting it hit) and after a successful parry, is a roll still offered?
+    for (opts, offered) in [
+        (&[][..], false),
+        (&[("roll_after", "failed_defence")][..], false),
+        (&[("roll_after", "any_hit")][..], true),
+    ] {
+        // The Zaku's machine gun (projectile) at the GM, which lets it hit.
+        let mut g = started_with(&["gm@c3"], &["zaku@c6"], &[5, 15], opts);
+        act(&mut g, "attack u0 w0");
+        strike(&mut g, 15);
+        act(&mut g, "take");
+        assert_eq!(
+            matches!(g.now.phase, Phase::MayRoll { .. }),
+            offered,
+            "{opts:?} after take"
+        );
+        if offered {
+            act(&mut g, "roll");
+            roll(&mut g, &[18]); // 18 + 1 = 19 > 17: half damage
+            roll(&mut g, &[4, 4]); // 2d4x10 = 80, halved 40, - titanium 10 = 30
+            assert_eq!(left(&g, 0, 0), 200 - 30);
+        } else {
+            assert!(matches!(g.now.phase, Phase::Damage { .. }));
+        }
+        // The Zaku's punch (melee) parried by the GM's left arm.
+        let mut g = started_with(&["gm@c3"], &["zaku@c4"], &[5, 15], opts);
+        act(&mut g, "attack u0 w3");
+        strike(&mut g, 10); // 12
+        act(&mut g, "parry s3");
+        roll(&mut g, &[12]); // 12 + 2 = 14: parried
+        assert_eq!(
+            matches!(g.now.phase, Phase::MayRoll { .. }),
+            offered,
+            "{opts:?} after a parry"
+        );
+        if !offered {
+            // Hand damage 50 - 20 = 30 on the arm, less titanium 10.
+            assert_eq!(left(&g, 0, 3), 90 - 20);
+        }
+    }
+}
+
+#[test]
+fn d20_3h_c_the_damage_dice_are_shown() {
+    // D20-3H: "c) attacker rolls damage." D20-4: "titanium alloy- reduce damage by 10". The
+    // words name the dice as rolled, what they make, and the armour taken off.
+    let mut g = started(&["gm@c3"], &["zaku@c6"], &[5, 15]);
+    act(&mut g, "attack u0 w0");
+    strike(&mut g, 15);
+    act(&mut g, "take");
+    let mut ev = roll(&mut g, &[3]);
+    ev.extend(roll(&mut g, &[4]));
+    let text: Vec<String> = ev.iter().map(|e| e.to_string()).collect();
+    assert!(
+        text.contains(&"damage to u0: 2d4x10, dice 3 + 4 = 7 → 70".to_string()),
+        "{text:?}"
+    );
+    assert!(
+        text.contains(&"u0's main body takes 60 (70 less 10 armour), 140 left".to_string()),
+        "{text:?}"
+    );
+    // A critical's doubling and a roll's halving are named (D20-3, D20-3D e).
+    let e = Event::Damage {
+        unit: 1,
+        section: "main body".into(),
+        damage: 240,
+        left: 60,
+        dealt: 260,
+        armour: 20,
+        why: "doubled for the critical".into(),
+    };
+    assert_eq!(
+        e.to_string(),
+        "u1's main body takes 240 (doubled for the critical: 260 less 20 armour), 60 left"
+    );
+}

@@ -67,7 +67,12 @@ pub fn new(fed: &[&str], zeon: &[&str]) -> MsD20 {
 /// A game at its first turn: every die of the Newtype saves and initiative from `faces` (in
 /// order), everyone fights.
 pub fn started(fed: &[&str], zeon: &[&str], faces: &[u32]) -> MsD20 {
-    let mut g = new(fed, zeon);
+    started_with(fed, zeon, faces, &[])
+}
+
+/// [`started`] with house-rule options.
+pub fn started_with(fed: &[&str], zeon: &[&str], faces: &[u32], opts: &[(&str, &str)]) -> MsD20 {
+    let mut g = MsD20::new_game(&setup_with(fed, zeon, opts)).unwrap();
     roll(&mut g, faces);
     while let Phase::FightOrFlight { .. } = g.now.phase {
         act(&mut g, "fight");
