@@ -327,7 +327,13 @@ fn main() {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     // `odds --help` lists each game's parameters, as the games declare them.
-    let mut usage = String::from("Each game's parameters:\n");
+    let mut usage = String::from(
+        "The odds command's own parameters, for every game:\n  \
+         --plot FILE.svg   also draw the odds (outcomes as bars, each distribution as a histogram)\n  \
+         --check-sims N    also roll the matchup N times with the game's own dice and compare (chi-square)\n  \
+         --option KEY=VALUE  a rule option (see `battlemat rulesets`)\n\n\
+         Each game's parameters:\n",
+    );
     for e in battlemat_rulesets::all() {
         let info = e.ruleset.info();
         if !info.odds.is_empty() {

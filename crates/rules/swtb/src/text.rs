@@ -293,6 +293,8 @@ pub struct UnitView {
     pub place: Place,
     pub hits: u8,
     pub toughness: u8,
+    /// It has acted in its side's turn now going on (a side's marks are not carried into
+    /// the other side's turn, where they would read as that turn's).
     pub acted: bool,
     pub power: Option<Power>,
     pub power_used: bool,
@@ -334,7 +336,7 @@ impl Swtb {
                     place: unit.place,
                     hits: unit.hits,
                     toughness: self.toughness(u),
-                    acted: unit.acted,
+                    acted: unit.acted && unit.side == self.now.active,
                     power: unit.power,
                     power_used: unit.power_used,
                 }
