@@ -146,9 +146,9 @@ fn print_menu(state: &dyn DynState, legal: &[DynAction], no: &[usize]) {
             }
             Entry::Group(h, items) => (h, items),
         };
-        // A lone action, or a few (`first 0`, `first 1`): each on its line with its words,
+        // A lone action, or two (`first 0`, `first 1`): each on its line with its words,
         // which name what a bare number does not.
-        if items.len() <= 3 {
+        if items.len() <= 2 {
             for (i, _) in &items {
                 let a = &legal[*i];
                 println!("  {:>3}) {:<22} {}", no[*i], a.text, a.label);
@@ -263,6 +263,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
         state.info().name
     );
     let mut show_board = true;
+    let mut show_menu = true;
     // The menu's numbers: kept with their actions while the same seat is asked the same
     // question (an action still listed keeps its number), started again from 1 otherwise.
     type Numbers = (
@@ -351,7 +352,14 @@ pub fn run(a: PlayArgs) -> Result<()> {
                             })
                         })
                         .collect();
-                    print_menu(state.as_ref(), &legal, &no);
+                    // The menu again unless the last line typed was help, history or
+                    // first words, whose answer is still on the screen above it.
+                    if show_menu {
+                        print_menu(state.as_ref(), &legal, &no);
+                    } else {
+                        println!("  (the list as above; `board` shows the table and the list again)");
+                    }
+                    show_menu = true;
                     let Some(line) = read("> ") else {
                         println!();
                         break;
@@ -369,6 +377,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
                         }
                         ("help" | "?" | "h", "") => {
                             println!("{}", help(state.as_ref(), seat, &legal));
+                            show_menu = false;
                             continue;
                         }
                         ("history", n) => {
@@ -385,6 +394,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
                                 },
                             };
                             print_history(&gf, Viewer::Seat(seat), last)?;
+                            show_menu = false;
                             continue;
                         }
                         ("undo", "") => {
@@ -475,6 +485,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
                                     println!("Not accepted: {e} (type help for the commands).");
                                 } else {
                                     println!("The actions that begin `{line}`:");
+                                    show_menu = false;
                                     for i in begun {
                                         let a = &legal[i];
                                         println!(
@@ -572,7 +583,10 @@ fn help(state: &dyn DynState, seat: u8, legal: &[DynAction]) -> String {
         }
     }
     for f in &forms {
-        out += &format!("                   {f:<22} (any point X,Y in the table's units that it can reach)\n");
+        out += &format!(
+            "                   {f:<22} (any point X,Y it can reach, in {}s from the table's corner)\n",
+            scene.table.unit
+        );
     }
     // The first words of a folded group, as an example of unfolding.
     if let Some(a) = legal.iter().find(|a| a.text.split_whitespace().count() > 2) {
@@ -601,27 +615,39 @@ fn print_history(gf: &GameFile, viewer: Viewer, last: usize) -> Result<()> {
         return Ok(());
     }
     let from = steps.len().saturating_sub(last);
+    let seen = match viewer {
+        Viewer::Seat(s) => format!("as seat {s} was told it"),
+        Viewer::Spectator => "as it was told".to_string(),
+    };
+    println!("The game so far, {seen}:");
     if from > 0 {
-        println!("(the first {from} steps left out)");
+        println!("  (the first {from} steps left out)");
     }
     let state = gf.start()?;
     for (k, (step, events)) in steps.iter().enumerate().skip(from) {
-        // An action is said by its short text; a die and a resignation by their events.
-        match step {
+        // Each step numbered: an action by its seat and short text, then what it did; a die
+        // and a resignation by what was said of them.
+        let said: Vec<&str> = events
+            .iter()
+            .map(|e| e.text.as_str())
+            .filter(|t| !t.is_empty())
+            .collect();
+        let (head, rest) = match step {
             Step::Act { seat, action } => {
                 let text = state
                     .action_text(action)
                     .unwrap_or_else(|_| action.to_string());
-                println!("{:>4}. seat {seat}: {text}", k + 1);
+                (format!("seat {seat}: {text}"), &said[..])
             }
-            Step::Roll { value } if events.iter().all(|e| e.text.is_empty()) => {
-                println!("{:>4}. a die: {value}", k + 1);
-            }
-            Step::Roll { .. } => {}
-            Step::Resign { seat } => println!("{:>4}. seat {seat} resigns", k + 1),
-        }
-        for e in events.iter().filter(|e| !e.text.is_empty()) {
-            println!("        {}", e.text);
+            Step::Roll { value } => match said.split_first() {
+                Some((first, rest)) => (first.to_string(), rest),
+                None => (format!("a die: {value}"), &said[..]),
+            },
+            Step::Resign { seat } => (format!("seat {seat} resigns"), &said[..]),
+        };
+        println!("{:>5}. {head}", k + 1);
+        for line in rest {
+            println!("         {line}");
         }
     }
     Ok(())

@@ -3729,10 +3729,11 @@ fn play_with(args: &[&str], input: &str) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// The lines of `text` from the first that starts with `from` while they are indented.
+/// The indented lines after the first line of `text` that holds `from` (piped, a line
+/// typed in follows the prompt `> ` on its line).
 fn block_after<'a>(text: &'a str, from: &str) -> Vec<&'a str> {
     text.lines()
-        .skip_while(|l| !l.starts_with(from))
+        .skip_while(|l| !l.contains(from))
         .skip(1)
         .take_while(|l| l.starts_with("  "))
         .collect()
@@ -3772,7 +3773,7 @@ fn play_help_shows_the_games_own_commands() {
             .collect();
         let help: Vec<&str> = text
             .lines()
-            .skip_while(|l| !l.starts_with("Commands:"))
+            .skip_while(|l| !l.contains("Commands:"))
             .collect();
         assert!(!help.is_empty(), "{game}: {text}");
         let examples: Vec<&str> = help
@@ -3848,13 +3849,17 @@ fn play_history_tells_the_game_so_far() {
         &["swtb", "--seats", "human,random", "--seed", "5"],
         "first 0\nmove u0 a2\nhistory\nhistory 1\nhistory x\nquit\n",
     );
-    let all = text.split("   1. ").nth(1).expect("the history from step 1");
+    let all = text
+        .split("The game so far, as seat 0 was told it:")
+        .nth(1)
+        .expect("the history");
+    assert!(all.contains("    1. "), "numbered from step 1: {text}");
     assert!(all.contains("seat 0: first 0"), "{text}");
     assert!(all.contains("seat 0: move u0 a2"), "{text}");
     assert!(text.contains("(the first "), "history 1 leaves the earlier out: {text}");
     assert!(text.contains("history N: the last N steps"), "{text}");
     let text = play_with(
-        &["swtb", "--seats", "human,human", "--table-dice"],
+        &["abaoaqu", "--scenario", "s_field_reduced", "--seats", "human,human"],
         "history\nquit\n",
     );
     assert!(text.contains("Nothing has happened yet."), "{text}");
@@ -3914,11 +3919,19 @@ fn play_undo_is_asked_of_the_other_humans() {
     assert!(text.contains("asks to take back"), "{text}");
     assert!(text.contains("Not undone: seat 1 said no."), "{text}");
     assert!(text.contains("Undone: seat 0's `move u0 a2`"), "{text}");
+    // Table dice: the initiative 1 against 2 (the Empire chooses), the Rebels first; Han
+    // shoots (2d6 against 1d6, rolled at the table): not taken back.
     let text = play_with(
         &["swtb", "--seats", "human,human", "--table-dice"],
-        "1\n2\nfirst 0\nundo\nquit\n",
+        "1\n2\nfirst 0\nattack u1 u10\n3\n3\n3\nundo\nquit\n",
     );
     assert!(text.contains("Not undone: a die was rolled at the table"), "{text}");
+    // A choice with no die after it is taken back at the table too.
+    let text = play_with(
+        &["swtb", "--seats", "human,human", "--table-dice"],
+        "1\n2\nfirst 0\nundo\nyes\nquit\n",
+    );
+    assert!(text.contains("Undone: seat 1's `first 0`"), "{text}");
 }
 
 /// `resign` asks again; only a yes ends the game.
@@ -3973,10 +3986,12 @@ fn swtb_acted_marks_stay_in_their_turn() {
     for _ in 0..60 {
         let view = ok(["view", p(&g)]);
         let mut side = "";
+        // "Raid on the Outpost — round 1 of 10 — Rebels to act"; between turns (who goes
+        // first, the end) no side is acting and no unit is marked.
         let to_act = view
             .lines()
             .find_map(|l| l.split(" — ").nth(2).and_then(|s| s.strip_suffix(" to act")))
-            .unwrap_or("");
+            .unwrap_or("no side");
         for l in view.lines() {
             if !l.starts_with(' ') && l.contains(" points left):") {
                 side = l.split(" (").next().unwrap();
@@ -4068,6 +4083,7 @@ fn text_odds_are_in_words() {
         let name = k.replace('_', " ");
         let line = text
             .lines()
+            .rev()
             .find(|l| l.starts_with(&format!("{name}: ")))
             .unwrap_or_else(|| panic!("{k}: {text}"));
         if let Some(f) = v.as_f64().filter(|_| v.is_f64()) {
@@ -4094,6 +4110,14 @@ fn tournament_and_balance_report_unfinished_games() {
     ]));
     assert!(t["safety_limit"].as_str().unwrap().starts_with("turns="), "{t}");
     let unfinished = t["unfinished"].as_u64().unwrap();
+    // Random players do not end this scenario in 15 turns: the limit stops both games.
+    assert_eq!(unfinished, 2, "{t}");
+    let text = ok([
+        "tournament", "abaoaqu", "--scenario", "s_field_reduced", "--players", "random,random",
+        "--games", "2", "--threads", "1",
+    ]);
+    assert!(text.contains("0 won, 0 drawn, 0 lost, 2 unfinished"), "{text}");
+    assert!(text.contains("unfinished 2: stopped by the safety limit"), "{text}");
     let per_player: u64 = t["standings"]
         .as_array()
         .unwrap()
@@ -4128,7 +4152,7 @@ fn tournament_and_balance_report_unfinished_games() {
     // The limit asked for: the games it ends are decided by the house rule.
     let asked = json(&ok([
         "balance", "abaoaqu", "--scenario", "s_field_reduced", "--player", "random", "--games",
-        "3", "--threads", "1", "--option", "turns=2", "--json",
+        "3", "--threads", "1", "--option", "turns=10", "--json",
     ]));
     assert!(asked.get("safety_limit").is_none(), "{asked}");
     assert_eq!(asked["unfinished"], 0, "{asked}");

@@ -294,7 +294,7 @@ pub struct UnitView {
     pub hits: u8,
     pub toughness: u8,
     /// It has acted in its side's turn now going on (a side's marks are not carried into
-    /// the other side's turn, where they would read as that turn's).
+    /// the other side's turn, nor between turns, where they would read as that turn's).
     pub acted: bool,
     pub power: Option<Power>,
     pub power_used: bool,
@@ -324,6 +324,15 @@ pub struct Observation {
 
 impl Swtb {
     pub fn observation(&self) -> Observation {
+        // A side's turn is going on (its units' marks mean this turn); not while the
+        // initiative is settled or after the end.
+        let in_turn = !matches!(
+            self.now.phase,
+            Phase::Initiative { .. }
+                | Phase::ChoosePower { .. }
+                | Phase::ChooseFirst { .. }
+                | Phase::Over { .. }
+        );
         let units = (0..self.now.units.len() as u8)
             .map(|u| {
                 let unit = self.now.units[u as usize];
@@ -336,7 +345,7 @@ impl Swtb {
                     place: unit.place,
                     hits: unit.hits,
                     toughness: self.toughness(u),
-                    acted: unit.acted && unit.side == self.now.active,
+                    acted: unit.acted && unit.side == self.now.active && in_turn,
                     power: unit.power,
                     power_used: unit.power_used,
                 }
