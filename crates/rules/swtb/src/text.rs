@@ -323,9 +323,12 @@ pub struct Observation {
 }
 
 impl Swtb {
-    pub fn observation(&self) -> Observation {
-        // A side's turn is going on (its units' marks mean this turn); not while the
-        // initiative is settled or after the end.
+    /// Whether `u` is shown as having acted: it acted in its side's turn, which is going on
+    /// (a side's marks are not carried into the other side's turn, nor shown while the
+    /// initiative is settled or after the end, where they would read as a turn's). The
+    /// text and the scene both ask this.
+    pub fn shows_acted(&self, u: UnitId) -> bool {
+        let unit = &self.now.units[u as usize];
         let in_turn = !matches!(
             self.now.phase,
             Phase::Initiative { .. }
@@ -333,6 +336,10 @@ impl Swtb {
                 | Phase::ChooseFirst { .. }
                 | Phase::Over { .. }
         );
+        unit.acted && unit.side == self.now.active && in_turn
+    }
+
+    pub fn observation(&self) -> Observation {
         let units = (0..self.now.units.len() as u8)
             .map(|u| {
                 let unit = self.now.units[u as usize];
@@ -345,7 +352,7 @@ impl Swtb {
                     place: unit.place,
                     hits: unit.hits,
                     toughness: self.toughness(u),
-                    acted: unit.acted && unit.side == self.now.active && in_turn,
+                    acted: self.shows_acted(u),
                     power: unit.power,
                     power_used: unit.power_used,
                 }
