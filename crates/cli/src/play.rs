@@ -357,7 +357,9 @@ pub fn run(a: PlayArgs) -> Result<()> {
                     if show_menu {
                         print_menu(state.as_ref(), &legal, &no);
                     } else {
-                        println!("  (the list as above; `board` shows the table and the list again)");
+                        println!(
+                            "  (the list as above; `board` shows the table and the list again)"
+                        );
                     }
                     show_menu = true;
                     let Some(line) = read("> ") else {
@@ -477,7 +479,8 @@ pub fn run(a: PlayArgs) -> Result<()> {
                                 let words: Vec<&str> = line.split_whitespace().collect();
                                 let begun: Vec<usize> = (0..legal.len())
                                     .filter(|&i| {
-                                        let w: Vec<&str> = legal[i].text.split_whitespace().collect();
+                                        let w: Vec<&str> =
+                                            legal[i].text.split_whitespace().collect();
                                         w.len() > words.len() && w[..words.len()] == words[..]
                                     })
                                     .collect();
@@ -577,7 +580,10 @@ fn help(state: &dyn DynState, seat: u8, legal: &[DynAction]) -> String {
         if let Some(f) = &a.anchors.free {
             let form = f.template.replace("{x}", "X").replace("{y}", "Y");
             let verb = form.split_whitespace().next().unwrap_or("").to_string();
-            if !forms.iter().any(|x| x.split_whitespace().next() == Some(verb.as_str())) {
+            if !forms
+                .iter()
+                .any(|x| x.split_whitespace().next() == Some(verb.as_str()))
+            {
                 forms.push(form);
             }
         }
@@ -620,8 +626,10 @@ fn print_history(gf: &GameFile, viewer: Viewer, last: usize) -> Result<()> {
         Viewer::Spectator => "as it was told".to_string(),
     };
     println!("The game so far, {seen}:");
-    if from > 0 {
-        println!("  (the first {from} steps left out)");
+    match from {
+        0 => {}
+        1 => println!("  (the first step left out)"),
+        n => println!("  (the first {n} steps left out)"),
     }
     let state = gf.start()?;
     for (k, (step, events)) in steps.iter().enumerate().skip(from) {
@@ -668,9 +676,7 @@ fn undo(
         .enumerate()
         .rev()
         .find_map(|(k, s)| match s {
-            Step::Act { seat, action } if humans.contains(seat) => {
-                Some((k, *seat, action.clone()))
-            }
+            Step::Act { seat, action } if humans.contains(seat) => Some((k, *seat, action.clone())),
             _ => None,
         });
     let Some((k, actor, action)) = last else {

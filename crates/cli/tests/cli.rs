@@ -3723,7 +3723,12 @@ fn fuzz_game_file(game: &str, scenario: &str) {
 
 /// `play` with this input: its stdout.
 fn play_with(args: &[&str], input: &str) -> String {
-    let out = bm().arg("play").args(args).write_stdin(input).output().unwrap();
+    let out = bm()
+        .arg("play")
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .unwrap();
     no_panic(&out);
     assert!(out.status.success(), "{out:?}");
     String::from_utf8(out.stdout).unwrap()
@@ -3769,7 +3774,15 @@ fn play_help_shows_the_games_own_commands() {
         let listed: Vec<&str> = legal
             .lines()
             .skip(1)
-            .map(|l| l.split("  (").next().unwrap().split("   odds").next().unwrap().trim())
+            .map(|l| {
+                l.split("  (")
+                    .next()
+                    .unwrap()
+                    .split("   odds")
+                    .next()
+                    .unwrap()
+                    .trim()
+            })
             .collect();
         let help: Vec<&str> = text
             .lines()
@@ -3790,7 +3803,10 @@ fn play_help_shows_the_games_own_commands() {
             );
         }
         for cmd in ["board", "history", "undo", "resign", "quit"] {
-            assert!(help.iter().any(|l| l.trim_start().starts_with(cmd)), "{game}: {cmd}");
+            assert!(
+                help.iter().any(|l| l.trim_start().starts_with(cmd)),
+                "{game}: {cmd}"
+            );
         }
         if game != "abaoaqu" {
             assert!(!text.contains("move 0712"), "{game}: {text}");
@@ -3818,14 +3834,30 @@ fn play_first_words_unfold_a_folded_group() {
     }
     // A folded group (more than 30 choices) says how to unfold it.
     let text = play_with(
-        &["abaoaqu", "--scenario", "s_field_reduced", "--seats", "human,human", "--seed", "2"],
+        &[
+            "abaoaqu",
+            "--scenario",
+            "s_field_reduced",
+            "--seats",
+            "human,human",
+            "--seed",
+            "2",
+        ],
         "quit\n",
     );
     if let Some(l) = text.lines().find(|l| l.contains(" choices, ")) {
         assert!(l.contains("to list them all"), "{l}");
         let head = l.trim().split(':').next().unwrap();
         let text = play_with(
-            &["abaoaqu", "--scenario", "s_field_reduced", "--seats", "human,human", "--seed", "2"],
+            &[
+                "abaoaqu",
+                "--scenario",
+                "s_field_reduced",
+                "--seats",
+                "human,human",
+                "--seed",
+                "2",
+            ],
             &format!("{head}\nquit\n"),
         );
         assert!(
@@ -3856,10 +3888,19 @@ fn play_history_tells_the_game_so_far() {
     assert!(all.contains("    1. "), "numbered from step 1: {text}");
     assert!(all.contains("seat 0: first 0"), "{text}");
     assert!(all.contains("seat 0: move u0 a2"), "{text}");
-    assert!(text.contains("(the first "), "history 1 leaves the earlier out: {text}");
+    assert!(
+        text.contains("(the first "),
+        "history 1 leaves the earlier out: {text}"
+    );
     assert!(text.contains("history N: the last N steps"), "{text}");
     let text = play_with(
-        &["abaoaqu", "--scenario", "s_field_reduced", "--seats", "human,human"],
+        &[
+            "abaoaqu",
+            "--scenario",
+            "s_field_reduced",
+            "--seats",
+            "human,human",
+        ],
         "history\nquit\n",
     );
     assert!(text.contains("Nothing has happened yet."), "{text}");
@@ -3895,16 +3936,25 @@ fn play_undo_takes_back_an_action_and_not_the_dice() {
     run(&a, "first 0\nquit\n");
     let text = run(&b, "first 0\nmove u0 a2\nundo\nquit\n");
     assert!(text.contains("Undone: seat 0's `move u0 a2`"), "{text}");
-    assert!(text.contains("the same action rolls the same dice"), "{text}");
+    assert!(
+        text.contains("the same action rolls the same dice"),
+        "{text}"
+    );
     let (ga, gb) = (read_json(&a), read_json(&b));
-    assert_eq!(ga["steps"], gb["steps"], "back to the position before the move");
+    assert_eq!(
+        ga["steps"], gb["steps"],
+        "back to the position before the move"
+    );
     assert_eq!(ga["dice"], gb["dice"], "the dice stream back where it was");
     assert!(ok(["verify", p(&b)]).to_lowercase().contains("verified"));
     // Undone and played again: every die is still the seed's.
     run(&c, "first 0\nmove u0 a2\nundo\nmove u0 a2\nquit\n");
     assert!(ok(["verify", p(&c)]).to_lowercase().contains("verified"));
     // Nothing to undo yet.
-    let text = play_with(&["swtb", "--seats", "human,random", "--seed", "5"], "undo\nquit\n");
+    let text = play_with(
+        &["swtb", "--seats", "human,random", "--seed", "5"],
+        "undo\nquit\n",
+    );
     assert!(text.contains("Nothing to undo"), "{text}");
 }
 
@@ -3925,7 +3975,10 @@ fn play_undo_is_asked_of_the_other_humans() {
         &["swtb", "--seats", "human,human", "--table-dice"],
         "1\n2\nfirst 0\nattack u1 u10\n3\n3\n3\nundo\nquit\n",
     );
-    assert!(text.contains("Not undone: a die was rolled at the table"), "{text}");
+    assert!(
+        text.contains("Not undone: a die was rolled at the table"),
+        "{text}"
+    );
     // A choice with no die after it is taken back at the table too.
     let text = play_with(
         &["swtb", "--seats", "human,human", "--table-dice"],
@@ -3953,7 +4006,10 @@ fn play_resign_asks_to_confirm() {
 fn play_result_names_sides_and_load_prints_the_files_seed() {
     let text = play_with(&["serm", "--seats", "random,random", "--seed", "5"], "");
     let result = text.lines().find(|l| l.starts_with("Result: ")).unwrap();
-    assert!(result.contains("seat 0 (") && result.contains("seat 1 ("), "{result}");
+    assert!(
+        result.contains("seat 0 (") && result.contains("seat 1 ("),
+        "{result}"
+    );
     let dir = TempDir::new().unwrap();
     let g = seeded_game(&dir, "seven.json");
     let text = play_with(&["--load", p(&g), "--seats", "human,random"], "quit\n");
@@ -3961,13 +4017,19 @@ fn play_result_names_sides_and_load_prints_the_files_seed() {
     let t = table_game(&dir, "table.json");
     let text = play_with(&["--load", p(&t), "--seats", "human,human"], "quit\n");
     let first = text.lines().next().unwrap();
-    assert!(first.contains("dice rolled at the table") && !first.contains("seed"), "{text}");
+    assert!(
+        first.contains("dice rolled at the table") && !first.contains("seed"),
+        "{text}"
+    );
 }
 
 /// SWTB's choice of who goes first names the sides ("first: 1) 0 2) 1" named none).
 #[test]
 fn swtb_first_names_the_sides_in_the_menu() {
-    let text = play_with(&["swtb", "--seats", "human,random", "--seed", "5"], "quit\n");
+    let text = play_with(
+        &["swtb", "--seats", "human,random", "--seed", "5"],
+        "quit\n",
+    );
     let firsts: Vec<&str> = text.lines().filter(|l| l.contains(") first ")).collect();
     assert_eq!(firsts.len(), 2, "{text}");
     for l in firsts {
@@ -3990,14 +4052,21 @@ fn swtb_acted_marks_stay_in_their_turn() {
         // first, the end) no side is acting and no unit is marked.
         let to_act = view
             .lines()
-            .find_map(|l| l.split(" — ").nth(2).and_then(|s| s.strip_suffix(" to act")))
+            .find_map(|l| {
+                l.split(" — ")
+                    .nth(2)
+                    .and_then(|s| s.strip_suffix(" to act"))
+            })
             .unwrap_or("no side");
         for l in view.lines() {
             if !l.starts_with(' ') && l.contains(" points left):") {
                 side = l.split(" (").next().unwrap();
             } else if l.contains("(acted)") {
                 seen_acted = true;
-                assert_eq!(side, to_act, "a unit of {side} marked in {to_act}'s turn:\n{view}");
+                assert_eq!(
+                    side, to_act,
+                    "a unit of {side} marked in {to_act}'s turn:\n{view}"
+                );
             }
         }
         let Some(a) = first_legal(&g) else { break };
@@ -4011,7 +4080,16 @@ fn swtb_acted_marks_stay_in_their_turn() {
 fn sd_era_says_one_action() {
     let dir = TempDir::new().unwrap();
     let g = dir.path().join("sd.json");
-    ok(["new", "sd-era", "--scenario", "king_of_the_hill", "--seed", "2", "-o", p(&g)]);
+    ok([
+        "new",
+        "sd-era",
+        "--scenario",
+        "king_of_the_hill",
+        "--seed",
+        "2",
+        "-o",
+        p(&g),
+    ]);
     let mut seen = false;
     for _ in 0..20 {
         let view = ok(["view", p(&g)]);
@@ -4027,7 +4105,16 @@ fn sd_era_says_one_action() {
 #[test]
 fn abaoaqu_one_attacker_shoots() {
     let out = bm()
-        .args(["play", "abaoaqu", "--scenario", "s_field_reduced", "--seats", "greedy,greedy", "--seed", "4"])
+        .args([
+            "play",
+            "abaoaqu",
+            "--scenario",
+            "s_field_reduced",
+            "--seats",
+            "greedy,greedy",
+            "--seed",
+            "4",
+        ])
         .output()
         .unwrap();
     no_panic(&out);
@@ -4037,9 +4124,15 @@ fn abaoaqu_one_attacker_shoots() {
             .is_some_and(|(who, _)| !who.trim().contains('+') && !who.trim().is_empty())
     };
     for l in text.lines() {
-        assert!(!single(l, " shoot at ") && !single(l, " close with "), "{l}");
+        assert!(
+            !single(l, " shoot at ") && !single(l, " close with "),
+            "{l}"
+        );
     }
-    assert!(text.contains(" shoots at ") || text.contains(" closes with "), "{text}");
+    assert!(
+        text.contains(" shoots at ") || text.contains(" closes with "),
+        "{text}"
+    );
 }
 
 /// `dice dist 2d6x10`: the notation ms-d20's damage is written in; 2d6's chances on the
@@ -4047,7 +4140,10 @@ fn abaoaqu_one_attacker_shoots() {
 #[test]
 fn dice_dist_takes_a_multiplier() {
     let d = json(&ok(["dice", "dist", "2d6x10", "--json"]));
-    assert_eq!((d["min"].as_i64(), d["max"].as_i64()), (Some(20), Some(120)));
+    assert_eq!(
+        (d["min"].as_i64(), d["max"].as_i64()),
+        (Some(20), Some(120))
+    );
     assert!((d["mean"].as_f64().unwrap() - 70.0).abs() < 1e-9);
     assert!((d["outcomes"]["70"].as_f64().unwrap() - 6.0 / 36.0).abs() < 1e-12);
     assert!(d["outcomes"].get("75").is_none(), "{d}");
@@ -4089,7 +4185,10 @@ fn text_odds_are_in_words() {
         if let Some(f) = v.as_f64().filter(|_| v.is_f64()) {
             let shown = line.split(": ").nth(1).unwrap();
             assert!(shown.len() <= 6, "{line}");
-            assert!((shown.parse::<f64>().unwrap() - f).abs() <= 0.005 * f.abs().max(1.0), "{line}");
+            assert!(
+                (shown.parse::<f64>().unwrap() - f).abs() <= 0.005 * f.abs().max(1.0),
+                "{line}"
+            );
         }
     }
     for line in text.lines().filter(|l| l.ends_with('%')) {
@@ -4105,26 +4204,56 @@ fn text_odds_are_in_words() {
 #[test]
 fn tournament_and_balance_report_unfinished_games() {
     let t = json(&ok([
-        "tournament", "abaoaqu", "--scenario", "s_field_reduced", "--players", "random,random",
-        "--games", "2", "--threads", "1", "--json",
+        "tournament",
+        "abaoaqu",
+        "--scenario",
+        "s_field_reduced",
+        "--players",
+        "random,random",
+        "--games",
+        "2",
+        "--threads",
+        "1",
+        "--json",
     ]));
-    assert!(t["safety_limit"].as_str().unwrap().starts_with("turns="), "{t}");
+    assert!(
+        t["safety_limit"].as_str().unwrap().starts_with("turns="),
+        "{t}"
+    );
     let unfinished = t["unfinished"].as_u64().unwrap();
     // Random players do not end this scenario in 15 turns: the limit stops both games.
     assert_eq!(unfinished, 2, "{t}");
     let text = ok([
-        "tournament", "abaoaqu", "--scenario", "s_field_reduced", "--players", "random,random",
-        "--games", "2", "--threads", "1",
+        "tournament",
+        "abaoaqu",
+        "--scenario",
+        "s_field_reduced",
+        "--players",
+        "random,random",
+        "--games",
+        "2",
+        "--threads",
+        "1",
     ]);
-    assert!(text.contains("0 won, 0 drawn, 0 lost, 2 unfinished"), "{text}");
-    assert!(text.contains("unfinished 2: stopped by the safety limit"), "{text}");
+    assert!(
+        text.contains("0 won, 0 drawn, 0 lost, 2 unfinished"),
+        "{text}"
+    );
+    assert!(
+        text.contains("unfinished 2: stopped by the safety limit"),
+        "{text}"
+    );
     let per_player: u64 = t["standings"]
         .as_array()
         .unwrap()
         .iter()
         .map(|s| s["unfinished"].as_u64().unwrap())
         .sum();
-    assert_eq!(per_player, 2 * unfinished, "each unfinished game counts for both players");
+    assert_eq!(
+        per_player,
+        2 * unfinished,
+        "each unfinished game counts for both players"
+    );
     for s in t["standings"].as_array().unwrap() {
         let all: u64 = ["wins", "draws", "losses", "unfinished"]
             .iter()
@@ -4133,16 +4262,41 @@ fn tournament_and_balance_report_unfinished_games() {
         assert_eq!(all, 2);
     }
     let b = json(&ok([
-        "balance", "abaoaqu", "--scenario", "s_field_reduced", "--player", "random", "--games",
-        "3", "--threads", "1", "--json",
+        "balance",
+        "abaoaqu",
+        "--scenario",
+        "s_field_reduced",
+        "--player",
+        "random",
+        "--games",
+        "3",
+        "--threads",
+        "1",
+        "--json",
     ]));
-    assert!(b["safety_limit"].as_str().unwrap().starts_with("turns="), "{b}");
-    let finished: u64 = b["seats"].as_array().unwrap().iter().map(|s| s["wins"].as_u64().unwrap()).sum::<u64>()
+    assert!(
+        b["safety_limit"].as_str().unwrap().starts_with("turns="),
+        "{b}"
+    );
+    let finished: u64 = b["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["wins"].as_u64().unwrap())
+        .sum::<u64>()
         + b["draws"].as_u64().unwrap();
     assert_eq!(finished + b["unfinished"].as_u64().unwrap(), 3, "{b}");
     let text = ok([
-        "balance", "abaoaqu", "--scenario", "s_field_reduced", "--player", "random", "--games",
-        "3", "--threads", "1",
+        "balance",
+        "abaoaqu",
+        "--scenario",
+        "s_field_reduced",
+        "--player",
+        "random",
+        "--games",
+        "3",
+        "--threads",
+        "1",
     ]);
     assert_eq!(
         text.contains("unfinished"),
@@ -4151,8 +4305,19 @@ fn tournament_and_balance_report_unfinished_games() {
     );
     // The limit asked for: the games it ends are decided by the house rule.
     let asked = json(&ok([
-        "balance", "abaoaqu", "--scenario", "s_field_reduced", "--player", "random", "--games",
-        "3", "--threads", "1", "--option", "turns=10", "--json",
+        "balance",
+        "abaoaqu",
+        "--scenario",
+        "s_field_reduced",
+        "--player",
+        "random",
+        "--games",
+        "3",
+        "--threads",
+        "1",
+        "--option",
+        "turns=10",
+        "--json",
     ]));
     assert!(asked.get("safety_limit").is_none(), "{asked}");
     assert_eq!(asked["unfinished"], 0, "{asked}");

@@ -114,7 +114,11 @@ pub fn run(spec: &Spec, play: PlayOne<'_>, tick: &(dyn Fn() + Sync)) -> Result<R
         .map(|s| SeatLine {
             seat: s as u8,
             wins: wins[s],
-            win_rate: if n > 0 { wins[s] as f64 / n as f64 } else { 0.0 },
+            win_rate: if n > 0 {
+                wins[s] as f64 / n as f64
+            } else {
+                0.0
+            },
             ci95: wilson(wins[s] as f64, n as f64),
         })
         .collect();
@@ -459,7 +463,10 @@ mod tests {
         assert_eq!((rep.seats[0].wins, rep.seats[1].wins), (40, 0));
         assert_eq!(rep.seats[0].win_rate, 1.0);
         let text = rep.text("T");
-        assert!(text.contains("unfinished 20 (stopped by the safety limit"), "{text}");
+        assert!(
+            text.contains("unfinished 20 (stopped by the safety limit"),
+            "{text}"
+        );
         spec.unfinished_by_limit = false;
         let rep = run(&spec, &play, &|| {}).unwrap();
         assert_eq!((rep.unfinished, rep.seats[1].wins), (0, 20));
