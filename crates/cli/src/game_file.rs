@@ -2,7 +2,7 @@
 
 use anyhow::{Context, Result, bail};
 use battlemat_core::dynamic::{DynEvent, DynRecord, DynState};
-use battlemat_core::{Chain, DataFile, Step, ToAct};
+use battlemat_core::{Chain, DataFile, Step, ToAct, Viewer};
 use battlemat_dice::{Roller, RollerPosition};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -559,6 +559,58 @@ impl GameFile {
         let entry = battlemat_rulesets::get(&self.ruleset).map_err(anyhow::Error::msg)?;
         self.version = entry.ruleset.info().version;
         Ok(())
+    }
+
+    /// The game as its setup starts it, before any step (the version and setup checked).
+    pub fn start(&self) -> Result<Box<dyn DynState>> {
+        let entry = battlemat_rulesets::get(&self.ruleset).map_err(anyhow::Error::msg)?;
+        let (state, _) = entry
+            .ruleset
+            .replay(&self.record())
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        Ok(state)
+    }
+
+    /// Each step with what `viewer` was told of it, replayed from the setup (`play`'s
+    /// `history`).
+    pub fn history(&self, viewer: Viewer) -> Result<Vec<(Step<Value>, Vec<DynEvent>)>> {
+        let mut state = self.start()?;
+        let mut out = Vec::with_capacity(self.steps.len());
+        for step in &self.steps {
+            let seen = state
+                .apply_seen(step)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", step_words(step)))?;
+            out.push((step.clone(), seen.for_viewer(viewer).to_vec()));
+        }
+        Ok(out)
+    }
+
+    /// Keep only the first `keep` steps (`play`'s `undo`) and return the state after them.
+    /// With seeded dice the saved position goes back to where those steps leave the seed's
+    /// stream, so the dice to come are the very dice that came before: an action taken
+    /// again rolls what it rolled, and an undo never re-rolls a die (every die stays the
+    /// seed's, and the file verifies).
+    pub fn truncate(&mut self, keep: usize) -> Result<Box<dyn DynState>> {
+        self.steps.truncate(keep);
+        let mut state = self.start()?;
+        let mut roller = match &self.dice {
+            DiceMode::Seeded(p) => Some(Roller::new(p.seed, p.stream)),
+            DiceMode::Table => None,
+        };
+        for step in &self.steps {
+            if let (ToAct::Chance(c), Step::Roll { .. }, Some(r)) =
+                (state.to_act(), step, roller.as_mut())
+            {
+                c.roll(r);
+            }
+            state
+                .apply(step)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", step_words(step)))?;
+        }
+        if let (DiceMode::Seeded(pos), Some(r)) = (&mut self.dice, &roller) {
+            *pos = r.position();
+        }
+        Ok(state)
     }
 
     /// With seeded dice, roll every die the game is waiting for.

@@ -28,9 +28,9 @@ pub fn tournament(a: TournamentArgs) -> Result<()> {
     crate::sim::check_games(pairs, a.games)?;
     check_threads(a.run.threads)?;
     let mut choice = a.setup;
-    // The safety limit, when the options set none (games it ends are still counted by the
-    // house rule's result here).
-    choice.safety_limit(&info);
+    // The safety limit, when the options set none: a game it stops is unfinished, neither
+    // a win nor a draw (a limit the options ask for decides by its house rule).
+    let safety = choice.safety_limit(&info);
     choice.seat(&a.game, 2)?;
     let (setup, origin) = choice.setup(&entry)?;
     let scenario = origin.name();
@@ -40,6 +40,7 @@ pub fn tournament(a: TournamentArgs) -> Result<()> {
         games_per_pair: a.games,
         seed: a.run.seed,
         threads: a.run.threads.unwrap_or(0),
+        unfinished_by_limit: safety,
     };
     let total = pairs * a.games;
     let progress = crate::progress::Progress::new(total, "games");
@@ -60,12 +61,16 @@ pub fn tournament(a: TournamentArgs) -> Result<()> {
         struct Out<'a> {
             game: &'a str,
             scenario: &'a str,
+            /// The safety limit set (`rounds=30`): the games it stopped are `unfinished`.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            safety_limit: Option<String>,
             #[serde(flatten)]
             report: &'a battlemat_lab::tournament::Report,
         }
         let out = Out {
             game: &a.game,
             scenario: &scenario,
+            safety_limit: limit_words(&info, safety),
             report: &report,
         };
         println!("{}", serde_json::to_string_pretty(&out)?);
@@ -95,9 +100,9 @@ pub fn balance(a: BalanceArgs) -> Result<()> {
     crate::sim::check_games(1, a.games)?;
     check_threads(a.run.threads)?;
     let mut choice = a.setup;
-    // The safety limit, when the options set none (games it ends are still counted by the
-    // house rule's result here).
-    choice.safety_limit(&info);
+    // The safety limit, when the options set none: a game it stops is unfinished, neither
+    // a win nor a draw (a limit the options ask for decides by its house rule).
+    let safety = choice.safety_limit(&info);
     choice.seat(&a.game, 2)?;
     let (setup, origin) = choice.setup(&entry)?;
     let scenario = origin.name();
@@ -110,6 +115,7 @@ pub fn balance(a: BalanceArgs) -> Result<()> {
         games: a.games,
         seed: a.run.seed,
         threads: a.run.threads.unwrap_or(0),
+        unfinished_by_limit: safety,
     };
     let progress = crate::progress::Progress::new(a.games, "games");
     let play = |_: u64, r: &mut battlemat_dice::Roller| {
@@ -147,6 +153,9 @@ pub fn balance(a: BalanceArgs) -> Result<()> {
             scenario: &'a str,
             player: String,
             random_armies: bool,
+            /// The safety limit set (`rounds=30`): the games it stopped are `unfinished`.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            safety_limit: Option<String>,
             #[serde(flatten)]
             report: &'a battlemat_lab::balance::Report,
         }
@@ -155,6 +164,7 @@ pub fn balance(a: BalanceArgs) -> Result<()> {
             scenario: &scenario,
             player: player.to_string(),
             random_armies: random,
+            safety_limit: limit_words(&info, safety),
             report: &report,
         };
         println!("{}", serde_json::to_string_pretty(&out)?);
@@ -162,4 +172,10 @@ pub fn balance(a: BalanceArgs) -> Result<()> {
         print!("{}", report.text(&title));
     }
     Ok(())
+}
+
+/// The safety limit the run set, as `key=value` (none when the options set the limit).
+fn limit_words(info: &battlemat_core::RulesetInfo, set: bool) -> Option<String> {
+    set.then(|| info.safety_limit.as_ref().map(|(k, v)| format!("{k}={v}")))
+        .flatten()
 }

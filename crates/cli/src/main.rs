@@ -351,7 +351,13 @@ fn main() {
     // `odds --help` lists each game's parameters, as the games declare them. Only then are
     // the games asked (reading every game's data costs milliseconds at every start).
     let args: Vec<String> = std::env::args().collect();
-    let mut usage = String::from("Each game's parameters:\n");
+    let mut usage = String::from(
+        "The odds command's own parameters, for every game:\n  \
+         --plot FILE.svg   also draw the odds (outcomes as bars, each distribution as a histogram)\n  \
+         --check-sims N    also roll the matchup N times with the game's own dice and compare (chi-square)\n  \
+         --option KEY=VALUE  a rule option (see `battlemat rulesets`)\n\n\
+         Each game's parameters:\n",
+    );
     if args.iter().any(|a| a == "odds")
         && args
             .iter()

@@ -167,24 +167,24 @@ pub fn run(game: &str, params: &[String], json: bool) -> Result<()> {
         }
         return print_json(&v);
     }
-    for (k, v) in &odds.details {
-        println!(
-            "{k}: {}",
-            v.as_str()
-                .map(str::to_string)
-                .unwrap_or_else(|| v.to_string())
-        );
-    }
+    // For people: the chances first, as percentages; then each distribution; then what the
+    // game says about the matchup (its details), named in words with sensible decimals.
     let outcomes: Vec<(String, f64)> = odds.outcomes.iter().map(|(k, p)| (k.clone(), *p)).collect();
     print_table(&outcomes, check.as_ref());
     for (name, dist) in &odds.distributions {
         println!();
-        println!("{name}: mean {:.2}", Odds::mean(dist));
+        println!("{}: mean {:.2}", words(name), Odds::mean(dist));
         let rows: Vec<(String, f64)> = dist.iter().map(|(v, p)| (v.to_string(), *p)).collect();
         print_table(
             &rows,
             check.as_ref().map(|c| &c["distributions"][name.as_str()]),
         );
+    }
+    if !odds.details.is_empty() {
+        println!();
+        for (k, v) in &odds.details {
+            println!("{}: {}", words(k), detail_words(v));
+        }
     }
     Ok(())
 }
@@ -204,20 +204,66 @@ fn test(n: u64, counts: Vec<(String, u64)>, expected: &[f64]) -> serde_json::Val
     })
 }
 
+/// A JSON key in words: `expected_knockback` is "expected knockback".
+fn words(key: &str) -> String {
+    key.replace('_', " ")
+}
+
+/// A detail's value for people: text as it is, yes or no, whole numbers whole, and other
+/// numbers to three significant figures at most (`0.9773876886145418` is 0.977); lists and
+/// objects as compact JSON.
+fn detail_words(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Bool(b) => (if *b { "yes" } else { "no" }).to_string(),
+        serde_json::Value::Number(n) => match (n.as_i64(), n.as_f64()) {
+            (Some(i), _) => i.to_string(),
+            (None, Some(f)) => decimal(f),
+            _ => n.to_string(),
+        },
+        other => other.to_string(),
+    }
+}
+
+/// `f` to three significant figures, without trailing zeros: 0.977, 12.3, 150, 0.00123.
+fn decimal(f: f64) -> String {
+    if !f.is_finite() || f == 0.0 {
+        return f.to_string();
+    }
+    let digits = (2 - f.abs().log10().floor() as i32).max(0) as usize;
+    let s = format!("{f:.digits$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+/// A chance as a percentage for people: two decimals (`41.67%`), more only for a chance
+/// that would otherwise print as 0.00% or 100.00% without being it.
+fn percent(p: f64) -> String {
+    let x = 100.0 * p;
+    if (x > 0.0 && x < 0.005) || (x < 100.0 && x > 99.995) {
+        format!("{x:.6}%")
+    } else {
+        format!("{x:.2}%")
+    }
+}
+
 /// Rows of a name and its chance, with the simulated share beside it when checked.
 fn print_table(rows: &[(String, f64)], check: Option<&serde_json::Value>) {
     match check {
         None => {
             for (k, p) in rows {
-                println!("{k:<24} {:>8.4}%", 100.0 * p);
+                println!("{:<24} {:>10}", words(k), percent(*p));
             }
         }
         Some(c) => {
             let n = c["rolls"].as_u64().unwrap_or(1) as f64;
-            println!("{:<24} {:>9} {:>10}", "", "exact", "simulated");
+            println!("{:<24} {:>10} {:>10}", "", "exact", "simulated");
             for (k, p) in rows {
                 let sim = c["counts"][k].as_u64().unwrap_or(0) as f64 / n;
-                println!("{k:<24} {:>8.4}% {:>9.4}%", 100.0 * p, 100.0 * sim);
+                println!("{:<24} {:>10} {:>10}", words(k), percent(*p), percent(sim));
             }
             println!(
                 "{} simulated rolls: chi-square {:.2} on {} degrees of freedom, p = {:.3}{}",
@@ -232,5 +278,27 @@ fn print_table(rows: &[(String, f64)], check: Option<&serde_json::Value>) {
                 }
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn details_and_chances_in_words() {
+        assert_eq!(decimal(0.9773876886145418), "0.977");
+        assert_eq!(decimal(12.345), "12.3");
+        assert_eq!(decimal(150.0), "150");
+        assert_eq!(decimal(0.5), "0.5");
+        assert_eq!(decimal(0.001234), "0.00123");
+        assert_eq!(detail_words(&serde_json::json!(true)), "yes");
+        assert_eq!(detail_words(&serde_json::json!(3)), "3");
+        assert_eq!(detail_words(&serde_json::json!("7:1")), "7:1");
+        assert_eq!(percent(0.416666), "41.67%");
+        assert_eq!(percent(1.0), "100.00%");
+        assert_eq!(percent(0.0), "0.00%");
+        assert_eq!(percent(1e-5), "0.001000%");
+        assert_eq!(words("expected_knockback"), "expected knockback");
     }
 }

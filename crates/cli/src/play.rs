@@ -1,4 +1,19 @@
 //! `battlemat play`: a game in the terminal, each seat a human or an AI.
+//!
+//! A human at a decision sees the table, the menu of what may be done (grouped by unit
+//! and verb; a long group folded, unfolded by typing its first words) and may type a
+//! number, an action, the first words of actions, or one of the commands: `help` (made
+//! from the game's own actions at that moment, so every game's help is its own), `board`,
+//! `history` (the game so far in words, as this seat was told it), `undo`, `resign` (asked
+//! again) and `quit`.
+//!
+//! `undo` takes back the last action a human took, and everything after it: the dice it
+//! brought and the AIs' replies. Every other human at the terminal must agree (an AI is
+//! not asked). With seeded dice the dice stream goes back with the record
+//! ([`GameFile::truncate`]): the dice to come are those that came, so an undo never
+//! re-rolls a die — the same action rolls the same faces, and the file still verifies.
+//! With table dice an action is not taken back past a die rolled at the table (the table's
+//! dice cannot be unrolled).
 
 use crate::game_file::{DiceMode, GameFile};
 use anyhow::{Result, bail};
@@ -135,9 +150,13 @@ fn print_menu(state: &dyn DynState, legal: &[DynAction], no: &[usize]) {
             }
             Entry::Group(h, items) => (h, items),
         };
-        if let [(i, _)] = items.as_slice() {
-            let a = &legal[*i];
-            println!("  {:>3}) {:<22} {}", no[*i], a.text, a.label);
+        // A lone action, or two (`first 0`, `first 1`): each on its line with its words,
+        // which name what a bare number does not.
+        if items.len() <= 2 {
+            for (i, _) in &items {
+                let a = &legal[*i];
+                println!("  {:>3}) {:<22} {}", no[*i], a.text, a.label);
+            }
             continue;
         }
         let list: Vec<String> = items
@@ -147,7 +166,7 @@ fn print_menu(state: &dyn DynState, legal: &[DynAction], no: &[usize]) {
         // A long group (a counter's hundred hexes) is summed up: type the action itself.
         if list.len() > 30 {
             println!(
-                "  {head}: {} choices, {} … {} (type it, e.g. `{head} {}`)",
+                "  {head}: {} choices, {} … {} (type `{head}` to list them all, or the action, e.g. `{head} {}`)",
                 list.len(),
                 list[0],
                 list[list.len() - 1],
@@ -234,6 +253,11 @@ pub fn run(a: PlayArgs) -> Result<()> {
             a.game
         );
     }
+    // The file's own dice: a loaded game's seed is the file's, not a new one.
+    let (seed, dice_words) = match &gf.dice {
+        DiceMode::Seeded(p) => (p.seed, format!("seed {}", p.seed)),
+        DiceMode::Table => (seed, "dice rolled at the table".to_string()),
+    };
     let mut ai_roller = Roller::new(seed, 1);
     let mut ai_players: std::collections::BTreeMap<u8, Box<dyn battlemat_rulesets::DynPlayer>> =
         std::collections::BTreeMap::new();
@@ -245,10 +269,11 @@ pub fn run(a: PlayArgs) -> Result<()> {
         lines.next().and_then(|l| l.ok())
     };
     println!(
-        "{} — seed {seed}. Type a number or an action; 'help' for the commands.",
+        "{} — {dice_words}. Type a number or an action; 'help' for the commands.",
         state.info().name
     );
     let mut show_board = true;
+    let mut show_menu = true;
     // The menu's numbers: kept with their actions while the same seat is asked the same
     // question (an action still listed keeps its number), started again from 1 otherwise.
     type Numbers = (
@@ -270,7 +295,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 if nothing_played {
                     println!("Game over: {}.", r.reason);
                 }
-                println!("{}", standings(&r));
+                println!("{}", standings(&r, &state.scene(Viewer::Spectator).sides));
                 break;
             }
             ToAct::Chance(c) => {
@@ -337,26 +362,91 @@ pub fn run(a: PlayArgs) -> Result<()> {
                             })
                         })
                         .collect();
-                    print_menu(state.as_ref(), &legal, &no);
+                    // The menu again unless the last line typed was help, history or
+                    // first words, whose answer is still on the screen above it.
+                    if show_menu {
+                        print_menu(state.as_ref(), &legal, &no);
+                    } else {
+                        println!(
+                            "  (the list as above; `board` shows the table and the list again)"
+                        );
+                    }
+                    show_menu = true;
                     let Some(line) = read("> ") else {
                         println!();
                         break;
                     };
                     let line = line.trim();
-                    match line {
-                        "" => continue,
-                        "q" | "quit" => {
+                    let (word, arg) = line.split_once(' ').unwrap_or((line, ""));
+                    match (word, arg.trim()) {
+                        ("", _) => continue,
+                        ("q" | "quit", "") => {
                             // Typed at a terminal, the Enter ended the line; piped, end it here.
                             if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
                                 println!();
                             }
                             break;
                         }
-                        "help" | "?" | "h" => {
-                            println!("{HELP}");
+                        ("help" | "?" | "h", "") => {
+                            println!("{}", help(state.as_ref(), seat, &legal));
+                            show_menu = false;
                             continue;
                         }
-                        "resign" => {
+                        ("history", n) => {
+                            let last = match n {
+                                "" => usize::MAX,
+                                n => match n.parse::<usize>() {
+                                    Ok(k) => k,
+                                    Err(_) => {
+                                        println!(
+                                            "history N: the last N steps (a whole number), or history for all."
+                                        );
+                                        continue;
+                                    }
+                                },
+                            };
+                            print_history(&gf, Viewer::Seat(seat), last)?;
+                            show_menu = false;
+                            continue;
+                        }
+                        ("undo", "") => {
+                            let humans: Vec<u8> = (0..seats as u8)
+                                .filter(|&s| sitters[s as usize] == Sitter::Human)
+                                .collect();
+                            match undo(&mut gf, &humans, seat, &mut read)? {
+                                Some(undone) => {
+                                    state = undone;
+                                    // The AIs think again from the position (an MCTS
+                                    // player's kept trees are of the game undone).
+                                    ai_players.clear();
+                                    numbers = (None, std::collections::HashMap::new(), 0);
+                                    show_board = true;
+                                    if let Some(s) = &mut save {
+                                        s.save(&mut gf)?;
+                                    }
+                                }
+                                None => continue,
+                            }
+                            continue;
+                        }
+                        ("resign", "") => {
+                            let side = state
+                                .scene(Viewer::Spectator)
+                                .sides
+                                .iter()
+                                .find(|s| s.seats.contains(&seat))
+                                .map(|s| format!(" ({})", s.name))
+                                .unwrap_or_default();
+                            let Some(answer) = read(&format!(
+                                "Resign for seat {seat}{side}? The game ends, your side losing. Type yes to resign: "
+                            )) else {
+                                println!();
+                                break;
+                            };
+                            if !matches!(answer.trim(), "yes" | "y") {
+                                println!("Not resigned: the game goes on.");
+                                continue;
+                            }
                             // Ends the game: every seat gets a result, this seat's side loses.
                             let step = Step::Resign { seat };
                             state
@@ -369,7 +459,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
                             }
                             continue;
                         }
-                        "board" | "b" => {
+                        ("board" | "b", "") => {
                             show_board = true;
                             continue;
                         }
@@ -385,11 +475,41 @@ pub fn run(a: PlayArgs) -> Result<()> {
                                 continue;
                             }
                         }
+                    } else if let Some(a) = legal.iter().find(|a| a.text == line) {
+                        a.json.clone()
                     } else {
-                        match state.parse_action(line) {
+                        // Not an action the game takes now: the first words of some listed
+                        // ones (`move u0`) unfold them, numbered as in the menu.
+                        let parsed = state
+                            .parse_action(line)
+                            .and_then(|a| state.check(&a).map(|_| a).map_err(|e| e.to_string()));
+                        match parsed {
                             Ok(a) => a,
                             Err(e) => {
-                                println!("Not accepted: {e} (type help for the commands).");
+                                let words: Vec<&str> = line.split_whitespace().collect();
+                                let begun: Vec<usize> = (0..legal.len())
+                                    .filter(|&i| {
+                                        let w: Vec<&str> =
+                                            legal[i].text.split_whitespace().collect();
+                                        w.len() > words.len() && w[..words.len()] == words[..]
+                                    })
+                                    .collect();
+                                if begun.is_empty() {
+                                    println!("Not accepted: {e} (type help for the commands).");
+                                } else {
+                                    println!("The actions that begin `{line}`:");
+                                    show_menu = false;
+                                    for i in begun {
+                                        let a = &legal[i];
+                                        println!(
+                                            "  {:>3}) {:<22} {}{}",
+                                            no[i],
+                                            a.text,
+                                            a.label,
+                                            odds_suffix(state.as_ref(), &a.json)
+                                        );
+                                    }
+                                }
                                 continue;
                             }
                         }
@@ -446,29 +566,253 @@ impl Saving {
     }
 }
 
-/// The commands a human may type at a decision.
-const HELP: &str = "Commands:
-  NUMBER         take the action with that number in the list
-  ACTION         type the action itself, as listed (e.g. `attack u2 u9`, `move 0712`)
-  board          show the table again
-  resign         give up: the game ends, your side losing
+/// The commands a human may type at a decision, with this game's own actions open now
+/// (one of each kind, as the list gives them, and a free point's form): every game's help
+/// is its own, and nothing here names a game.
+fn help(state: &dyn DynState, seat: u8, legal: &[DynAction]) -> String {
+    let mut out = String::from(
+        "Commands:\n  NUMBER         take the action with that number in the list\n  ACTION         type an action as the list shows it; those open now are like\n",
+    );
+    // One example of each verb, in the list's order.
+    let mut verbs: Vec<&str> = Vec::new();
+    for a in legal {
+        let v = a.text.split_whitespace().next().unwrap_or("");
+        if verbs.contains(&v) {
+            continue;
+        }
+        verbs.push(v);
+        out += &format!("                   {:<22} {}\n", a.text, a.label);
+    }
+    // A free parameter's form (any point, not only the listed ones), once per verb.
+    let scene = state.scene(Viewer::Seat(seat));
+    let mut forms: Vec<String> = Vec::new();
+    for a in &scene.actions {
+        if let Some(f) = &a.anchors.free {
+            let form = f.template.replace("{x}", "X").replace("{y}", "Y");
+            let verb = form.split_whitespace().next().unwrap_or("").to_string();
+            if !forms
+                .iter()
+                .any(|x| x.split_whitespace().next() == Some(verb.as_str()))
+            {
+                forms.push(form);
+            }
+        }
+    }
+    for f in &forms {
+        out += &format!(
+            "                   {f:<22} (any point X,Y it can reach, in {}s from the table's corner)\n",
+            scene.table.unit
+        );
+    }
+    // The first words of a folded group, as an example of unfolding.
+    if let Some(a) = legal.iter().find(|a| a.text.split_whitespace().count() > 2) {
+        let head: Vec<&str> = a.text.split_whitespace().take(2).collect();
+        out += &format!(
+            "  FIRST WORDS    list every action that begins so (e.g. `{}`)\n",
+            head.join(" ")
+        );
+    }
+    out += "  board          show the table again
+  history [N]    the game so far in words (the last N steps)
+  undo           take back the last action a human took, and what followed it (the
+                 other humans are asked; seeded dice are not rolled again: the same
+                 action rolls the same dice)
+  resign         give up: the game ends, your side losing (asked again first)
   quit           stop here (with --save the game is kept: continue with --load)
   help, ?        this list";
+    out
+}
 
-/// Each seat's place and score, in words: "Seat 0 (side 0): 1st, score 1; ...".
-fn standings(r: &battlemat_core::GameResult) -> String {
+/// `history [N]`: the steps so far (the last `last`), each with what `viewer` was told.
+fn print_history(gf: &GameFile, viewer: Viewer, last: usize) -> Result<()> {
+    let steps = gf.history(viewer)?;
+    if steps.is_empty() {
+        println!("Nothing has happened yet.");
+        return Ok(());
+    }
+    let from = steps.len().saturating_sub(last);
+    let seen = match viewer {
+        Viewer::Seat(s) => format!("as seat {s} was told it"),
+        Viewer::Spectator => "as it was told".to_string(),
+    };
+    println!("The game so far, {seen}:");
+    match from {
+        0 => {}
+        1 => println!("  (the first step left out)"),
+        n => println!("  (the first {n} steps left out)"),
+    }
+    let state = gf.start()?;
+    for (k, (step, events)) in steps.iter().enumerate().skip(from) {
+        // Each step numbered: an action by its seat and short text, then what it did; a die
+        // and a resignation by what was said of them.
+        let said: Vec<&str> = events
+            .iter()
+            .map(|e| e.text.as_str())
+            .filter(|t| !t.is_empty())
+            .collect();
+        let (head, rest) = match step {
+            Step::Act { seat, action } => {
+                let text = state
+                    .action_text(action)
+                    .unwrap_or_else(|_| action.to_string());
+                (format!("seat {seat}: {text}"), &said[..])
+            }
+            Step::Roll { value } => match said.split_first() {
+                Some((first, rest)) => (first.to_string(), rest),
+                None => (format!("a die: {value}"), &said[..]),
+            },
+            Step::Resign { seat } => (format!("seat {seat} resigns"), &said[..]),
+        };
+        println!("{:>5}. {head}", k + 1);
+        for line in rest {
+            println!("         {line}");
+        }
+    }
+    Ok(())
+}
+
+/// `undo`: take back the last action a human took (and every step after it), if every
+/// other human agrees; the state after, or `None` (with the reason printed) if nothing was
+/// undone.
+fn undo(
+    gf: &mut GameFile,
+    humans: &[u8],
+    asking: u8,
+    read: &mut impl FnMut(&str) -> Option<String>,
+) -> Result<Option<Box<dyn DynState>>> {
+    let last = gf
+        .steps
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(k, s)| match s {
+            Step::Act { seat, action } if humans.contains(seat) => Some((k, *seat, action.clone())),
+            _ => None,
+        });
+    let Some((k, actor, action)) = last else {
+        println!("Nothing to undo: no human has taken an action yet.");
+        return Ok(None);
+    };
+    if matches!(gf.dice, DiceMode::Table)
+        && gf.steps[k..].iter().any(|s| matches!(s, Step::Roll { .. }))
+    {
+        println!(
+            "Not undone: a die was rolled at the table since, and the table's dice cannot be taken back (that would be rolling them again)."
+        );
+        return Ok(None);
+    }
+    let text = gf
+        .start()?
+        .action_text(&action)
+        .unwrap_or_else(|_| action.to_string());
+    for &h in humans.iter().filter(|&&h| h != asking) {
+        let Some(answer) = read(&format!(
+            "Seat {h}: seat {asking} asks to take back seat {actor}'s `{text}`. Allow it? Type yes to allow: "
+        )) else {
+            println!();
+            return Ok(None);
+        };
+        if !matches!(answer.trim(), "yes" | "y") {
+            println!("Not undone: seat {h} said no.");
+            return Ok(None);
+        }
+    }
+    let after = gf.steps.len() - k - 1;
+    let state = gf.truncate(k)?;
+    println!(
+        "Undone: seat {actor}'s `{text}`{}.{}",
+        match after {
+            0 => String::new(),
+            1 => " and the step after it".to_string(),
+            n => format!(" and the {n} steps after it"),
+        },
+        if matches!(gf.dice, DiceMode::Seeded(_)) {
+            " The dice go back with it: the same action rolls the same dice again."
+        } else {
+            ""
+        }
+    );
+    Ok(Some(state))
+}
+
+/// Each seat's place and score, in words, with its side's name: "Result: seat 0 (Rebels)
+/// 1st, score 7; …", or a draw said as one: "Result: a draw, seat 0 (Rebels) and seat 1
+/// (Empire) sharing first place (scores 7 and 7)."
+fn standings(r: &battlemat_core::GameResult, sides: &[battlemat_core::scene::SceneSide]) -> String {
     let place = |n: u8| match n {
         1 => "1st".to_string(),
         2 => "2nd".to_string(),
         3 => "3rd".to_string(),
         n => format!("{n}th"),
     };
+    let who = |s: usize| match sides.iter().find(|x| x.seats.contains(&(s as u8))) {
+        Some(side) => format!("seat {s} ({})", side.name),
+        None => format!("seat {s}"),
+    };
+    let scores: Vec<String> = r.scores.iter().map(|s| s.to_string()).collect();
+    let and = |v: Vec<String>| match v.len() {
+        0 | 1 => v.concat(),
+        n => format!("{} and {}", v[..n - 1].join(", "), v[n - 1]),
+    };
+    if let Some(won) = r.cooperative {
+        let seats: Vec<String> = (0..r.ranks.len()).map(who).collect();
+        return format!(
+            "Result: the mission is {} by {} together (score{} {}).",
+            if won { "won" } else { "lost" },
+            and(seats),
+            if scores.len() == 1 { "" } else { "s" },
+            and(scores)
+        );
+    }
+    if r.ranks.len() > 1 && r.ranks.iter().all(|&k| k == 1) {
+        let seats: Vec<String> = (0..r.ranks.len()).map(who).collect();
+        return format!(
+            "Result: a draw, {} sharing first place (scores {}).",
+            and(seats),
+            and(scores)
+        );
+    }
     let parts: Vec<String> = r
         .ranks
         .iter()
         .zip(&r.scores)
         .enumerate()
-        .map(|(s, (rank, score))| format!("seat {s} {} (score {score})", place(*rank)))
+        .map(|(s, (rank, score))| format!("{} {} (score {score})", who(s), place(*rank)))
         .collect();
     format!("Result: {}.", parts.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use battlemat_core::GameResult;
+    use battlemat_core::scene::SceneSide;
+
+    fn side(name: &str, seats: Vec<u8>) -> SceneSide {
+        SceneSide {
+            name: name.into(),
+            seats,
+            note: String::new(),
+            to_act: false,
+        }
+    }
+
+    #[test]
+    fn a_draw_is_said_as_one_with_the_sides_names() {
+        let sides = [side("Rebels", vec![0]), side("Empire", vec![1])];
+        let draw = GameResult::from_scores(vec![7, 7], "time");
+        assert_eq!(
+            standings(&draw, &sides),
+            "Result: a draw, seat 0 (Rebels) and seat 1 (Empire) sharing first place (scores 7 and 7)."
+        );
+        let win = GameResult::from_scores(vec![3, 7], "time");
+        assert_eq!(
+            standings(&win, &sides),
+            "Result: seat 0 (Rebels) 2nd (score 3), seat 1 (Empire) 1st (score 7)."
+        );
+        assert_eq!(
+            standings(&win, &[]),
+            "Result: seat 0 2nd (score 3), seat 1 1st (score 7)."
+        );
+    }
 }

@@ -932,7 +932,7 @@ fn odds_hero_against_trooper_is_exact() {
         "--defender",
         "trooper",
     ]);
-    assert!(text.contains("83.7963%"), "{text}");
+    assert!(text.contains("83.80%"), "{text}");
     // --json may come first.
     let first = json(&ok([
         "odds",
@@ -2695,7 +2695,7 @@ fn tournament_rates_players_the_same_whatever_the_threads_and_draws_a_chart() {
         let (elo, ci) = (s["rating"]["elo"].as_f64().unwrap(), &s["rating"]["ci95"]);
         assert!(ci[0].as_f64().unwrap() <= elo && elo <= ci[1].as_f64().unwrap());
         total += elo;
-        let games = ["wins", "draws", "losses"]
+        let games = ["wins", "draws", "losses", "unfinished"]
             .iter()
             .map(|k| s[k].as_u64().unwrap())
             .sum::<u64>();
@@ -3715,4 +3715,610 @@ fn fuzz_game_file(game: &str, scenario: &str) {
         let view = bm().args(["view", p(&g)]).output().unwrap();
         no_panic(&view);
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Issue 20: terminal play a newcomer can use, every word a player's
+// ---------------------------------------------------------------------------------------
+
+/// `play` with this input: its stdout.
+fn play_with(args: &[&str], input: &str) -> String {
+    let out = bm()
+        .arg("play")
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    no_panic(&out);
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The indented lines after the first line of `text` that holds `from` (piped, a line
+/// typed in follows the prompt `> ` on its line).
+fn block_after<'a>(text: &'a str, from: &str) -> Vec<&'a str> {
+    text.lines()
+        .skip_while(|l| !l.contains(from))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .collect()
+}
+
+/// `help` in `play` is the game's own: each example it gives is an action the game lists
+/// now (and nothing of another game: SD ERA's help used to offer `attack u2 u9` and
+/// `move 0712`), a free point's form where the game takes any point, and the commands.
+#[test]
+fn play_help_shows_the_games_own_commands() {
+    for (game, scenario) in [
+        ("sd-era", "king_of_the_hill"),
+        ("swtb", "outpost"),
+        ("abaoaqu", "s_field_reduced"),
+        ("ms-d20", "duel"),
+        ("serm", "skirmish"),
+    ] {
+        let dir = TempDir::new().unwrap();
+        let f = dir.path().join("g.json");
+        let args = [
+            game,
+            "--scenario",
+            scenario,
+            "--seats",
+            "human,human",
+            "--seed",
+            "3",
+            "--save",
+            p(&f),
+        ];
+        let text = play_with(&args, "help\nquit\n");
+        let legal = ok(["legal", p(&f)]);
+        let listed: Vec<&str> = legal
+            .lines()
+            .skip(1)
+            .map(|l| {
+                l.split("  (")
+                    .next()
+                    .unwrap()
+                    .split("   odds")
+                    .next()
+                    .unwrap()
+                    .trim()
+            })
+            .collect();
+        let help: Vec<&str> = text
+            .lines()
+            .skip_while(|l| !l.contains("Commands:"))
+            .collect();
+        assert!(!help.is_empty(), "{game}: {text}");
+        let examples: Vec<&str> = help
+            .iter()
+            .filter(|l| l.starts_with("                   "))
+            .map(|l| l.trim())
+            .filter(|l| !l.contains("(any point"))
+            .collect();
+        assert!(!examples.is_empty(), "{game}: {}", help.join("\n"));
+        for e in &examples {
+            assert!(
+                listed.iter().any(|a| e.starts_with(a)),
+                "{game}: the example {e:?} is not a listed action: {listed:?}"
+            );
+        }
+        for cmd in ["board", "history", "undo", "resign", "quit"] {
+            assert!(
+                help.iter().any(|l| l.trim_start().starts_with(cmd)),
+                "{game}: {cmd}"
+            );
+        }
+        if game != "abaoaqu" {
+            assert!(!text.contains("move 0712"), "{game}: {text}");
+        }
+        if game != "swtb" {
+            assert!(!text.contains("attack u2 u9"), "{game}: {text}");
+        }
+    }
+}
+
+/// Typing the first words of actions (`move u0`) lists every action that begins so, with
+/// the menu's numbers: a folded group unfolds; a number from it is taken.
+#[test]
+fn play_first_words_unfold_a_folded_group() {
+    let text = play_with(
+        &["swtb", "--seats", "human,random", "--seed", "5"],
+        "first 0\nmove u0\nquit\n",
+    );
+    let unfolded = block_after(&text, "The actions that begin `move u0`:");
+    assert!(unfolded.len() > 3, "{text}");
+    for l in &unfolded {
+        let (no, rest) = l.trim().split_once(") ").unwrap();
+        assert!(no.parse::<usize>().is_ok(), "{l}");
+        assert!(rest.starts_with("move u0 "), "{l}");
+    }
+    // A folded group (more than 30 choices) says how to unfold it.
+    let text = play_with(
+        &[
+            "abaoaqu",
+            "--scenario",
+            "s_field_reduced",
+            "--seats",
+            "human,human",
+            "--seed",
+            "2",
+        ],
+        "quit\n",
+    );
+    if let Some(l) = text.lines().find(|l| l.contains(" choices, ")) {
+        assert!(l.contains("to list them all"), "{l}");
+        let head = l.trim().split(':').next().unwrap();
+        let text = play_with(
+            &[
+                "abaoaqu",
+                "--scenario",
+                "s_field_reduced",
+                "--seats",
+                "human,human",
+                "--seed",
+                "2",
+            ],
+            &format!("{head}\nquit\n"),
+        );
+        assert!(
+            block_after(&text, &format!("The actions that begin `{head}`:")).len() > 30,
+            "{text}"
+        );
+    }
+    // Words that begin no action are refused in words.
+    let text = play_with(
+        &["swtb", "--seats", "human,random", "--seed", "5"],
+        "first 0\nfly u0\nquit\n",
+    );
+    assert!(text.contains("Not accepted:"), "{text}");
+}
+
+/// `history` tells the game so far in words: each action by its seat and short text, and
+/// what was said of it (the dice among them).
+#[test]
+fn play_history_tells_the_game_so_far() {
+    let text = play_with(
+        &["swtb", "--seats", "human,random", "--seed", "5"],
+        "first 0\nmove u0 a2\nhistory\nhistory 1\nhistory x\nquit\n",
+    );
+    let all = text
+        .split("The game so far, as seat 0 was told it:")
+        .nth(1)
+        .expect("the history");
+    assert!(all.contains("    1. "), "numbered from step 1: {text}");
+    assert!(all.contains("seat 0: first 0"), "{text}");
+    assert!(all.contains("seat 0: move u0 a2"), "{text}");
+    assert!(
+        text.contains("(the first "),
+        "history 1 leaves the earlier out: {text}"
+    );
+    assert!(text.contains("history N: the last N steps"), "{text}");
+    let text = play_with(
+        &[
+            "abaoaqu",
+            "--scenario",
+            "s_field_reduced",
+            "--seats",
+            "human,human",
+        ],
+        "history\nquit\n",
+    );
+    assert!(text.contains("Nothing has happened yet."), "{text}");
+}
+
+/// `undo` takes back the last human action and what followed; with seeded dice the dice go
+/// back with it, so the game is exactly as it was before the action (the same file, dice
+/// position and all) and still verifies: no die is rolled again.
+#[test]
+fn play_undo_takes_back_an_action_and_not_the_dice() {
+    let dir = TempDir::new().unwrap();
+    let (a, b, c) = (
+        dir.path().join("a.json"),
+        dir.path().join("b.json"),
+        dir.path().join("c.json"),
+    );
+    let args = |f: &Path| {
+        vec![
+            "swtb".to_string(),
+            "--seats".into(),
+            "human,random".into(),
+            "--seed".into(),
+            "5".into(),
+            "--save".into(),
+            p(f).into(),
+        ]
+    };
+    let run = |f: &Path, input: &str| {
+        let a = args(f);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        play_with(&a, input)
+    };
+    run(&a, "first 0\nquit\n");
+    let text = run(&b, "first 0\nmove u0 a2\nundo\nquit\n");
+    assert!(text.contains("Undone: seat 0's `move u0 a2`"), "{text}");
+    assert!(
+        text.contains("the same action rolls the same dice"),
+        "{text}"
+    );
+    let (ga, gb) = (read_json(&a), read_json(&b));
+    assert_eq!(
+        ga["steps"], gb["steps"],
+        "back to the position before the move"
+    );
+    assert_eq!(ga["dice"], gb["dice"], "the dice stream back where it was");
+    assert!(ok(["verify", p(&b)]).to_lowercase().contains("verified"));
+    // Undone and played again: every die is still the seed's.
+    run(&c, "first 0\nmove u0 a2\nundo\nmove u0 a2\nquit\n");
+    assert!(ok(["verify", p(&c)]).to_lowercase().contains("verified"));
+    // Nothing to undo yet.
+    let text = play_with(
+        &["swtb", "--seats", "human,random", "--seed", "5"],
+        "undo\nquit\n",
+    );
+    assert!(text.contains("Nothing to undo"), "{text}");
+}
+
+/// Hot-seat: an undo is asked of the other human, who may refuse; with table dice an
+/// action is not taken back past a die rolled at the table.
+#[test]
+fn play_undo_is_asked_of_the_other_humans() {
+    let hot = ["swtb", "--seats", "human,human", "--seed", "5"];
+    // Seat 0 chooses who goes first and moves; seat 1 (if it is seat 1's turn) or seat 0
+    // asks to undo, and the other seat says no, then yes.
+    let text = play_with(&hot, "first 0\nmove u0 a2\nundo\nno\nundo\nyes\nquit\n");
+    assert!(text.contains("asks to take back"), "{text}");
+    assert!(text.contains("Not undone: seat 1 said no."), "{text}");
+    assert!(text.contains("Undone: seat 0's `move u0 a2`"), "{text}");
+    // Table dice: the initiative 1 against 2 (the Empire chooses), the Rebels first; Han
+    // shoots (2d6 against 1d6, rolled at the table): not taken back.
+    let text = play_with(
+        &["swtb", "--seats", "human,human", "--table-dice"],
+        "1\n2\nfirst 0\nattack u1 u10\n3\n3\n3\nundo\nquit\n",
+    );
+    assert!(
+        text.contains("Not undone: a die was rolled at the table"),
+        "{text}"
+    );
+    // A choice with no die after it is taken back at the table too.
+    let text = play_with(
+        &["swtb", "--seats", "human,human", "--table-dice"],
+        "1\n2\nfirst 0\nundo\nyes\nquit\n",
+    );
+    assert!(text.contains("Undone: seat 1's `first 0`"), "{text}");
+}
+
+/// `resign` asks again; only a yes ends the game.
+#[test]
+fn play_resign_asks_to_confirm() {
+    let args = ["swtb", "--seats", "human,random", "--seed", "5"];
+    let text = play_with(&args, "resign\nno\nquit\n");
+    assert!(text.contains("Type yes to resign"), "{text}");
+    assert!(text.contains("Not resigned: the game goes on."), "{text}");
+    assert!(!text.contains("Result:"), "{text}");
+    let text = play_with(&args, "resign\nyes\n");
+    assert!(text.contains("Result: "), "{text}");
+    assert!(text.contains("1st"), "{text}");
+}
+
+/// The result names each seat's side, and `play --load` prints the file's own seed (it
+/// printed a new one).
+#[test]
+fn play_result_names_sides_and_load_prints_the_files_seed() {
+    let text = play_with(&["serm", "--seats", "random,random", "--seed", "5"], "");
+    let result = text.lines().find(|l| l.starts_with("Result: ")).unwrap();
+    assert!(
+        result.contains("seat 0 (") && result.contains("seat 1 ("),
+        "{result}"
+    );
+    let dir = TempDir::new().unwrap();
+    let g = seeded_game(&dir, "seven.json");
+    let text = play_with(&["--load", p(&g), "--seats", "human,random"], "quit\n");
+    assert!(text.lines().next().unwrap().contains("seed 7."), "{text}");
+    let t = table_game(&dir, "table.json");
+    let text = play_with(&["--load", p(&t), "--seats", "human,human"], "quit\n");
+    let first = text.lines().next().unwrap();
+    assert!(
+        first.contains("dice rolled at the table") && !first.contains("seed"),
+        "{text}"
+    );
+}
+
+/// SWTB's choice of who goes first names the sides ("first: 1) 0 2) 1" named none).
+#[test]
+fn swtb_first_names_the_sides_in_the_menu() {
+    let text = play_with(
+        &["swtb", "--seats", "human,random", "--seed", "5"],
+        "quit\n",
+    );
+    let firsts: Vec<&str> = text.lines().filter(|l| l.contains(") first ")).collect();
+    assert_eq!(firsts.len(), 2, "{text}");
+    for l in firsts {
+        assert!(l.contains("to act first"), "{l}");
+    }
+    assert!(!text.contains("first: 1)"), "{text}");
+}
+
+/// SWTB marks "(acted)" only on the side whose turn it is: a side's marks are not carried
+/// into the other side's turn.
+#[test]
+fn swtb_acted_marks_stay_in_their_turn() {
+    let dir = TempDir::new().unwrap();
+    let g = seeded_game(&dir, "acted.json");
+    let mut seen_acted = false;
+    for _ in 0..60 {
+        let view = ok(["view", p(&g)]);
+        let mut side = "";
+        // "Raid on the Outpost — round 1 of 10 — Rebels to act"; between turns (who goes
+        // first, the end) no side is acting and no unit is marked.
+        let to_act = view
+            .lines()
+            .find_map(|l| {
+                l.split(" — ")
+                    .nth(2)
+                    .and_then(|s| s.strip_suffix(" to act"))
+            })
+            .unwrap_or("no side");
+        for l in view.lines() {
+            if !l.starts_with(' ') && l.contains(" points left):") {
+                side = l.split(" (").next().unwrap();
+            } else if l.contains("(acted)") {
+                seen_acted = true;
+                assert_eq!(
+                    side, to_act,
+                    "a unit of {side} marked in {to_act}'s turn:\n{view}"
+                );
+            }
+        }
+        let Some(a) = first_legal(&g) else { break };
+        ok(["act", p(&g), &a]);
+    }
+    assert!(seen_acted, "the test saw a unit marked");
+}
+
+/// SD ERA's table says "1 action", not "1 actions".
+#[test]
+fn sd_era_says_one_action() {
+    let dir = TempDir::new().unwrap();
+    let g = dir.path().join("sd.json");
+    ok([
+        "new",
+        "sd-era",
+        "--scenario",
+        "king_of_the_hill",
+        "--seed",
+        "2",
+        "-o",
+        p(&g),
+    ]);
+    let mut seen = false;
+    for _ in 0..20 {
+        let view = ok(["view", p(&g)]);
+        assert!(!view.contains(" 1 actions"), "{view}");
+        seen |= view.contains(" 1 action ");
+        let Some(a) = first_legal(&g) else { break };
+        ok(["act", p(&g), &a]);
+    }
+    assert!(seen, "a unit with one action left was seen");
+}
+
+/// A-Bao-A-Qu: one attacker "shoots at", several "shoot at" ("u0 shoot at").
+#[test]
+fn abaoaqu_one_attacker_shoots() {
+    let out = bm()
+        .args([
+            "play",
+            "abaoaqu",
+            "--scenario",
+            "s_field_reduced",
+            "--seats",
+            "greedy,greedy",
+            "--seed",
+            "4",
+        ])
+        .output()
+        .unwrap();
+    no_panic(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let single = |l: &str, verb: &str| {
+        l.split_once(verb)
+            .is_some_and(|(who, _)| !who.trim().contains('+') && !who.trim().is_empty())
+    };
+    for l in text.lines() {
+        assert!(
+            !single(l, " shoot at ") && !single(l, " close with "),
+            "{l}"
+        );
+    }
+    assert!(
+        text.contains(" shoots at ") || text.contains(" closes with "),
+        "{text}"
+    );
+}
+
+/// `dice dist 2d6x10`: the notation ms-d20's damage is written in; 2d6's chances on the
+/// tens from 20 to 120.
+#[test]
+fn dice_dist_takes_a_multiplier() {
+    let d = json(&ok(["dice", "dist", "2d6x10", "--json"]));
+    assert_eq!(
+        (d["min"].as_i64(), d["max"].as_i64()),
+        (Some(20), Some(120))
+    );
+    assert!((d["mean"].as_f64().unwrap() - 70.0).abs() < 1e-9);
+    assert!((d["outcomes"]["70"].as_f64().unwrap() - 6.0 / 36.0).abs() < 1e-12);
+    assert!(d["outcomes"].get("75").is_none(), "{d}");
+    assert_eq!(d["expr"], "2d6x10");
+    let text = ok(["dice", "dist", "2d6x10"]);
+    assert!(text.starts_with("2d6x10: mean 70.000000"), "{text}");
+    let rolled = ok(["dice", "roll", "2d6x10+5", "--seed", "0"]);
+    assert!(rolled.contains("]x10 + 5 = "), "{rolled}");
+    let err = fails(["dice", "dist", "2d6x0"]);
+    assert!(err.contains("a multiplier is at least 1"), "{err}");
+}
+
+/// `odds --help` lists the odds command's own `--plot` and `--check-sims`.
+#[test]
+fn odds_help_lists_plot_and_check_sims() {
+    let help = ok(["odds", "--help"]);
+    assert!(help.contains("--plot FILE.svg"), "{help}");
+    assert!(help.contains("--check-sims N"), "{help}");
+}
+
+/// Text odds are for people: the chances first as percentages, the details after them in
+/// words with sensible decimals (`expected_knockback: 0.9773876886145418` opened them);
+/// the JSON keeps its keys and full numbers.
+#[test]
+fn text_odds_are_in_words() {
+    let args = ["odds", "sd-era", "--attacker", "3M", "--defender", "3"];
+    let text = ok(args);
+    let first = text.lines().next().unwrap();
+    assert!(first.trim_end().ends_with('%'), "the chances first: {text}");
+    assert!(!text.contains('_'), "names in words: {text}");
+    let j = json(&ok(args.iter().copied().chain(["--json"])));
+    for (k, v) in j["details"].as_object().unwrap() {
+        let name = k.replace('_', " ");
+        let line = text
+            .lines()
+            .rev()
+            .find(|l| l.starts_with(&format!("{name}: ")))
+            .unwrap_or_else(|| panic!("{k}: {text}"));
+        if let Some(f) = v.as_f64().filter(|_| v.is_f64()) {
+            let shown = line.split(": ").nth(1).unwrap();
+            assert!(shown.len() <= 6, "{line}");
+            assert!(
+                (shown.parse::<f64>().unwrap() - f).abs() <= 0.005 * f.abs().max(1.0),
+                "{line}"
+            );
+        }
+    }
+    for line in text.lines().filter(|l| l.ends_with('%')) {
+        let pct = line.split_whitespace().last().unwrap();
+        let decimals = pct.trim_end_matches('%').split('.').nth(1).unwrap().len();
+        assert!(decimals == 2 || decimals == 6, "{line}");
+    }
+}
+
+/// `tournament` and `balance` count the games their safety limit stopped as unfinished
+/// (neither a win nor a draw) and say how many; a limit asked for in the options decides
+/// by its house rule and is not reported.
+#[test]
+fn tournament_and_balance_report_unfinished_games() {
+    let t = json(&ok([
+        "tournament",
+        "abaoaqu",
+        "--scenario",
+        "s_field_reduced",
+        "--players",
+        "random,random",
+        "--games",
+        "2",
+        "--threads",
+        "1",
+        "--json",
+    ]));
+    assert!(
+        t["safety_limit"].as_str().unwrap().starts_with("turns="),
+        "{t}"
+    );
+    let unfinished = t["unfinished"].as_u64().unwrap();
+    // Random players do not end this scenario in 15 turns: the limit stops both games.
+    assert_eq!(unfinished, 2, "{t}");
+    let text = ok([
+        "tournament",
+        "abaoaqu",
+        "--scenario",
+        "s_field_reduced",
+        "--players",
+        "random,random",
+        "--games",
+        "2",
+        "--threads",
+        "1",
+    ]);
+    assert!(
+        text.contains("0 won, 0 drawn, 0 lost, 2 unfinished"),
+        "{text}"
+    );
+    assert!(
+        text.contains("unfinished 2: stopped by the safety limit"),
+        "{text}"
+    );
+    let per_player: u64 = t["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["unfinished"].as_u64().unwrap())
+        .sum();
+    assert_eq!(
+        per_player,
+        2 * unfinished,
+        "each unfinished game counts for both players"
+    );
+    for s in t["standings"].as_array().unwrap() {
+        let all: u64 = ["wins", "draws", "losses", "unfinished"]
+            .iter()
+            .map(|k| s[k].as_u64().unwrap())
+            .sum();
+        assert_eq!(all, 2);
+    }
+    let b = json(&ok([
+        "balance",
+        "abaoaqu",
+        "--scenario",
+        "s_field_reduced",
+        "--player",
+        "random",
+        "--games",
+        "3",
+        "--threads",
+        "1",
+        "--json",
+    ]));
+    assert!(
+        b["safety_limit"].as_str().unwrap().starts_with("turns="),
+        "{b}"
+    );
+    let finished: u64 = b["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["wins"].as_u64().unwrap())
+        .sum::<u64>()
+        + b["draws"].as_u64().unwrap();
+    assert_eq!(finished + b["unfinished"].as_u64().unwrap(), 3, "{b}");
+    let text = ok([
+        "balance",
+        "abaoaqu",
+        "--scenario",
+        "s_field_reduced",
+        "--player",
+        "random",
+        "--games",
+        "3",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(
+        text.contains("unfinished"),
+        b["unfinished"].as_u64().unwrap() > 0,
+        "{text}"
+    );
+    // The limit asked for: the games it ends are decided by the house rule.
+    let asked = json(&ok([
+        "balance",
+        "abaoaqu",
+        "--scenario",
+        "s_field_reduced",
+        "--player",
+        "random",
+        "--games",
+        "3",
+        "--threads",
+        "1",
+        "--option",
+        "turns=10",
+        "--json",
+    ]));
+    assert!(asked.get("safety_limit").is_none(), "{asked}");
+    assert_eq!(asked["unfinished"], 0, "{asked}");
 }

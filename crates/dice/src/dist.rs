@@ -309,6 +309,24 @@ impl Dist {
         acc.finish()
     }
 
+    /// The distribution of `k · self` (`k >= 1`): `2d6x10` is `2d6` times ten, its
+    /// outcomes 20, 30, … 120.
+    ///
+    /// # Panics
+    /// If `k < 1` or an outcome overflows `i64`.
+    pub fn times(&self, k: i64) -> Dist {
+        assert!(k >= 1, "Dist::times: the multiplier is at least 1");
+        if k == 1 {
+            return self.clone();
+        }
+        let lo = self.lo.checked_mul(k).expect("Dist::times: overflow");
+        let mut p = vec![0.0; (self.p.len() - 1) * k as usize + 1];
+        for (i, &x) in self.p.iter().enumerate() {
+            p[i * k as usize] = x;
+        }
+        Dist { lo, p }
+    }
+
     /// The smallest outcome with non-zero probability.
     pub fn min(&self) -> i64 {
         self.lo

@@ -32,6 +32,9 @@ pub struct DiceTerm {
     pub keep: Option<Keep>,
     /// Count the (kept) dice meeting a target instead of adding them up.
     pub success: Option<(Cmp, i64)>,
+    /// The term's value multiplied by this (`2d6x10`, the damage notation of ms-d20's
+    /// text); 1 when not written, `1..=Expr::MAX_TIMES`.
+    pub times: u32,
 }
 
 /// A term of an expression: a constant or a group of dice. Constants are never negative;
@@ -57,6 +60,7 @@ pub enum Term {
 /// explode := ! [INT]            depth, default 9 (icepool's default), at most 20
 /// keep    := (kh | kl | k) INT  keep highest / lowest K of the N dice (k = kh)
 /// success := (>= | > | <= | <) INT   the term is the number of (kept) dice meeting it
+/// times   := (x | *) INT         the term's value multiplied (`2d6x10`: 20 to 120 by tens)
 /// ```
 ///
 /// Limits: at most [`Expr::MAX_DICE`] dice of at most [`Expr::MAX_SIDES`] sides per term,
@@ -122,6 +126,8 @@ impl Expr {
     pub const MAX_CONSTANT: i64 = 1_000_000_000_000;
     /// Most terms in an expression.
     pub const MAX_TERMS: usize = 100;
+    /// Largest multiplier of a term (`x1000`).
+    pub const MAX_TIMES: u32 = 1000;
 
     /// The terms with their signs, in the order written.
     pub fn terms(&self) -> &[(Sign, Term)] {
@@ -143,7 +149,7 @@ impl Expr {
                     Sign::Plus => constant += c,
                     Sign::Minus => constant -= c,
                 },
-                Term::Dice(t) if t.keep.is_none() && t.success.is_none() => {
+                Term::Dice(t) if t.keep.is_none() && t.success.is_none() && t.times == 1 => {
                     let die = t.die();
                     dice.push((if sign == Sign::Minus { die.neg() } else { die }, t.count));
                 }
@@ -205,7 +211,7 @@ impl Expr {
             let width = (die.max() - die.min()) as f64;
             let (n, m) = (f64::from(t.count), die.iter().count() as f64);
             let runs = die.run_count() as f64;
-            if t.keep.is_none() && t.success.is_none() {
+            if t.keep.is_none() && t.success.is_none() && t.times == 1 {
                 singles.push((width, runs, n));
                 continue;
             }
@@ -221,8 +227,15 @@ impl Expr {
                     max_span = max_span.max(k * k * width);
                     k * width + 1.0
                 }
-                (None, None) => 1.0,
+                // A multiplied sum: the sum itself (as for single dice), then spread out.
+                (None, None) => {
+                    work += (runs + 6.0) * n * (n + 1.0) / 2.0 * width;
+                    n * width + 1.0
+                }
             };
+            // Multiplied, the term's outcomes lie `times` apart.
+            let term_span = (term_span - 1.0) * f64::from(t.times) + 1.0;
+            max_span = max_span.max(term_span);
             work += acc_runs.min(term_span) * (acc_span + term_span);
             acc_span += term_span - 1.0;
             acc_runs = acc_span;
@@ -247,8 +260,18 @@ impl DiceTerm {
         }
     }
 
-    /// The distribution of the whole term.
+    /// The distribution of the whole term (multiplied by `times`).
     pub(crate) fn pool_dist(&self) -> Dist {
+        let d = self.unscaled_dist();
+        if self.times == 1 {
+            d
+        } else {
+            d.times(i64::from(self.times))
+        }
+    }
+
+    /// The distribution of the term before its multiplier.
+    fn unscaled_dist(&self) -> Dist {
         let die = self.die();
         match (self.keep, self.success) {
             (None, None) => die.repeat_sum(self.count),
@@ -275,6 +298,9 @@ impl fmt::Display for DiceTerm {
         }
         if let Some((cmp, t)) = self.success {
             write!(f, "{cmp}{t}")?;
+        }
+        if self.times != 1 {
+            write!(f, "x{}", self.times)?;
         }
         Ok(())
     }
@@ -562,12 +588,31 @@ impl Parser<'_> {
             }
             success = Some((cmp, t as i64));
         }
+
+        self.skip_ws();
+        let mut times = 1;
+        if let Some('x' | 'X' | '*') = self.peek() {
+            let written = self.peek().unwrap_or('x');
+            self.pos += 1;
+            let (k, at) = self.required_number(&format!("a multiplier after '{written}'"))?;
+            if k == 0 {
+                return Err(self.error_at(at, "a multiplier is at least 1"));
+            }
+            if k > u64::from(Expr::MAX_TIMES) {
+                return Err(self.error_at(
+                    at,
+                    format!("multiplier {k} too large (at most {})", Expr::MAX_TIMES),
+                ));
+            }
+            times = k as u32;
+        }
         Ok(Term::Dice(DiceTerm {
             count,
             sides,
             explode,
             keep,
             success,
+            times,
         }))
     }
 }
@@ -595,6 +640,7 @@ mod tests {
             explode: None,
             keep: None,
             success: None,
+            times: 1,
         }
     }
 
@@ -643,11 +689,17 @@ mod tests {
                 sides: 6,
                 explode: Some(3),
                 keep: Some(Keep::Lowest(2)),
-                success: Some((Cmp::Ge, 5))
+                success: Some((Cmp::Ge, 5)),
+                times: 1,
             }
         );
         assert_eq!(t("4d6 ! 3 kl 2 >= 5"), all);
         assert_eq!(parse("1000d1000!20kh1000>=1000").terms().len(), 1);
+        // ms-d20's damage notation: the dice's total times ten.
+        assert_eq!(t("2d6x10").times, 10);
+        assert_eq!(t("2d6 X 10").times, 10);
+        assert_eq!(t("4d6*3").times, 3);
+        assert_eq!(t("2d6").times, 1);
     }
 
     #[test]
@@ -664,6 +716,8 @@ mod tests {
             ("d6!2", "1d6!2"),
             ("6d6 >= 5", "6d6>=5"),
             ("4d6!3kl2<5", "4d6!3kl2<5"),
+            ("2d6 * 10 + 5", "2d6x10+5"),
+            ("2D6X10", "2d6x10"),
         ] {
             let e = parse(input);
             assert_eq!(e.to_string(), canonical);
@@ -687,7 +741,11 @@ mod tests {
                 5,
                 "unexpected the end, expected a number or dice like '2d6'",
             ),
-            ("2d6 x", 5, "unexpected 'x', expected '+', '-' or the end"),
+            ("2d6 x", 6, "expected a multiplier after 'x'"),
+            ("2d6 y", 5, "unexpected 'y', expected '+', '-' or the end"),
+            ("2d6x0", 5, "a multiplier is at least 1"),
+            ("2d6x1001", 5, "multiplier 1001 too large (at most 1000)"),
+            ("10x2", 3, "unexpected 'x', expected '+', '-' or the end"),
             (
                 "abc",
                 1,
@@ -760,6 +818,19 @@ mod tests {
         assert!((d.mean() - 15869.0 / 1296.0).abs() < 1e-12);
         let d = parse("-2").dist();
         assert_eq!(d, Dist::constant(-2));
+        // `2d6x10`: 2d6's chances on 20, 30, … 120 and nothing between.
+        let d = parse("2d6x10").dist();
+        let plain = parse("2d6").dist();
+        assert_eq!((d.min(), d.max()), (20, 120));
+        for v in 2..=12 {
+            assert_eq!(d.p_eq(10 * v), plain.p_eq(v));
+            assert_eq!(d.p_eq(10 * v + 5), 0.0);
+        }
+        assert!((d.mean() - 70.0).abs() < 1e-12);
+        assert_eq!(d.iter().count(), 11);
+        let d = parse("1d6x10+5-1d4").dist();
+        assert!((d.mean() - (35.0 + 5.0 - 2.5)).abs() < 1e-12);
+        assert!(parse("1000d1000x1000").try_dist().is_err());
     }
 
     #[test]

@@ -27,7 +27,7 @@ pub struct RolledTerm {
     /// Whether the term is added or subtracted.
     pub sign: Sign,
     /// The term's value before its sign: the constant, the sum of the kept dice, or the
-    /// number of kept dice meeting the target.
+    /// number of kept dice meeting the target, times the term's multiplier (`2d6x10`).
     pub value: i64,
     /// The dice in the order rolled (empty for a constant).
     pub dice: Vec<RolledDie>,
@@ -117,7 +117,7 @@ fn roll_dice(sign: Sign, t: &DiceTerm, roller: &mut Roller) -> RolledTerm {
                 .count() as i64
         }
         None => dice.iter().filter(|d| d.kept).map(|d| d.total).sum(),
-    };
+    } * i64::from(t.times);
     RolledTerm { sign, value, dice }
 }
 
@@ -160,9 +160,13 @@ impl fmt::Display for RolledTerm {
 }
 
 impl fmt::Display for Rolled {
-    /// `2d6+1d4-2: [3, 4] + [2] - 2 = 7`.
+    /// `2d6+1d4-2: [3, 4] + [2] - 2 = 7`; a multiplied term `2d6x10: [3, 4]x10 = 70`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: ", self.expr)?;
+        let times = |i: usize| match self.expr.terms().get(i) {
+            Some((_, Term::Dice(d))) => d.times,
+            _ => 1,
+        };
         for (i, t) in self.terms.iter().enumerate() {
             match (i, t.sign) {
                 (0, Sign::Plus) => {}
@@ -171,6 +175,9 @@ impl fmt::Display for Rolled {
                 (_, Sign::Minus) => f.write_str(" - ")?,
             }
             write!(f, "{t}")?;
+            if times(i) != 1 {
+                write!(f, "x{}", times(i))?;
+            }
         }
         write!(f, " = {}", self.total)
     }
@@ -197,6 +204,9 @@ mod tests {
         assert_eq!(rolled.terms[0].dice[2].faces, vec![6, 4]);
         let rolled = expr("-1d6").roll(&mut Roller::new(0, 0));
         assert_eq!(rolled.to_string(), "-1d6: -[3] = -3");
+        // ms-d20's damage notation: the dice, then the multiplier.
+        let rolled = expr("2d6x10+5").roll(&mut Roller::new(0, 0));
+        assert_eq!(rolled.to_string(), "2d6x10+5: [3, 2]x10 + 5 = 55");
     }
 
     #[test]

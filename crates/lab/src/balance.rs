@@ -25,6 +25,10 @@ pub struct Spec {
     pub games: u64,
     pub seed: u64,
     pub threads: usize,
+    /// Whether the runner set the game's safety limit (the texts have none): then a game it
+    /// ended (`GameResult::by_limit`) is unfinished, neither a win nor a draw, and left out
+    /// of the seats' rates and the unit types' fit.
+    pub unfinished_by_limit: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -59,6 +63,8 @@ pub struct Report {
     pub seed: u64,
     pub seats: Vec<SeatLine>,
     pub draws: u64,
+    /// Games the safety limit stopped (counted only when [`Spec::unfinished_by_limit`]).
+    pub unfinished: u64,
     /// Empty when the armies were fixed.
     pub units: Vec<UnitLine>,
     /// Log-odds per point (λ), when unit types were fitted.
@@ -81,6 +87,12 @@ pub fn run(spec: &Spec, play: PlayOne<'_>, tick: &(dyn Fn() + Sync)) -> Result<R
         games.push(r.map_err(|e| format!("game {i}: {e}"))?);
     }
     let seats = games[0].0.result.ranks.len();
+    // Unfinished games say nothing of who would have won: they are counted and set aside.
+    let all = games.len() as u64;
+    if spec.unfinished_by_limit {
+        games.retain(|(p, _)| !p.result.by_limit);
+    }
+    let unfinished = all - games.len() as u64;
     let n = games.len() as u64;
     let mut wins = vec![0u64; seats];
     let mut draws = 0;
@@ -102,16 +114,21 @@ pub fn run(spec: &Spec, play: PlayOne<'_>, tick: &(dyn Fn() + Sync)) -> Result<R
         .map(|s| SeatLine {
             seat: s as u8,
             wins: wins[s],
-            win_rate: wins[s] as f64 / n as f64,
+            win_rate: if n > 0 {
+                wins[s] as f64 / n as f64
+            } else {
+                0.0
+            },
             ci95: wilson(wins[s] as f64, n as f64),
         })
         .collect();
     let (units, lambda) = unit_lines(&games, &decided);
     Ok(Report {
-        games: n,
+        games: all,
         seed: spec.seed,
         seats: seat_lines,
         draws,
+        unfinished,
         units,
         logit_per_point: lambda,
     })
@@ -255,6 +272,13 @@ impl Report {
             );
         }
         s += &format!("  draws {}\n", self.draws);
+        if self.unfinished > 0 {
+            s += &format!(
+                "  unfinished {} (stopped by the safety limit: neither a win nor a draw; the rates are of the {} finished games)\n",
+                self.unfinished,
+                self.games - self.unfinished
+            );
+        }
         if self.units.is_empty() {
             s += "\n  (the same armies every game — --fixed, or no points rules in this game or scenario —\n  so only the seats are compared)\n";
             return s;
@@ -367,6 +391,7 @@ mod tests {
             games: 400,
             seed: 1,
             threads: 2,
+            unfinished_by_limit: true,
         };
         let play = |_: u64, r: &mut Roller| -> Result<(Played, Option<Armies>), String> {
             let pick = |r: &mut Roller| -> Vec<String> {
@@ -404,5 +429,47 @@ mod tests {
         assert!(s > 5.0 && w < 5.0, "{s} {w}");
         assert!(rep.text("T").contains("suggested cost"));
         assert_eq!(rep.svg("T").unwrap().len(), 2);
+    }
+
+    /// Games the safety limit stopped are unfinished: counted, and left out of the seats'
+    /// rates (issue 20, "report games it stopped as unfinished").
+    #[test]
+    fn games_stopped_by_the_safety_limit_are_unfinished() {
+        let mut spec = Spec {
+            games: 60,
+            seed: 2,
+            threads: 2,
+            unfinished_by_limit: true,
+        };
+        // Seat 0 wins every finished game; a third of the games are stopped by the limit
+        // with seat 1 ahead on the house rule's score.
+        let play = |i: u64, _: &mut Roller| -> Result<(Played, Option<Armies>), String> {
+            let result = if i % 3 == 0 {
+                GameResult::from_scores(vec![0, 1], "limit").at_limit()
+            } else {
+                GameResult::from_scores(vec![1, 0], "test")
+            };
+            Ok((
+                Played {
+                    result,
+                    steps: 1,
+                    decisions: 1,
+                },
+                None,
+            ))
+        };
+        let rep = run(&spec, &play, &|| {}).unwrap();
+        assert_eq!((rep.games, rep.unfinished, rep.draws), (60, 20, 0));
+        assert_eq!((rep.seats[0].wins, rep.seats[1].wins), (40, 0));
+        assert_eq!(rep.seats[0].win_rate, 1.0);
+        let text = rep.text("T");
+        assert!(
+            text.contains("unfinished 20 (stopped by the safety limit"),
+            "{text}"
+        );
+        spec.unfinished_by_limit = false;
+        let rep = run(&spec, &play, &|| {}).unwrap();
+        assert_eq!((rep.unfinished, rep.seats[1].wins), (0, 20));
+        assert!(!rep.text("T").contains("unfinished"));
     }
 }

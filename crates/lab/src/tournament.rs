@@ -4,6 +4,8 @@
 //! each game (the first of a pair sits in seat 0 in even games), so a seat's advantage
 //! falls on both alike. A game is a win for the seat in sole first place and a draw when
 //! first place is shared (or in a co-operative mission, where both seats share the fate).
+//! A game the runner's safety limit stopped ([`Spec::unfinished_by_limit`]) is neither: it
+//! is counted as unfinished and left out of the ratings.
 
 // The tallies are a matrix read by (row, column): indices say it best.
 #![allow(clippy::needless_range_loop)]
@@ -22,6 +24,9 @@ pub struct Spec {
     pub seed: u64,
     /// Worker threads (0: every core); the report does not depend on it.
     pub threads: usize,
+    /// Whether the runner set the game's safety limit (the texts have none): then a game it
+    /// ended (`GameResult::by_limit`) is unfinished, neither a win nor a draw.
+    pub unfinished_by_limit: bool,
 }
 
 /// One player's line of the table.
@@ -32,6 +37,8 @@ pub struct Standing {
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
+    /// Games the safety limit stopped: neither won, drawn nor lost.
+    pub unfinished: u64,
 }
 
 /// One pair's games, from `a`'s side.
@@ -42,6 +49,8 @@ pub struct Meeting {
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
+    /// Games the safety limit stopped: neither won, drawn nor lost.
+    pub unfinished: u64,
     /// `a`'s share of the decided games and its Wilson 95 % interval (`null` if none was
     /// decided).
     pub decided_share: Option<f64>,
@@ -56,6 +65,8 @@ pub struct Report {
     /// Best first.
     pub standings: Vec<Standing>,
     pub meetings: Vec<Meeting>,
+    /// Games the safety limit stopped (counted only when [`Spec::unfinished_by_limit`]).
+    pub unfinished: u64,
     pub mean_steps: f64,
 }
 
@@ -126,11 +137,17 @@ pub fn run(spec: &Spec, play: PlayOne<'_>, tick: &(dyn Fn() + Sync)) -> Result<R
         tick,
     )?;
     let mut tally = vec![vec![Tally::default(); n]; n];
+    // Games stopped by the safety limit, by pair (lower index first).
+    let mut unfinished = vec![vec![0u64; n]; n];
     let mut steps = 0.0;
     for (i, r) in results.into_iter().enumerate() {
         let played = r.map_err(|e| format!("game {i}: {e}"))?;
         steps += played.steps as f64;
         let (a, b) = pairing(n, gpp, i as u64);
+        if spec.unfinished_by_limit && played.result.by_limit {
+            unfinished[a.min(b)][a.max(b)] += 1;
+            continue;
+        }
         let s = seat0_score(&played.result);
         // Kept from the lower index's side.
         let (lo, hi, s_lo) = if a < b { (a, b, s) } else { (b, a, 1.0 - s) };
@@ -169,6 +186,7 @@ pub fn run(spec: &Spec, play: PlayOne<'_>, tick: &(dyn Fn() + Sync)) -> Result<R
                 wins: w as u64,
                 draws: d as u64,
                 losses: l as u64,
+                unfinished: (0..n).map(|j| unfinished[i.min(j)][i.max(j)]).sum(),
             }
         })
         .collect();
@@ -184,6 +202,7 @@ pub fn run(spec: &Spec, play: PlayOne<'_>, tick: &(dyn Fn() + Sync)) -> Result<R
                 wins: t.wins as u64,
                 draws: t.draws as u64,
                 losses: t.losses as u64,
+                unfinished: unfinished[i][j],
                 decided_share: (decided > 0.0).then(|| t.wins / decided),
                 decided_ci95: (decided > 0.0).then(|| wilson(t.wins, decided)),
             });
@@ -195,6 +214,7 @@ pub fn run(spec: &Spec, play: PlayOne<'_>, tick: &(dyn Fn() + Sync)) -> Result<R
         seed: spec.seed,
         standings,
         meetings,
+        unfinished: unfinished.iter().flatten().sum(),
         mean_steps: steps / games as f64,
     })
 }
@@ -213,20 +233,33 @@ impl Report {
             .max()
             .unwrap_or(6)
             .max(6);
+        // The unfinished column only when the safety limit stopped a game.
+        let limited = self.unfinished > 0;
         s += &format!(
-            "  {:<w$}  {:>6}  {:>16}  {:>5} {:>5} {:>5}\n",
-            "player", "Elo", "95% interval", "won", "drawn", "lost"
+            "  {:<w$}  {:>6}  {:>16}  {:>5} {:>5} {:>5}{}\n",
+            "player",
+            "Elo",
+            "95% interval",
+            "won",
+            "drawn",
+            "lost",
+            if limited { " unfinished" } else { "" }
         );
         for x in &self.standings {
             s += &format!(
-                "  {:<w$}  {:>+6.0}  [{:>+6.0}, {:>+6.0}]  {:>5} {:>5} {:>5}\n",
+                "  {:<w$}  {:>+6.0}  [{:>+6.0}, {:>+6.0}]  {:>5} {:>5} {:>5}{}\n",
                 x.player,
                 x.rating.elo,
                 x.rating.ci95[0],
                 x.rating.ci95[1],
                 x.wins,
                 x.draws,
-                x.losses
+                x.losses,
+                if limited {
+                    format!(" {:>10}", x.unfinished)
+                } else {
+                    String::new()
+                }
             );
         }
         s += "\n  Elo is centred on the players' mean; each pair also counts one virtual draw.\n\n";
@@ -235,6 +268,9 @@ impl Report {
                 "  {} vs {}: {} won, {} drawn, {} lost",
                 m.a, m.b, m.wins, m.draws, m.losses
             );
+            if m.unfinished > 0 {
+                s += &format!(", {} unfinished", m.unfinished);
+            }
             if let (Some(p), Some([lo, hi])) = (m.decided_share, m.decided_ci95) {
                 s += &format!(
                     "; {:.1}% of decided games (95% [{:.1}%, {:.1}%])",
@@ -244,6 +280,12 @@ impl Report {
                 );
             }
             s += "\n";
+        }
+        if limited {
+            s += &format!(
+                "\n  unfinished {}: stopped by the safety limit, neither a win nor a draw (left out of the ratings)\n",
+                self.unfinished
+            );
         }
         s += &format!("\n  mean length {:.1} steps\n", self.mean_steps);
         s
@@ -302,6 +344,7 @@ mod tests {
             games_per_pair: crate::MAX_GAMES,
             seed: 0,
             threads: 1,
+            unfinished_by_limit: true,
         };
         let played = std::sync::atomic::AtomicU64::new(0);
         let e = run(&spec, &|_, _| unreachable!("no game is played"), &|| {
@@ -325,6 +368,7 @@ mod tests {
             games_per_pair: 10,
             seed: 3,
             threads: 2,
+            unfinished_by_limit: true,
         };
         let play = |p: &[PlayerKind], _: &mut Roller| -> Result<Played, String> {
             let ranks = if p[0] == PlayerKind::Greedy {
@@ -350,5 +394,67 @@ mod tests {
         );
         let svg = r.svg("Test").unwrap();
         assert!(svg.starts_with("<svg") && svg.contains("greedy"), "{svg}");
+    }
+
+    /// Games the safety limit stopped are unfinished: neither a win nor a draw, left out of
+    /// the ratings, and counted (issue 20, "report games it stopped as unfinished").
+    #[test]
+    fn games_stopped_by_the_safety_limit_are_unfinished() {
+        let mut spec = Spec {
+            players: vec![PlayerKind::Greedy, PlayerKind::Random],
+            games_per_pair: 10,
+            seed: 3,
+            threads: 2,
+            unfinished_by_limit: true,
+        };
+        // Even games: greedy wins outright; odd games: stopped by the limit, greedy ahead
+        // on the house rule's score.
+        let play = |p: &[PlayerKind], r: &mut Roller| -> Result<Played, String> {
+            let stopped = r.roll(2) == 1;
+            let ranks = if p[0] == PlayerKind::Greedy {
+                vec![1, 2]
+            } else {
+                vec![2, 1]
+            };
+            let result = if stopped {
+                result(ranks).at_limit()
+            } else {
+                result(ranks)
+            };
+            Ok(Played {
+                result,
+                steps: 5,
+                decisions: 2,
+            })
+        };
+        let r = run(&spec, &play, &|| {}).unwrap();
+        let g = &r.standings[0];
+        assert_eq!(g.player, "greedy");
+        assert!(r.unfinished > 0 && r.unfinished < 10, "{}", r.unfinished);
+        assert_eq!(g.wins + g.draws + g.losses + g.unfinished, 10);
+        assert_eq!((g.unfinished, g.draws), (r.unfinished, 0));
+        assert_eq!(r.meetings[0].unfinished, r.unfinished);
+        assert_eq!(r.meetings[0].wins, 10 - r.unfinished);
+        let text = r.text("Test");
+        assert!(
+            text.contains(&format!(
+                "greedy vs random: {} won, 0 drawn, 0 lost, {} unfinished",
+                10 - r.unfinished,
+                r.unfinished
+            )),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!(
+                "unfinished {}: stopped by the safety limit, neither a win nor a draw",
+                r.unfinished
+            )),
+            "{text}"
+        );
+        // A limit the user asked for decides games by its house rule: all are counted.
+        spec.unfinished_by_limit = false;
+        let r = run(&spec, &play, &|| {}).unwrap();
+        assert_eq!((r.unfinished, r.standings[0].wins), (0, 10));
+        assert!(!r.text("Test").contains("unfinished"));
     }
 }

@@ -338,7 +338,13 @@ impl fmt::Display for Event {
                     f,
                     "{} {} {} at {}",
                     a.join("+"),
-                    if *close { "close with" } else { "shoot at" },
+                    // One attacker "shoots", several "shoot".
+                    match (*close, attackers.len() == 1) {
+                        (true, true) => "closes with",
+                        (true, false) => "close with",
+                        (false, true) => "shoots at",
+                        (false, false) => "shoot at",
+                    },
                     t.join("+"),
                     column.as_deref().unwrap_or("worse than 1:3 (no effect)")
                 )

@@ -172,10 +172,12 @@ impl AbaoAqu {
                     Declaring::Ready { attack } => format!(
                         "{who}: {} {} {} at {}: fire or cancel",
                         self.names(&attack.attackers),
-                        if attack.close {
-                            "close with"
-                        } else {
-                            "shoot at"
+                        // One attacker "shoots", several "shoot".
+                        match (attack.close, attack.attackers.len() == 1) {
+                            (true, true) => "closes with",
+                            (true, false) => "close with",
+                            (false, true) => "shoots at",
+                            (false, false) => "shoot at",
                         },
                         self.names(&attack.targets),
                         column_name(attack.column)

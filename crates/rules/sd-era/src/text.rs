@@ -92,7 +92,11 @@ impl fmt::Display for Observation {
                 u.label,
                 u.at,
                 if u.owner == Some(self.active) {
-                    format!("{} actions ", u.actions)
+                    format!(
+                        "{} action{} ",
+                        u.actions,
+                        if u.actions == 1 { "" } else { "s" }
+                    )
                 } else {
                     String::new()
                 },

@@ -97,7 +97,7 @@ impl Swtb {
                 .into(),
             );
         }
-        if unit.acted && self.now.active == unit.side {
+        if self.shows_acted(u) {
             p.dim = true;
             p.states.push("acted".into());
         }

@@ -293,6 +293,8 @@ pub struct UnitView {
     pub place: Place,
     pub hits: u8,
     pub toughness: u8,
+    /// It has acted in its side's turn now going on (a side's marks are not carried into
+    /// the other side's turn, nor between turns, where they would read as that turn's).
     pub acted: bool,
     pub power: Option<Power>,
     pub power_used: bool,
@@ -321,6 +323,22 @@ pub struct Observation {
 }
 
 impl Swtb {
+    /// Whether `u` is shown as having acted: it acted in its side's turn, which is going on
+    /// (a side's marks are not carried into the other side's turn, nor shown while the
+    /// initiative is settled or after the end, where they would read as a turn's). The
+    /// text and the scene both ask this.
+    pub fn shows_acted(&self, u: UnitId) -> bool {
+        let unit = &self.now.units[u as usize];
+        let in_turn = !matches!(
+            self.now.phase,
+            Phase::Initiative { .. }
+                | Phase::ChoosePower { .. }
+                | Phase::ChooseFirst { .. }
+                | Phase::Over { .. }
+        );
+        unit.acted && unit.side == self.now.active && in_turn
+    }
+
     pub fn observation(&self) -> Observation {
         let units = (0..self.now.units.len() as u8)
             .map(|u| {
@@ -334,7 +352,7 @@ impl Swtb {
                     place: unit.place,
                     hits: unit.hits,
                     toughness: self.toughness(u),
-                    acted: unit.acted,
+                    acted: self.shows_acted(u),
                     power: unit.power,
                     power_used: unit.power_used,
                 }
