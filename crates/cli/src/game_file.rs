@@ -595,7 +595,7 @@ impl GameFile {
         let mut state = self.start()?;
         let mut roller = match &self.dice {
             DiceMode::Seeded(p) => Some(Roller::new(p.seed, p.stream)),
-            DiceMode::Table => None,
+            DiceMode::Table | DiceMode::Server(_) => None,
         };
         for step in &self.steps {
             if let (ToAct::Chance(c), Step::Roll { .. }, Some(r)) =

@@ -257,6 +257,9 @@ pub fn run(a: PlayArgs) -> Result<()> {
     let (seed, dice_words) = match &gf.dice {
         DiceMode::Seeded(p) => (p.seed, format!("seed {}", p.seed)),
         DiceMode::Table => (seed, "dice rolled at the table".to_string()),
+        DiceMode::Server(_) => {
+            bail!("a server's game is played on its server (`battlemat serve`), not here")
+        }
     };
     let mut ai_roller = Roller::new(seed, 1);
     let mut ai_players: std::collections::BTreeMap<u8, Box<dyn battlemat_rulesets::DynPlayer>> =

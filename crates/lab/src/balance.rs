@@ -444,7 +444,7 @@ mod tests {
         // Seat 0 wins every finished game; a third of the games are stopped by the limit
         // with seat 1 ahead on the house rule's score.
         let play = |i: u64, _: &mut Roller| -> Result<(Played, Option<Armies>), String> {
-            let result = if i % 3 == 0 {
+            let result = if i.is_multiple_of(3) {
                 GameResult::from_scores(vec![0, 1], "limit").at_limit()
             } else {
                 GameResult::from_scores(vec![1, 0], "test")

@@ -146,7 +146,8 @@ fn entry<G: Game>() -> Entry {
 /// Every game's id and how to make its entry, in a fixed order. A command pays only for
 /// the game it asks for: [`get`] builds one entry, and nothing here reads a game's data
 /// (SWTB's unit catalog, the scenario files) until that game is used.
-const GAMES: &[(&str, fn() -> Entry)] = &[
+type MakeEntry = fn() -> Entry;
+const GAMES: &[(&str, MakeEntry)] = &[
     ("swtb", entry::<battlemat_swtb::Swtb>),
     ("sd-era", entry::<battlemat_sd_era::SdEra>),
     ("abaoaqu", entry::<battlemat_abaoaqu::AbaoAqu>),
