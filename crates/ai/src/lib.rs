@@ -42,6 +42,10 @@ pub use mcts::{Budget, Mcts, MctsConfig};
 pub enum PlayerKind {
     Random,
     Greedy,
+    /// `greedy:exact`: the greedy player that weighs every action's dice exactly, however
+    /// big the tree ([`Greedy::exhaustive`]): slow where dice chain into dice, kept to
+    /// compare against and to replay results made before greedy sampled.
+    GreedyExact,
     Mcts(Budget),
 }
 
@@ -57,6 +61,7 @@ impl fmt::Display for PlayerKind {
         match self {
             PlayerKind::Random => f.write_str("random"),
             PlayerKind::Greedy => f.write_str("greedy"),
+            PlayerKind::GreedyExact => f.write_str("greedy:exact"),
             PlayerKind::Mcts(Budget::Iterations(DEFAULT_MCTS_ITERATIONS)) => f.write_str("mcts"),
             PlayerKind::Mcts(Budget::Iterations(n)) => write!(f, "mcts:{n}"),
             PlayerKind::Mcts(Budget::Millis(ms)) if ms % 1000 == 0 => {
@@ -70,11 +75,11 @@ impl fmt::Display for PlayerKind {
 impl FromStr for PlayerKind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        const NAMES: &str =
-            "random, greedy, mcts, mcts:N (iterations a move), mcts:2s or mcts:500ms (time a move)";
+        const NAMES: &str = "random, greedy, greedy:exact, mcts, mcts:N (iterations a move), mcts:2s or mcts:500ms (time a move)";
         match s {
             "random" => return Ok(PlayerKind::Random),
             "greedy" => return Ok(PlayerKind::Greedy),
+            "greedy:exact" => return Ok(PlayerKind::GreedyExact),
             "mcts" => {
                 return Ok(PlayerKind::Mcts(Budget::Iterations(
                     DEFAULT_MCTS_ITERATIONS,
@@ -133,7 +138,7 @@ pub fn choose<G: Game>(kind: PlayerKind, state: &G, roller: &mut Roller) -> Opti
 /// trees, a random player's listing buffer).
 pub enum Player<G: Game> {
     Random { listed: Vec<G::Action> },
-    Greedy,
+    Greedy(Greedy),
     Mcts(Box<Mcts<G>>),
 }
 
@@ -141,7 +146,8 @@ impl<G: Game> Player<G> {
     pub fn new(kind: PlayerKind) -> Player<G> {
         match kind {
             PlayerKind::Random => Player::Random { listed: Vec::new() },
-            PlayerKind::Greedy => Player::Greedy,
+            PlayerKind::Greedy => Player::Greedy(Greedy::default()),
+            PlayerKind::GreedyExact => Player::Greedy(Greedy::exhaustive()),
             PlayerKind::Mcts(b) => Player::with_mcts(MctsConfig::new(b)),
         }
     }
@@ -156,7 +162,7 @@ impl<G: Game> Player<G> {
     pub fn choose(&mut self, state: &G, roller: &mut Roller) -> Option<G::Action> {
         match self {
             Player::Random { listed } => Random.choose_listing_into(state, roller, listed),
-            Player::Greedy => Greedy::default().choose(state, roller),
+            Player::Greedy(g) => g.choose(state, roller),
             Player::Mcts(m) => m.choose(state, roller),
         }
     }
