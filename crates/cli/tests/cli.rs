@@ -2746,7 +2746,7 @@ fn tournament_and_sim_refuse_bad_players_in_words() {
     for bad in ["mcts:0", "mcts:abc", "mcts:0s", "mcts:9999s", "alphazero"] {
         let err = fails(["tournament", "swtb", "--players", &format!("{bad},greedy")]);
         assert!(
-            err.contains("players are random, greedy, mcts"),
+            err.contains("players are random, greedy, greedy:exact, mcts"),
             "{bad}: {err}"
         );
     }
