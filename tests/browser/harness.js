@@ -22,7 +22,9 @@ export async function start() {
   assert.ok(existsSync(bin), `no binary at ${bin}: build it first (cargo build -p battlemat-cli)`);
   mkdirSync(shots, { recursive: true });
   const db = join(mkdtempSync(join(tmpdir(), "battlemat-")), "games.db");
-  const server = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--db", db], { stdio: ["ignore", "pipe", "inherit"] });
+  // The tests act faster than a person (and several at once from one address): no rate
+  // limits here; crates/server/tests/limits.rs tests them.
+  const server = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--db", db, "--token-rate", "0/0", "--ip-rate", "0/0"], { stdio: ["ignore", "pipe", "inherit"] });
   const base = await new Promise((resolve, reject) => {
     let out = "";
     server.stdout.on("data", (d) => {
