@@ -40,6 +40,13 @@ for (const [game, scenario] of [["swtb", "outpost"], ["ms-d20", "duel"], ["serm"
         const [tx, ty] = await screen(page, targetPoint(g.scene, attack.target));
         await page.mouse.click(tx, ty);
         if ((await page.textContent("#error")).includes("choose one")) await page.click("#actions li.for-selected button");
+        // A click that landed on something else (a base over the target's): the list makes it.
+        let moved = false;
+        for (let i = 0; i < 15 && !moved; i++) {
+          moved = (await state(page, id)).seq > g.seq;
+          if (!moved) await page.waitForTimeout(100);
+        }
+        if (!moved) await page.click(`#actions li[data-text="${attack.text.replaceAll('"', '\\"')}"] button`);
       } else {
         await page.click("#actions li button");
       }
