@@ -16,10 +16,23 @@ use super::{ApiError, ApiResult, App, bearer, events_json};
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
+use battlemat_core::dynamic::DynState;
 use battlemat_core::{Step, ToAct, Viewer};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
+
+/// A stored game's new state, from its ruleset and setup (both stored by the server, so a
+/// failure here is the server's: 500).
+fn new_game(ruleset: &str, setup: &str) -> ApiResult<Box<dyn DynState>> {
+    let internal = |e: String| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e);
+    let entry = battlemat_rulesets::get(ruleset).map_err(internal)?;
+    let setup: Value = serde_json::from_str(setup).map_err(|e| internal(e.to_string()))?;
+    entry
+        .ruleset
+        .new_game(&setup)
+        .map_err(|e| internal(e.to_string()))
+}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -63,13 +76,8 @@ pub(crate) async fn get_replay(
             live.seq(),
         )
     };
+    let mut state = new_game(&ruleset, &setup)?;
     let internal = |e: String| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e);
-    let entry = battlemat_rulesets::get(&ruleset).map_err(internal)?;
-    let setup: Value = serde_json::from_str(&setup).map_err(|e| internal(e.to_string()))?;
-    let mut state = entry
-        .ruleset
-        .new_game(&setup)
-        .map_err(|e| internal(e.to_string()))?;
     let mut last = Vec::new();
     for (i, step) in steps.iter().enumerate() {
         let seen = state
@@ -122,13 +130,8 @@ pub(crate) async fn get_dice(
         }
         (live.row.clone(), live.steps.clone(), live.seat_seeds())
     };
+    let mut state = new_game(&row.ruleset, &row.setup)?;
     let internal = |e: String| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e);
-    let entry = battlemat_rulesets::get(&row.ruleset).map_err(internal)?;
-    let setup: Value = serde_json::from_str(&row.setup).map_err(|e| internal(e.to_string()))?;
-    let mut state = entry
-        .ruleset
-        .new_game(&setup)
-        .map_err(|e| internal(e.to_string()))?;
     let mut points = Vec::new();
     for (i, step) in steps.iter().enumerate() {
         if let (ToAct::Chance(c), Step::Roll { value }) = (state.to_act(), step) {
