@@ -349,7 +349,9 @@ impl MsD20 {
         ev.push(Event::Save {
             unit: a.target,
             save: "beam".into(),
+            natural: face,
             total,
+            need,
             saved,
         });
         if saved {
@@ -378,7 +380,9 @@ impl MsD20 {
         ev.push(Event::Save {
             unit: a.target,
             save: "stun".into(),
+            natural: face,
             total,
+            need,
             saved,
         });
         if saved {

@@ -168,13 +168,19 @@ pub enum Event {
     MeleeBegins {
         melee: u16,
     },
+    /// D20-1: the Newtype Initiative save — the die, the total with the Newtype level and
+    /// save bonus, and the number it had to reach.
     NewtypeSave {
         unit: UnitId,
+        natural: u8,
         total: i16,
+        need: i16,
         saved: bool,
     },
+    /// D20-1: an initiative roll — the die and the total (a tie's re-roll has no bonus).
     Initiative {
         unit: UnitId,
+        natural: u8,
         total: i16,
     },
     Order {
@@ -210,10 +216,14 @@ pub enum Event {
         unit: UnitId,
         critical: bool,
     },
+    /// D20-6B/6S: a beam or stun save — the die, the total with the pilot's save bonus,
+    /// and the number it had to reach.
     Save {
         unit: UnitId,
         save: String,
+        natural: u8,
         total: i16,
+        need: i16,
         saved: bool,
     },
     Stunned {
@@ -270,12 +280,22 @@ impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Event::MeleeBegins { melee } => write!(f, "Melee round {melee} begins"),
-            Event::NewtypeSave { unit, total, saved } => write!(
+            Event::NewtypeSave {
+                unit,
+                natural,
+                total,
+                need,
+                saved,
+            } => write!(
                 f,
-                "u{unit} saves against Newtype Initiative: {total}, {}",
+                "u{unit} saves against Newtype Initiative: {natural} on the die, {total} against {need}, {}",
                 if *saved { "saved" } else { "failed" }
             ),
-            Event::Initiative { unit, total } => write!(f, "u{unit} rolls initiative {total}"),
+            Event::Initiative {
+                unit,
+                natural,
+                total,
+            } => write!(f, "u{unit} rolls initiative: {natural} on the die, {total}"),
             Event::Order { order } => {
                 let o: Vec<String> = order.iter().map(|u| format!("u{u}")).collect();
                 write!(f, "order of turns: {}", o.join(", "))
@@ -325,11 +345,13 @@ impl fmt::Display for Event {
             Event::Save {
                 unit,
                 save,
+                natural,
                 total,
+                need,
                 saved,
             } => write!(
                 f,
-                "u{unit}'s {save} save: {total}, {}",
+                "u{unit}'s {save} save: {natural} on the die, {total} against {need}, {}",
                 if *saved { "saved" } else { "failed" }
             ),
             Event::Stunned { unit } => write!(f, "u{unit} is stunned"),

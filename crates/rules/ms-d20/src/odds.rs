@@ -165,6 +165,25 @@ pub fn matchup(params: &BTreeMap<String, String>) -> Result<Odds, String> {
             &mut details,
             &mut distributions,
         );
+        if m.guard != Guard::None {
+            // What the defence saves: the mean damage against no defence, less the mean
+            // against this one (D20-3D: the defence's own odds, as the game offers it).
+            let (mut plain, mut scratch) = (BTreeMap::new(), BTreeMap::new());
+            w.add_to(
+                strike_odds(m.bonus, Def::None, 0),
+                Guard::None,
+                &mut plain,
+                &mut scratch,
+            );
+            let undefended = plain["damage_mean"].as_f64().unwrap_or(0.0);
+            let defended_mean = details["damage_mean"].as_f64().unwrap_or(0.0);
+            let r3 = |x: f64| (x * 1000.0).round() / 1000.0;
+            details.insert("damage_undefended_mean".into(), undefended.into());
+            details.insert(
+                "damage_saved_mean".into(),
+                r3(undefended - defended_mean).into(),
+            );
+        }
     }
     Ok(Odds {
         outcomes,

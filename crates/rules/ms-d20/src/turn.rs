@@ -60,9 +60,16 @@ impl MsD20 {
     pub fn roll_newtype_save(&mut self, unit: UnitId, face: u8, ev: &mut Vec<Event>) {
         let p = &self.data(unit).pilot;
         let total = face as i16 + p.newtype as i16 + p.save as i16;
-        let saved = total >= self.fixed.setup.options.newtype_save as i16;
+        let need = self.fixed.setup.options.newtype_save as i16;
+        let saved = total >= need;
         self.unit_mut(unit).ni_failed = !saved;
-        ev.push(Event::NewtypeSave { unit, total, saved });
+        ev.push(Event::NewtypeSave {
+            unit,
+            natural: face,
+            total,
+            need,
+            saved,
+        });
         self.next_newtype_save(unit + 1);
     }
 
@@ -86,7 +93,11 @@ impl MsD20 {
             face as i16
         };
         self.unit_mut(u).initiative.push(total);
-        ev.push(Event::Initiative { unit: u, total });
+        ev.push(Event::Initiative {
+            unit: u,
+            natural: face,
+            total,
+        });
         if !left.is_empty() {
             self.now.phase = Phase::Initiative { left };
             return;

@@ -441,3 +441,26 @@ fn d20_3d_e_odds_of_a_roll_show_the_damage_it_saves() {
         assert!((dist[v] - p).abs() < 1e-12, "{v}: {} vs {p}", dist[v]);
     }
 }
+
+#[test]
+fn d20_3d_the_matchup_shows_the_damage_a_defence_saves() {
+    // D20-3D b: "dodge at the cost of 1APM". `odds ms-d20 --defence dodge --damage 10`:
+    // undefended, d20 + 0 misses on 1-4, hits on 5-19 (10) and is a critical on 20 (20):
+    // mean 0.75 × 10 + 0.05 × 20 = 8.5. A dodge (+0) meets the strike s on s..20,
+    // (21 - s) in 20, and a critical only on a natural 20: the damage left is
+    // Σ(s = 5..19) (s - 1)/400 × 10 + 19/400 × 20 = 4.125 + 0.95 = 5.075, so the dodge
+    // saves 3.425 on average.
+    let o = MsD20::matchup_odds(&params(&[
+        ("strike-bonus", "0"),
+        ("defence", "dodge"),
+        ("defence-bonus", "0"),
+        ("damage", "10"),
+    ]))
+    .unwrap();
+    assert_eq!(o.details["damage_undefended_mean"], 8.5);
+    assert_eq!(o.details["damage_mean"], 5.075);
+    assert_eq!(o.details["damage_saved_mean"], 3.425);
+    // With no defence nothing is saved, and the figure is not shown.
+    let plain = MsD20::matchup_odds(&params(&[("strike-bonus", "0"), ("damage", "10")])).unwrap();
+    assert!(!plain.details.contains_key("damage_saved_mean"));
+}

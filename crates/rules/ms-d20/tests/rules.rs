@@ -60,6 +60,8 @@ fn d20_1_the_newtype_initiative_save() {
     let mut g = new(&["gundam@c3"], &["zaku@c6"]);
     assert!(matches!(g.now.phase, Phase::NewtypeSave { unit: 1 }));
     let ev = roll(&mut g, &[10]); // 11: failed
+    assert!(ev.iter().any(|e| e.to_string()
+        == "u1 saves against Newtype Initiative: 10 on the die, 11 against 15, failed"));
     assert!(ev.iter().any(|e| matches!(
         e,
         Event::NewtypeSave {
@@ -291,6 +293,15 @@ fn d20_6_and_6b_a_failed_beam_save_destroys_the_section_and_the_beam_goes_on() {
     strike(&mut g, 15);
     act(&mut g, "take");
     let ev = roll(&mut g, &[5]); // 5 + 1 = 6 < 12: failed
+    // Every die shown: the save names its die, its total and what it had to reach.
+    let save = ev
+        .iter()
+        .find(|e| matches!(e, Event::Save { .. }))
+        .expect("a beam save");
+    assert_eq!(
+        save.to_string(),
+        "u1's beam save: 5 on the die, 6 against 12, failed"
+    );
     assert!(
         ev.iter()
             .any(|e| matches!(e, Event::SectionDestroyed { unit: 1, .. }))
