@@ -6,6 +6,12 @@
 //! ([`Swtb::explain`]): listing the legal actions asks the rules thousands of questions
 //! and formats no string.
 //!
+//! Why not core's `Why` (a rule id and a fixed sentence), as the other four games use: it
+//! costs the same (both are `Copy` and format nothing until read), but SWTB's refusals name
+//! the unit and the cell ("Han cannot reach c7 with a move of 2", "d4 is already taken by
+//! the AT-ST"), which a fixed sentence cannot; `explain` turns each into core's `Illegal`
+//! with its rule id, so nothing outside this module sees the difference.
+//!
 //! Rule ids owned here: none of their own; each refusal names the rule that forbids it.
 
 use crate::data::Power;

@@ -15,45 +15,97 @@ use std::sync::Arc;
 /// The most seats a game of SWTB seats: several players may share a side.
 pub const MAX_SEATS: u8 = 6;
 
-/// Check a setup and derive the fixed part of the game.
+/// Check a setup and derive the fixed part of the game: the board, the unit types, the
+/// seating, each side's units and the goal, each bound reported where it is written.
 pub fn check_setup(setup: &Setup) -> Result<Fixed, SetupError> {
     let s = &setup.scenario;
-    let o = &setup.options;
-    let err = |at: String, m: String| Err(SetupError::new(at, m));
-    // Each bound reported where it is written.
+    check_bounds(s)?;
+    let (grid, terrain) = check_board(setup)?;
+    let (type_keys, types) = check_unit_types(setup)?;
+    let seating = check_seating(setup)?;
+    let mut army = Army::default();
+    for si in 0..s.sides.len() {
+        army.add_side(
+            setup,
+            si,
+            &Board {
+                grid,
+                terrain: &terrain,
+            },
+            (&type_keys, &types),
+            &seating,
+        )?;
+    }
+    check_goal(s, grid)?;
+    let Army {
+        names,
+        start,
+        start_count,
+        ..
+    } = army;
+    Ok(Fixed {
+        setup: setup.clone(),
+        side_names: [
+            s.sides[0].name.as_str().into(),
+            s.sides[1].name.as_str().into(),
+        ],
+        seating,
+        topology: battlemat_geom::Topology::of(grid),
+        open: cells_where(&terrain, |t| t != Terrain::Wall),
+        terrain_blocking: cells_where(&terrain, |t| matches!(t, Terrain::Wall | Terrain::Hill)),
+        grid,
+        terrain,
+        types,
+        type_keys,
+        names,
+        start,
+        start_count,
+    })
+}
+
+fn err<T>(at: impl Into<String>, m: impl Into<String>) -> Result<T, SetupError> {
+    Err(SetupError::new(at, m))
+}
+
+/// The scenario's sizes and counts.
+fn check_bounds(s: &crate::data::Scenario) -> Result<(), SetupError> {
     if s.width == 0 || s.width > Grid::MAX_SIDE {
         return err(
-            "scenario.width".into(),
+            "scenario.width",
             format!("{} columns: the board has 1 to 26", s.width),
         );
     }
     if s.height == 0 || s.height > 99 {
         return err(
-            "scenario.height".into(),
+            "scenario.height",
             format!("{} rows: the board has 1 to 99", s.height),
         );
     }
     if s.sides.len() != 2 {
         return err(
-            "scenario.sides".into(),
+            "scenario.sides",
             format!("SWTB is for two sides, found {}", s.sides.len()),
         );
     }
     if s.max_rounds == 0 || s.max_rounds > 200 {
-        return err("scenario.max_rounds".into(), "must be 1 to 200".into());
+        return err("scenario.max_rounds", "must be 1 to 200");
     }
     if !(2..=MAX_SEATS).contains(&s.min_seats) {
-        return err(
-            "scenario.min_seats".into(),
-            format!("must be 2 to {MAX_SEATS}"),
-        );
+        return err("scenario.min_seats", format!("must be 2 to {MAX_SEATS}"));
     }
     if !(s.min_seats..=MAX_SEATS).contains(&s.max_seats) {
         return err(
-            "scenario.max_seats".into(),
+            "scenario.max_seats",
             format!("must be min_seats ({}) to {MAX_SEATS}", s.min_seats),
         );
     }
+    Ok(())
+}
+
+/// The board and its terrain (SWTB-4, SWTB-U1).
+fn check_board(setup: &Setup) -> Result<(Grid, Vec<Terrain>), SetupError> {
+    let s = &setup.scenario;
+    let o = &setup.options;
     let grid = Grid {
         kind: o.grid,
         width: s.width,
@@ -75,42 +127,47 @@ pub fn check_setup(setup: &Setup) -> Result<Fixed, SetupError> {
             terrain[grid.index(*c)] = t;
         }
     }
+    Ok((grid, terrain))
+}
+
+/// The unit table (SWTB-U1, SWTB-O8, SWTB-O2/O3), in the setup's order.
+fn check_unit_types(setup: &Setup) -> Result<(Vec<String>, Vec<UnitType>), SetupError> {
     let type_keys: Vec<String> = setup.unit_types.keys().cloned().collect();
     let types: Vec<UnitType> = setup.unit_types.values().cloned().collect();
     if types.len() > 255 {
-        return err("unit_types".into(), "at most 255 unit types".into());
+        return err("unit_types", "at most 255 unit types");
     }
     for (k, t) in &setup.unit_types {
         for (f, v) in [("dice", t.dice), ("attack_dice", t.attack_dice())] {
             if !(1..=20).contains(&v) {
-                return err(
-                    format!("unit_types.{k}.{f}"),
-                    "combat dice must be 1 to 20".into(),
-                );
+                return err(format!("unit_types.{k}.{f}"), "combat dice must be 1 to 20");
             }
         }
         if t.crewed && t.r#move != 0 {
             // SWTB-O8: artillery and AA guns are fixed, fired by whichever trooper crews them.
             return err(
                 format!("unit_types.{k}.move"),
-                "a crewed gun is fixed in place (SWTB-O8): its move must be 0".into(),
+                "a crewed gun is fixed in place (SWTB-O8): its move must be 0",
             );
         }
         if t.cost > 1_000_000 {
-            return err(
-                format!("unit_types.{k}.cost"),
-                "at most 1000000 points".into(),
-            );
+            return err(format!("unit_types.{k}.cost"), "at most 1000000 points");
         }
         for (f, v) in [
             ("choked_on", t.choked_on),
             ("mind_tricked_on", t.mind_tricked_on),
         ] {
             if matches!(v, Some(n) if !(1..=6).contains(&n)) {
-                return err(format!("unit_types.{k}.{f}"), "must be 1 to 6".into());
+                return err(format!("unit_types.{k}.{f}"), "must be 1 to 6");
             }
         }
     }
+    Ok((type_keys, types))
+}
+
+/// Who sits where: one seat a side unless the setup says otherwise.
+fn check_seating(setup: &Setup) -> Result<Seating, SetupError> {
+    let s = &setup.scenario;
     let seating = match &setup.seating {
         Some(seating) => {
             seating.check(2, s.max_seats, "seating")?;
@@ -120,7 +177,7 @@ pub fn check_setup(setup: &Setup) -> Result<Fixed, SetupError> {
     };
     if seating.seats() < s.min_seats {
         return err(
-            "seating".into(),
+            "seating",
             format!(
                 "{} is for {} to {} seats, not {}",
                 s.name,
@@ -130,13 +187,38 @@ pub fn check_setup(setup: &Setup) -> Result<Fixed, SetupError> {
             ),
         );
     }
-    let mut names: Vec<Name> = Vec::new();
-    let mut start = Vec::new();
-    let mut occupied = std::collections::BTreeMap::new();
-    let mut start_count = [0u8; 2];
-    for (si, side) in s.sides.iter().enumerate() {
+    Ok(seating)
+}
+
+/// The board as the units are placed on it.
+struct Board<'a> {
+    grid: Grid,
+    terrain: &'a [Terrain],
+}
+
+/// The units placed so far, side by side.
+#[derive(Default)]
+struct Army {
+    names: Vec<Name>,
+    start: Vec<Unit>,
+    occupied: std::collections::BTreeMap<battlemat_geom::Cell, String>,
+    start_count: [u8; 2],
+}
+
+impl Army {
+    /// One side's units, dealt to its seats in turn in the scenario's order, within its
+    /// points (SWTB-P).
+    fn add_side(
+        &mut self,
+        setup: &Setup,
+        si: usize,
+        board: &Board,
+        (type_keys, types): (&[String], &[UnitType]),
+        seating: &Seating,
+    ) -> Result<(), SetupError> {
+        let (s, o) = (&setup.scenario, &setup.options);
+        let side = &s.sides[si];
         let mut cost: u64 = 0;
-        // A side's units are dealt to its seats in turn, in the scenario's order.
         let seats: Vec<Seat> = seating.seats_of(si as u8).collect();
         let mut dealt = 0usize;
         for (ui, u) in side.units.iter().enumerate() {
@@ -156,62 +238,13 @@ pub fn check_setup(setup: &Setup) -> Result<Fixed, SetupError> {
                 continue; // fixed guns only with the Artillery and AA rule (SWTB-O8)
             }
             cost += u64::from(t.cost);
-            match (t.flies(), u.at) {
-                (true, Some(_)) => {
-                    return err(
-                        format!("{at}.at"),
-                        "flying units start lined up off the battlefield (SWTB-F1): leave `at` out"
-                            .into(),
-                    );
-                }
-                (false, None) => {
-                    return err(
-                        format!("{at}.at"),
-                        "ground units need a starting cell".into(),
-                    );
-                }
-                (false, Some(c)) => {
-                    if !grid.contains(c) {
-                        return err(format!("{at}.at"), format!("{c} is off the board"));
-                    }
-                    if terrain[grid.index(c)] == Terrain::Wall {
-                        return err(format!("{at}.at"), format!("{c} is a wall"));
-                    }
-                    if let Some(prev) = occupied.insert(c, u.name.clone()) {
-                        return err(
-                            format!("{at}.at"),
-                            format!("{c} is already taken by {prev}"),
-                        );
-                    }
-                }
-                (true, None) => {}
+            self.place(&at, u, t, board)?;
+            let power = unit_power(&at, u, t, side.alignment, o.force_powers)?;
+            if self.names.len() >= 200 {
+                return err(at, "at most 200 units");
             }
-            let power = match u.power {
-                Some(p) if !t.force_user => {
-                    return err(
-                        format!("{at}.power"),
-                        format!("{p:?} needs a Force User (SWTB-O1..O4)"),
-                    );
-                }
-                Some(Power::ForceChoke) if side.alignment != Alignment::Dark => {
-                    return err(
-                        format!("{at}.power"),
-                        "Force Choke is a dark side power (SWTB-O2)".into(),
-                    );
-                }
-                Some(Power::MindTrick) if side.alignment != Alignment::Light => {
-                    return err(
-                        format!("{at}.power"),
-                        "Mind Trick is a light side power (SWTB-O3)".into(),
-                    );
-                }
-                p => p.filter(|_| o.force_powers),
-            };
-            if names.len() >= 200 {
-                return err(at, "at most 200 units".into());
-            }
-            names.push(u.name.as_str().into());
-            start.push(Unit {
+            self.names.push(u.name.as_str().into());
+            self.start.push(Unit {
                 kind: ti as u8,
                 side: si as u8,
                 // A fixed gun is fired by whichever seat crews it (SWTB-O8); it is not dealt.
@@ -226,7 +259,7 @@ pub fn check_setup(setup: &Setup) -> Result<Fixed, SetupError> {
             });
             dealt += usize::from(!t.crewed);
             if t.class != Class::Gun {
-                start_count[si] += 1;
+                self.start_count[si] += 1;
             }
         }
         if o.points && cost > u64::from(s.points) {
@@ -238,42 +271,87 @@ pub fn check_setup(setup: &Setup) -> Result<Fixed, SetupError> {
                 ),
             );
         }
-        if start_count[si] == 0 {
+        if self.start_count[si] == 0 {
             return err(
                 format!("scenario.sides[{si}].units"),
                 format!("{} has no units", side.name),
             );
         }
+        Ok(())
     }
+
+    /// Where a unit starts: fliers lined up off the battlefield (SWTB-F1), ground units on
+    /// a free cell of the board that is not a wall.
+    fn place(
+        &mut self,
+        at: &str,
+        u: &crate::data::UnitSpec,
+        t: &UnitType,
+        board: &Board,
+    ) -> Result<(), SetupError> {
+        match (t.flies(), u.at) {
+            (true, Some(_)) => err(
+                format!("{at}.at"),
+                "flying units start lined up off the battlefield (SWTB-F1): leave `at` out",
+            ),
+            (false, None) => err(format!("{at}.at"), "ground units need a starting cell"),
+            (false, Some(c)) => {
+                if !board.grid.contains(c) {
+                    return err(format!("{at}.at"), format!("{c} is off the board"));
+                }
+                if board.terrain[board.grid.index(c)] == Terrain::Wall {
+                    return err(format!("{at}.at"), format!("{c} is a wall"));
+                }
+                if let Some(prev) = self.occupied.insert(c, u.name.clone()) {
+                    return err(
+                        format!("{at}.at"),
+                        format!("{c} is already taken by {prev}"),
+                    );
+                }
+                Ok(())
+            }
+            (true, None) => Ok(()),
+        }
+    }
+}
+
+/// A unit's force power: only a Force User's, of its side's alignment (SWTB-O1..O4), and
+/// only with the Force Powers rule.
+fn unit_power(
+    at: &str,
+    u: &crate::data::UnitSpec,
+    t: &UnitType,
+    alignment: Alignment,
+    force_powers: bool,
+) -> Result<Option<Power>, SetupError> {
+    match u.power {
+        Some(p) if !t.force_user => err(
+            format!("{at}.power"),
+            format!("{p:?} needs a Force User (SWTB-O1..O4)"),
+        ),
+        Some(Power::ForceChoke) if alignment != Alignment::Dark => err(
+            format!("{at}.power"),
+            "Force Choke is a dark side power (SWTB-O2)",
+        ),
+        Some(Power::MindTrick) if alignment != Alignment::Light => err(
+            format!("{at}.power"),
+            "Mind Trick is a light side power (SWTB-O3)",
+        ),
+        p => Ok(p.filter(|_| force_powers)),
+    }
+}
+
+/// The goal's side and cells (SWTB-V).
+fn check_goal(s: &crate::data::Scenario, grid: Grid) -> Result<(), SetupError> {
     if let Some(Goal::Reach { side, cells } | Goal::Hold { side, cells }) = &s.goal {
         if *side > 1 {
-            return err("scenario.goal.side".into(), "side must be 0 or 1".into());
+            return err("scenario.goal.side", "side must be 0 or 1");
         }
         if let Some(c) = cells.iter().find(|c| !grid.contains(**c)) {
-            return err(
-                "scenario.goal.cells".into(),
-                format!("{c} is off the board"),
-            );
+            return err("scenario.goal.cells", format!("{c} is off the board"));
         }
     }
-    Ok(Fixed {
-        setup: setup.clone(),
-        side_names: [
-            s.sides[0].name.as_str().into(),
-            s.sides[1].name.as_str().into(),
-        ],
-        seating,
-        topology: battlemat_geom::Topology::of(grid),
-        open: cells_where(&terrain, |t| t != Terrain::Wall),
-        terrain_blocking: cells_where(&terrain, |t| matches!(t, Terrain::Wall | Terrain::Hill)),
-        grid,
-        terrain,
-        types,
-        type_keys,
-        names,
-        start,
-        start_count,
-    })
+    Ok(())
 }
 
 /// The cells whose terrain passes `test`, as a set (for the topology's tables).

@@ -6,7 +6,7 @@ use crate::data::{Options, Power, Setup, UnitType};
 use battlemat_core::{Seat, Seating};
 use battlemat_geom::{Cell, CellSet, Grid, Topology};
 use serde::{Deserialize, Serialize};
-use std::hash::{Hash, Hasher};
+use std::hash::Hash;
 use std::sync::Arc;
 
 pub type UnitId = u8;
@@ -183,65 +183,22 @@ pub struct Progress {
 }
 
 /// A game of Star Wars Table Top Battles: the fixed part (shared) and the progress. Saved
-/// as [`StateData`]: the setup and the progress.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(try_from = "StateData")]
+/// as the setup (from which the fixed part is rebuilt and checked) and the progress,
+/// checked against it ([`crate::setup::check_progress`]) — core's `saved_state!`; equal
+/// and hashed by the progress — core's `state_identity!`.
+#[derive(Clone, Debug)]
 pub struct Swtb {
     pub fixed: Arc<Fixed>,
     pub now: Progress,
 }
 
-impl PartialEq for Swtb {
-    fn eq(&self, other: &Swtb) -> bool {
-        self.now == other.now
-            && (Arc::ptr_eq(&self.fixed, &other.fixed) || self.fixed == other.fixed)
-    }
-}
-impl Eq for Swtb {}
+battlemat_core::state_identity!(Swtb);
 
-impl Hash for Swtb {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        // The fixed part is the same for every state of one game.
-        self.now.hash(h);
-    }
-}
-
-/// The saved form: the setup (from which the fixed part is rebuilt and checked) and the
-/// progress, checked against it ([`crate::setup::check_progress`]).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct StateData {
-    pub setup: Setup,
-    pub now: Progress,
-}
-
-/// [`StateData`] borrowed from a state, so saving copies nothing.
-#[derive(Serialize)]
-struct StateDataRef<'a> {
-    setup: &'a Setup,
-    now: &'a Progress,
-}
-
-impl Serialize for Swtb {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        StateDataRef {
-            setup: &self.fixed.setup,
-            now: &self.now,
-        }
-        .serialize(s)
-    }
-}
-
-impl TryFrom<StateData> for Swtb {
-    type Error = String;
-    fn try_from(d: StateData) -> Result<Swtb, String> {
-        let fixed = crate::setup::check_setup(&d.setup).map_err(|e| e.to_string())?;
-        crate::setup::check_progress(&fixed, &d.now)?;
-        Ok(Swtb {
-            fixed: Arc::new(fixed),
-            now: d.now,
-        })
-    }
-}
+battlemat_core::saved_state!(Swtb, Setup, Progress, |setup: &Setup, now: &Progress| {
+    let fixed = crate::setup::check_setup(setup).map_err(|e| e.to_string())?;
+    crate::setup::check_progress(&fixed, now)?;
+    Ok::<Fixed, String>(fixed)
+});
 
 pub(crate) fn other(side: u8) -> u8 {
     1 - side
