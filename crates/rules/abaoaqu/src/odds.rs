@@ -128,35 +128,28 @@ fn stack_rank(key: &str, v: &str, attacking: bool) -> Result<i32, String> {
     Ok(crate::ranks::group_rank(pilots))
 }
 
-/// A matchup's parameters: the final column, close combat or not, the defender's state,
-/// and the details shown.
-#[allow(clippy::type_complexity)]
-fn parse(
-    params: &BTreeMap<String, String>,
-) -> Result<
-    (
-        Option<u8>,
-        bool,
-        Morale,
-        BTreeMap<String, serde_json::Value>,
-    ),
-    String,
-> {
-    // Counters' values are single digits and the largest layout 68 hexes across: the
-    // bound keeps every sum and ratio below far from overflowing.
-    const MAX_VALUE: u32 = 999;
-    const MAX_STACK: usize = 24;
-    let get = |k: &str| params.get(k).or_else(|| params.get(&k.replace('-', "_")));
-    let one = |k: &str, v: &str| -> Result<u32, String> {
+// Counters' values are single digits and the largest layout 68 hexes across: the bound
+// keeps every sum and ratio below far from overflowing.
+const MAX_VALUE: u32 = 999;
+const MAX_STACK: usize = 24;
+
+/// The matchup's parameters as given (`--attack 5+4`, or `attack = "5+4"`).
+struct Params<'a>(&'a BTreeMap<String, String>);
+
+impl Params<'_> {
+    fn get(&self, k: &str) -> Option<&String> {
+        self.0.get(k).or_else(|| self.0.get(&k.replace('-', "_")))
+    }
+    fn one(k: &str, v: &str) -> Result<u32, String> {
         match v.trim().parse::<u32>() {
             Ok(n) if n <= MAX_VALUE => Ok(n),
             Ok(_) => Err(format!("--{k}: {v} is more than {MAX_VALUE}")),
             Err(_) => Err(format!("--{k}: {v:?} is not a whole number")),
         }
-    };
-    // A value, or a stack's values joined by `+` (ABQ-8-2).
-    let values = |k: &str| -> Result<Option<Vec<u32>>, String> {
-        let Some(v) = get(k) else {
+    }
+    /// A value, or a stack's values joined by `+` (ABQ-8-2).
+    fn values(&self, k: &str) -> Result<Option<Vec<u32>>, String> {
+        let Some(v) = self.get(k) else {
             return Ok(None);
         };
         let parts: Vec<&str> = v.split('+').collect();
@@ -165,82 +158,77 @@ fn parse(
         }
         parts
             .iter()
-            .map(|p| one(k, p))
+            .map(|p| Self::one(k, p))
             .collect::<Result<_, _>>()
             .map(Some)
-    };
-    let flag = |k: &str| get(k).is_some_and(|v| v != "false");
-    for k in params.keys() {
-        if !matches!(
-            k.replace('_', "-").as_str(),
-            "attack"
-                | "defence"
-                | "defense"
-                | "range"
-                | "same-hex"
-                | "close"
-                | "attacker-kind"
-                | "defender-kind"
-                | "attacker-pilot"
-                | "defender-pilot"
-                | "defender-state"
-                | "json"
-        ) {
-            return Err(format!("--{k} is not an option of abaoaqu odds: {USAGE}"));
+    }
+    fn flag(&self, k: &str) -> bool {
+        self.get(k).is_some_and(|v| v != "false")
+    }
+    fn check_keys(&self) -> Result<(), String> {
+        for k in self.0.keys() {
+            if !matches!(
+                k.replace('_', "-").as_str(),
+                "attack"
+                    | "defence"
+                    | "defense"
+                    | "range"
+                    | "same-hex"
+                    | "close"
+                    | "attacker-kind"
+                    | "defender-kind"
+                    | "attacker-pilot"
+                    | "defender-pilot"
+                    | "defender-state"
+                    | "json"
+            ) {
+                return Err(format!("--{k} is not an option of abaoaqu odds: {USAGE}"));
+            }
+        }
+        Ok(())
+    }
+    fn defender_state(&self) -> Result<Morale, String> {
+        match self
+            .get("defender-state")
+            .map(|s| s.to_ascii_uppercase())
+            .as_deref()
+        {
+            None | Some("N") | Some("NORMAL") => Ok(Morale::Normal),
+            Some("C") => Ok(Morale::Confused),
+            Some("D") => Ok(Morale::Panic),
+            Some(v) => Err(format!(
+                "--defender-state: {v:?} is C (confused) or D (panic)"
+            )),
         }
     }
-    let attack =
-        values("attack")?.ok_or("--attack A is required (the attack value; a stack as 5+4)")?;
-    let defence = match values("defence")? {
-        Some(d) => d,
-        None => values("defense")?
-            .ok_or("--defence D is required (the defence value; a stack as 3+2)")?,
-    };
-    let ap = match get("attacker-pilot") {
-        Some(v) => stack_rank("attacker-pilot", v, true)?,
-        None => 0,
-    };
-    let dp = match get("defender-pilot") {
-        Some(v) => stack_rank("defender-pilot", v, false)?,
-        None => 0,
-    };
-    let state = match get("defender-state")
-        .map(|s| s.to_ascii_uppercase())
-        .as_deref()
-    {
-        None | Some("N") | Some("NORMAL") => Morale::Normal,
-        Some("C") => Morale::Confused,
-        Some("D") => Morale::Panic,
-        Some(v) => {
-            return Err(format!(
-                "--defender-state: {v:?} is C (confused) or D (panic)"
-            ));
+    fn kind(&self, k: &str, allowed: &[&str]) -> Result<String, String> {
+        let v = self
+            .get(k)
+            .map(|v| v.to_ascii_lowercase())
+            .unwrap_or("ms".into());
+        if allowed.contains(&v.as_str()) {
+            Ok(v)
+        } else {
+            Err(format!("--{k}: {v:?} is one of {}", allowed.join(", ")))
         }
-    };
-    let close = flag("close");
-    let same = flag("same-hex");
-    let mut details = BTreeMap::new();
-    // The effective attack and the defence the ratio is made of.
-    let (effective, d) = if close {
-        if get("range").is_some() || same {
+    }
+
+    /// Close combat's two sides of the ratio (ABQ-9-5), with the values read off the
+    /// counters.
+    fn close_values(
+        &self,
+        attack: &[u32],
+        defence: &[u32],
+        details: &mut BTreeMap<String, serde_json::Value>,
+    ) -> Result<(u32, u32), String> {
+        if self.get("range").is_some() || self.flag("same-hex") {
             return Err(
                 "--close: close combat is in the same hex (ABQ-9-1); no --range or --same-hex"
                     .into(),
             );
         }
-        // ABQ-9-5, with the values read off the counters.
-        let kind = |k: &str, allowed: &[&str]| -> Result<String, String> {
-            let v = get(k)
-                .map(|v| v.to_ascii_lowercase())
-                .unwrap_or("ms".into());
-            if allowed.contains(&v.as_str()) {
-                Ok(v)
-            } else {
-                Err(format!("--{k}: {v:?} is one of {}", allowed.join(", ")))
-            }
-        };
-        let ak = kind("attacker-kind", &["ms", "ball"])?;
-        let dk = kind(
+        let ak = self.kind("attacker-kind", &["ms", "ball"])?;
+        let dk = self.kind(
             "defender-kind",
             &["ms", "ball", "fighter", "turret", "ship", "doros", "bigzam"],
         )?;
@@ -279,15 +267,24 @@ fn parse(
             ),
         };
         details.insert("ratio".into(), ratio.into());
-        (a, d)
-    } else {
-        if get("attacker-kind").is_some() || get("defender-kind").is_some() {
+        Ok((a, d))
+    }
+
+    /// Shooting's two sides of the ratio: the range, the same hex, or distance ignored
+    /// (ABQ-7-2, 7-3, 11-4).
+    fn shooting_values(
+        &self,
+        attack: &[u32],
+        defence: &[u32],
+        details: &mut BTreeMap<String, serde_json::Value>,
+    ) -> Result<(u32, u32), String> {
+        if self.get("attacker-kind").is_some() || self.get("defender-kind").is_some() {
             return Err(
                 "--attacker-kind and --defender-kind are for close combat (--close)".into(),
             );
         }
-        // ABQ-7-2, 7-3, 11-4: the range, the same hex, or distance ignored.
-        let range: Option<u32> = match get("range").map(|r| r.trim().to_ascii_lowercase()) {
+        let same = self.flag("same-hex");
+        let range: Option<u32> = match self.get("range").map(|r| r.trim().to_ascii_lowercase()) {
             None if same => Some(0),
             None => Some(1),
             Some(r) if r == "none" => {
@@ -303,7 +300,7 @@ fn parse(
                 if same {
                     return Err("--same-hex and --range: in the same hex there is no range".into());
                 }
-                Some(one("range", &r)?)
+                Some(Self::one("range", &r)?)
             }
         };
         let effective: u32 = attack
@@ -323,7 +320,51 @@ fn parse(
             }
             .into(),
         );
-        (effective, defence.iter().sum())
+        Ok((effective, defence.iter().sum()))
+    }
+}
+
+/// A matchup's parameters: the final column, close combat or not, the defender's state,
+/// and the details shown.
+#[allow(clippy::type_complexity)]
+fn parse(
+    params: &BTreeMap<String, String>,
+) -> Result<
+    (
+        Option<u8>,
+        bool,
+        Morale,
+        BTreeMap<String, serde_json::Value>,
+    ),
+    String,
+> {
+    let p = Params(params);
+    p.check_keys()?;
+    let attack = p
+        .values("attack")?
+        .ok_or("--attack A is required (the attack value; a stack as 5+4)")?;
+    let defence = match p.values("defence")? {
+        Some(d) => d,
+        None => p
+            .values("defense")?
+            .ok_or("--defence D is required (the defence value; a stack as 3+2)")?,
+    };
+    let ap = match p.get("attacker-pilot") {
+        Some(v) => stack_rank("attacker-pilot", v, true)?,
+        None => 0,
+    };
+    let dp = match p.get("defender-pilot") {
+        Some(v) => stack_rank("defender-pilot", v, false)?,
+        None => 0,
+    };
+    let state = p.defender_state()?;
+    let close = p.flag("close");
+    let mut details = BTreeMap::new();
+    // The effective attack and the defence the ratio is made of.
+    let (effective, d) = if close {
+        p.close_values(&attack, &defence, &mut details)?
+    } else {
+        p.shooting_values(&attack, &defence, &mut details)?
     };
     let shift = ap - dp;
     let column = final_column(effective, d, shift);

@@ -107,6 +107,40 @@ impl AbaoAqu {
             cells,
             cell_size: Some(0.5),
         };
+        let markers = self.markers();
+        let mut pieces = self.stacked_counters();
+        let y = self.off_map_counters(width, &mut pieces);
+        table.include([0.0, y, width, height]);
+        let status = match &self.now.outcome {
+            Some(o) => format!("game over: {}", o.reason),
+            None => self.prompt_text(),
+        };
+        Scene {
+            title: self.fixed.setup.scenario.name.clone(),
+            status: vec![format!("turn {}", self.now.turn), status],
+            table,
+            sides: scene::sides(
+                &[self.side_name(0), self.side_name(1)],
+                &self.fixed.seating,
+                scene::deciding(self),
+            ),
+            terrain: Vec::new(),
+            markers,
+            pieces,
+            traces: Vec::new(),
+            actions: Vec::new(),
+            key: vec![
+                "counter: code and pilot rank; anti-MS·anti-ship·defence and movement".into(),
+                "C: confused; D: demoralised; ×N: counters in the stack".into(),
+                "blue hexes: the fortress and beam-disruption screens".into(),
+            ],
+        }
+    }
+
+    /// The fortress, the beam-disruption screens and the boards the map is made of.
+    fn markers(&self) -> Vec<Marker> {
+        let lay = &self.fixed.layout;
+        let map = &lay.map;
         let mut markers = Vec::new();
         let fortress: Vec<String> = (0..map.len() as u16)
             .filter(|&h| lay.on_fortress(h))
@@ -153,6 +187,12 @@ impl AbaoAqu {
                 label: format!("board {n}"),
             });
         }
+        markers
+    }
+
+    /// The counters on the map, stacked.
+    fn stacked_counters(&self) -> Vec<Piece> {
+        let map = &self.fixed.layout.map;
         // Stacks: each hex's counters, a side's together, top counter first.
         let mut stacks: Vec<Vec<UnitId>> = vec![Vec::new(); map.len()];
         for u in self.ids() {
@@ -190,6 +230,11 @@ impl AbaoAqu {
                 }
             }
         }
+        pieces
+    }
+
+    /// The counters off the map, in rows below it; the lowest row's `y`.
+    fn off_map_counters(&self, width: f64, pieces: &mut Vec<Piece>) -> f64 {
         // Off the map: rows below it, each side's groups in turn.
         let per_row = ((width / 0.6).floor() as usize).max(1);
         let mut y = -0.6;
@@ -210,31 +255,7 @@ impl AbaoAqu {
                 y -= 0.6 * group.len().div_ceil(per_row) as f64 + 0.2;
             }
         }
-        table.include([0.0, y, width, height]);
-        let status = match &self.now.outcome {
-            Some(o) => format!("game over: {}", o.reason),
-            None => self.prompt_text(),
-        };
-        Scene {
-            title: self.fixed.setup.scenario.name.clone(),
-            status: vec![format!("turn {}", self.now.turn), status],
-            table,
-            sides: scene::sides(
-                &[self.side_name(0), self.side_name(1)],
-                &self.fixed.seating,
-                scene::deciding(self),
-            ),
-            terrain: Vec::new(),
-            markers,
-            pieces,
-            traces: Vec::new(),
-            actions: Vec::new(),
-            key: vec![
-                "counter: code and pilot rank; anti-MS·anti-ship·defence and movement".into(),
-                "C: confused; D: demoralised; ×N: counters in the stack".into(),
-                "blue hexes: the fortress and beam-disruption screens".into(),
-            ],
-        }
+        y
     }
 
     /// The counter a step is about: the one being set up or moved, or the one shooting.

@@ -41,57 +41,7 @@ pub fn check_setup(setup: &Setup) -> Result<(Fixed, Vec<Unit>), SetupError> {
         .iter()
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
-    let mut rolls = Vec::new();
-    for (code, c) in &kinds {
-        let at = format!("combatants.{code}");
-        if c.sections.is_empty() || c.sections.len() > 32 {
-            return Err(SetupError::new(
-                format!("{at}.sections"),
-                "1 to 32 sections",
-            ));
-        }
-        if !c.sections.iter().any(|x| x.has(SectionFlag::Main)) {
-            return Err(SetupError::new(
-                format!("{at}.sections"),
-                "one section is the main body (flags = [\"main\"])",
-            ));
-        }
-        let mut r = Vec::new();
-        for (i, w) in c.weapons.iter().enumerate() {
-            let wat = format!("{at}.weapons[{i}]");
-            if !c.sections.iter().any(|x| x.name == w.on) {
-                return Err(SetupError::new(
-                    format!("{wat}.on"),
-                    format!("no section {:?} to mount it on", w.on),
-                ));
-            }
-            if w.range[0] == 0 || w.range[0] > w.range[1] || w.range[1] > w.range[2] {
-                return Err(SetupError::new(
-                    format!("{wat}.range"),
-                    "short, mid and long range in cells, each at least the one before (from 1)",
-                ));
-            }
-            match (&w.damage, w.hand) {
-                (Some(d), false) => r.push(Some(
-                    Roll::parse(d).map_err(|e| SetupError::new(format!("{wat}.damage"), e))?,
-                )),
-                (None, true) => r.push(None),
-                _ => {
-                    return Err(SetupError::new(
-                        wat,
-                        "a weapon has a damage roll, or is a hand attack (hand = true)",
-                    ));
-                }
-            }
-        }
-        if c.pilot.apm == 0 || c.pilot.apm > 12 {
-            return Err(SetupError::new(
-                format!("{at}.pilot.apm"),
-                "1 to 12 attacks per melee",
-            ));
-        }
-        rolls.push(r);
-    }
+    let rolls = check_combatants(&kinds)?;
     let mut units = Vec::new();
     for (si, side) in s.sides.iter().enumerate() {
         let seats: Vec<u8> = setup.seating.seats_of(si as u8).collect();
@@ -162,6 +112,66 @@ pub fn check_setup(setup: &Setup) -> Result<(Fixed, Vec<Unit>), SetupError> {
         melee_limit: setup.options.melees.limit(),
     };
     Ok((fixed, units))
+}
+
+/// The combatant table (D20-3, D20-5, rulings.md): sections with one main body, weapons
+/// mounted on a section with ordered ranges and a damage roll or a hand attack, and the
+/// pilot's attacks per melee; each weapon's damage roll parsed once.
+fn check_combatants(
+    kinds: &[(String, crate::data::Combatant)],
+) -> Result<Vec<Vec<Option<Roll>>>, SetupError> {
+    let mut rolls = Vec::new();
+    for (code, c) in kinds {
+        let at = format!("combatants.{code}");
+        if c.sections.is_empty() || c.sections.len() > 32 {
+            return Err(SetupError::new(
+                format!("{at}.sections"),
+                "1 to 32 sections",
+            ));
+        }
+        if !c.sections.iter().any(|x| x.has(SectionFlag::Main)) {
+            return Err(SetupError::new(
+                format!("{at}.sections"),
+                "one section is the main body (flags = [\"main\"])",
+            ));
+        }
+        let mut r = Vec::new();
+        for (i, w) in c.weapons.iter().enumerate() {
+            let wat = format!("{at}.weapons[{i}]");
+            if !c.sections.iter().any(|x| x.name == w.on) {
+                return Err(SetupError::new(
+                    format!("{wat}.on"),
+                    format!("no section {:?} to mount it on", w.on),
+                ));
+            }
+            if w.range[0] == 0 || w.range[0] > w.range[1] || w.range[1] > w.range[2] {
+                return Err(SetupError::new(
+                    format!("{wat}.range"),
+                    "short, mid and long range in cells, each at least the one before (from 1)",
+                ));
+            }
+            match (&w.damage, w.hand) {
+                (Some(d), false) => r.push(Some(
+                    Roll::parse(d).map_err(|e| SetupError::new(format!("{wat}.damage"), e))?,
+                )),
+                (None, true) => r.push(None),
+                _ => {
+                    return Err(SetupError::new(
+                        wat,
+                        "a weapon has a damage roll, or is a hand attack (hand = true)",
+                    ));
+                }
+            }
+        }
+        if c.pilot.apm == 0 || c.pilot.apm > 12 {
+            return Err(SetupError::new(
+                format!("{at}.pilot.apm"),
+                "1 to 12 attacks per melee",
+            ));
+        }
+        rolls.push(r);
+    }
+    Ok(rolls)
 }
 
 /// A saved progress: the same combatants (kind, side, seat, section count), positions on
