@@ -181,113 +181,22 @@ fn play_one<G: Game>(
         }
         let step = match state.to_act() {
             ToAct::Over(result) => {
-                assert!(
-                    state.legal_actions().is_empty(),
-                    "{at}: legal actions after the end"
-                );
-                result_checks(&result, seats, &at);
-                let before = state.clone();
-                assert!(
-                    state.apply(&Step::Roll { value: 1 }).is_err(),
-                    "{at}: step after end"
-                );
-                assert_eq!(state, before, "{at}: refused step changed the state");
-                let winners = result.winners();
-                if sum.wins.len() < seats as usize {
-                    sum.wins.resize(seats as usize, 0);
-                }
-                if winners.len() == 1 {
-                    sum.wins[winners[0] as usize] += 1;
-                } else {
-                    sum.shared += 1;
-                }
+                over_checks(&mut state, &result, seats, sum, &at);
                 break;
             }
             ToAct::Chance(c) => {
                 sum.chance_points += 1;
-                assert!(
-                    !c.outcomes.is_empty(),
-                    "{at}: chance point with no outcomes"
-                );
-                assert!(
-                    c.outcomes.iter().all(|o| o.weight > 0),
-                    "{at}: zero weight outcome"
-                );
-                let mut vals: Vec<u32> = c.outcomes.iter().map(|o| o.value).collect();
-                vals.sort_unstable();
-                vals.dedup();
-                assert_eq!(
-                    vals.len(),
-                    c.outcomes.len(),
-                    "{at}: repeated chance outcome"
-                );
-                let p: f64 = c.outcomes.iter().map(|o| c.probability(o.value)).sum();
-                assert!(
-                    (p - 1.0).abs() < 1e-12,
-                    "{at}: chance probabilities sum to {p}"
-                );
-                assert!(
-                    state.legal_actions().is_empty(),
-                    "{at}: legal actions at a chance point"
-                );
-                // A face that is not an outcome is refused and changes nothing.
-                let bad = (0..).find(|v| !vals.contains(v)).unwrap_or(u32::MAX);
-                refused_changes_nothing(&mut state, &Step::Roll { value: bad }, &at);
-                Step::Roll {
-                    value: c.roll(roller),
-                }
+                chance_step(&mut state, &c, roller, &at)
             }
             ToAct::Decide { seat, .. } => {
                 sum.decisions += 1;
-                let legal = state.legal_actions();
-                let mut seen = std::collections::HashSet::new();
-                assert!(
-                    !legal.is_empty(),
-                    "{at}: seat {seat} must decide but has no action"
-                );
-                assert_eq!(
-                    legal,
-                    state.legal_actions(),
-                    "{at}: legal_actions not repeatable"
-                );
-                // Listing into a used buffer gives the same list.
-                let mut reused = vec![legal[0].clone(), legal[legal.len() - 1].clone()];
-                state.legal_actions_into(&mut reused);
-                assert_eq!(legal, reused, "{at}: legal_actions_into differs");
-                for a in &legal {
-                    if let Err(e) = state.check(a) {
-                        panic!("{at}: listed action {a} refused by check: {e}");
-                    }
-                    assert!(seen.insert(a.clone()), "{at}: action {a} listed twice");
-                    if deep {
-                        let text = a.to_string();
-                        let back: G::Action = text
-                            .parse()
-                            .unwrap_or_else(|e| panic!("{at}: action text {text:?}: {e}"));
-                        assert_eq!(&back, a, "{at}: action text round-trip of {text:?}");
-                        let j = json(a, "action");
-                        let back: G::Action = serde_json::from_str(&j).expect("action JSON");
-                        assert_eq!(&back, a, "{at}: action JSON round-trip {j}");
-                    }
-                }
-                if deep && G::LEGAL_ACTIONS == ActionList::Complete {
-                    complete_checks(&state, &legal, &stale, roller, &at);
-                }
-                // Actions that were legal earlier and are not now: refused, nothing changes.
-                for a in stale.iter().filter(|a| !legal.contains(a)).take(3) {
-                    if state.check(a).is_err() {
-                        refused_changes_nothing(&mut state, &act(seat, a.clone()), &at);
-                    }
-                }
-                // The wrong seat is refused.
-                if seats > 1 {
-                    let other = (seat + 1) % seats;
-                    refused_changes_nothing(&mut state, &act(other, legal[0].clone()), &at);
-                }
-                refused_changes_nothing(&mut state, &Step::Roll { value: 1 }, &at);
-                let i = roller.pick(&vec![1; legal.len()]).unwrap_or(0);
-                stale = legal.clone();
-                act(seat, legal[i].clone())
+                let turn = Turn {
+                    seat,
+                    seats,
+                    deep,
+                    at: &at,
+                };
+                decide_step(&mut state, &turn, &mut stale, roller)
             }
         };
         let trusted = deep.then(|| {
@@ -333,6 +242,151 @@ fn play_one<G: Game>(
         events, events_seen,
         "{where_}: replay gives different events"
     );
+}
+
+/// The end: nothing listed, the result well formed, every later step refused.
+fn over_checks<G: Game>(
+    state: &mut G,
+    result: &crate::GameResult,
+    seats: u8,
+    sum: &mut Summary,
+    at: &str,
+) {
+    assert!(
+        state.legal_actions().is_empty(),
+        "{at}: legal actions after the end"
+    );
+    result_checks(result, seats, at);
+    let before = state.clone();
+    assert!(
+        state.apply(&Step::Roll { value: 1 }).is_err(),
+        "{at}: step after end"
+    );
+    assert_eq!(*state, before, "{at}: refused step changed the state");
+    let winners = result.winners();
+    if sum.wins.len() < seats as usize {
+        sum.wins.resize(seats as usize, 0);
+    }
+    if winners.len() == 1 {
+        sum.wins[winners[0] as usize] += 1;
+    } else {
+        sum.shared += 1;
+    }
+}
+
+/// A chance point: outcomes distinct with positive weights summing to one, nothing to
+/// decide, a face that is not an outcome refused; then a face rolled.
+fn chance_step<G: Game>(
+    state: &mut G,
+    c: &crate::Chance,
+    roller: &mut Roller,
+    at: &str,
+) -> Step<G::Action> {
+    assert!(
+        !c.outcomes.is_empty(),
+        "{at}: chance point with no outcomes"
+    );
+    assert!(
+        c.outcomes.iter().all(|o| o.weight > 0),
+        "{at}: zero weight outcome"
+    );
+    let mut vals: Vec<u32> = c.outcomes.iter().map(|o| o.value).collect();
+    vals.sort_unstable();
+    vals.dedup();
+    assert_eq!(
+        vals.len(),
+        c.outcomes.len(),
+        "{at}: repeated chance outcome"
+    );
+    let p: f64 = c.outcomes.iter().map(|o| c.probability(o.value)).sum();
+    assert!(
+        (p - 1.0).abs() < 1e-12,
+        "{at}: chance probabilities sum to {p}"
+    );
+    assert!(
+        state.legal_actions().is_empty(),
+        "{at}: legal actions at a chance point"
+    );
+    // A face that is not an outcome is refused and changes nothing.
+    let bad = (0..).find(|v| !vals.contains(v)).unwrap_or(u32::MAX);
+    refused_changes_nothing(state, &Step::Roll { value: bad }, at);
+    Step::Roll {
+        value: c.roll(roller),
+    }
+}
+
+/// A decision's context in the random game.
+struct Turn<'a> {
+    seat: Seat,
+    seats: u8,
+    deep: bool,
+    at: &'a str,
+}
+
+/// A decision: the list repeatable, every listed action accepted, once, and its text and
+/// JSON round-tripping; stale actions, the wrong seat and a die refused; then a listed
+/// action picked at random.
+fn decide_step<G: Game>(
+    state: &mut G,
+    turn: &Turn,
+    stale: &mut Vec<G::Action>,
+    roller: &mut Roller,
+) -> Step<G::Action> {
+    let &Turn {
+        seat,
+        seats,
+        deep,
+        at,
+    } = turn;
+    let legal = state.legal_actions();
+    let mut seen = std::collections::HashSet::new();
+    assert!(
+        !legal.is_empty(),
+        "{at}: seat {seat} must decide but has no action"
+    );
+    assert_eq!(
+        legal,
+        state.legal_actions(),
+        "{at}: legal_actions not repeatable"
+    );
+    // Listing into a used buffer gives the same list.
+    let mut reused = vec![legal[0].clone(), legal[legal.len() - 1].clone()];
+    state.legal_actions_into(&mut reused);
+    assert_eq!(legal, reused, "{at}: legal_actions_into differs");
+    for a in &legal {
+        if let Err(e) = state.check(a) {
+            panic!("{at}: listed action {a} refused by check: {e}");
+        }
+        assert!(seen.insert(a.clone()), "{at}: action {a} listed twice");
+        if deep {
+            let text = a.to_string();
+            let back: G::Action = text
+                .parse()
+                .unwrap_or_else(|e| panic!("{at}: action text {text:?}: {e}"));
+            assert_eq!(&back, a, "{at}: action text round-trip of {text:?}");
+            let j = json(a, "action");
+            let back: G::Action = serde_json::from_str(&j).expect("action JSON");
+            assert_eq!(&back, a, "{at}: action JSON round-trip {j}");
+        }
+    }
+    if deep && G::LEGAL_ACTIONS == ActionList::Complete {
+        complete_checks(state, &legal, stale, roller, at);
+    }
+    // Actions that were legal earlier and are not now: refused, nothing changes.
+    for a in stale.iter().filter(|a| !legal.contains(a)).take(3) {
+        if state.check(a).is_err() {
+            refused_changes_nothing(state, &act(seat, a.clone()), at);
+        }
+    }
+    // The wrong seat is refused.
+    if seats > 1 {
+        let other = (seat + 1) % seats;
+        refused_changes_nothing(state, &act(other, legal[0].clone()), at);
+    }
+    refused_changes_nothing(state, &Step::Roll { value: 1 }, at);
+    let i = roller.pick(&vec![1; legal.len()]).unwrap_or(0);
+    *stale = legal.clone();
+    act(seat, legal[i].clone())
 }
 
 /// Every action `check` accepts is listed: neighbours of the listed (and earlier) actions,
