@@ -17,14 +17,17 @@ const root = join(here, "..", "..");
 const bin = process.env.BATTLEMAT_BIN || join(root, "target", "debug", "battlemat");
 export const shots = join(root, "target", "screenshots");
 
-/// Start a server and a browser; `stop()` ends both.
-export async function start() {
+/// Start a server and a browser; `stop()` ends both. `goneAfter`: the server's
+/// `--gone-after` seconds (how long a seat may be away before another may claim).
+export async function start({ goneAfter } = {}) {
   assert.ok(existsSync(bin), `no binary at ${bin}: build it first (cargo build -p battlemat-cli)`);
   mkdirSync(shots, { recursive: true });
   const db = join(mkdtempSync(join(tmpdir(), "battlemat-")), "games.db");
   // The tests act faster than a person (and several at once from one address): no rate
   // limits here; crates/server/tests/limits.rs tests them.
-  const server = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--db", db, "--token-rate", "0/0", "--ip-rate", "0/0"], { stdio: ["ignore", "pipe", "inherit"] });
+  const args = ["serve", "--addr", "127.0.0.1:0", "--db", db, "--token-rate", "0/0", "--ip-rate", "0/0"];
+  if (goneAfter !== undefined) args.push("--gone-after", String(goneAfter));
+  const server = spawn(bin, args, { stdio: ["ignore", "pipe", "inherit"] });
   const base = await new Promise((resolve, reject) => {
     let out = "";
     server.stdout.on("data", (d) => {

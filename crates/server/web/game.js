@@ -4,6 +4,8 @@
 // it hits; a free point is written into the action's template; everything else is the
 // action list beside the table (and a box to type any action).
 
+import { seatPanel } from "/assets/seat.js";
+
 const $ = (id) => document.getElementById(id);
 const id = location.pathname.split("/").filter(Boolean).pop();
 const key = `battlemat-token-${id}`;
@@ -23,6 +25,7 @@ let fullBox = null;
 let svg = null;
 let shownLog = 0;
 let replayAt = null; // the step shown by the replay controls, or null for the live table
+let sightHover = {}; // the target whose line of fire is drawn bold
 
 async function api(path, options = {}) {
   const res = await fetch(path, { ...options, headers: { "content-type": "application/json", ...auth, ...(options.headers || {}) } });
@@ -193,12 +196,40 @@ function measure(to) {
   svg.append(layer);
 }
 
+/// The lines of fire: from the chosen piece to each piece it may shoot at (the actions the
+/// server marks `shot`), thin and solid, unlike the dashed measuring stick; the line to the
+/// target under the pointer (`hovered`) drawn bold with its length. Only geometry of what
+/// the server sent: which targets may be shot is the game's, judged on the server.
+function sightLines(hovered = null) {
+  svg?.querySelector("#sight")?.remove();
+  if (!selected || replayAt !== null) return;
+  const from = game.scene.pieces.find((x) => x.id === selected);
+  const ids = [...new Set(actions().filter((a) => a.piece === selected && a.shot && a.target?.kind === "piece").map((a) => a.target.id))];
+  if (!from || !ids.length) return;
+  const layer = svgEl("g", { id: "sight", "pointer-events": "none" });
+  const w = (game.scene.table.cell_size || 0.25) * 0.05;
+  for (const tid of ids) {
+    const t = game.scene.pieces.find((x) => x.id === tid);
+    if (!t) continue;
+    const bold = tid === hovered;
+    layer.append(svgEl("line", { x1: from.x, y1: -from.y, x2: t.x, y2: -t.y, stroke: "#1565c0", "stroke-opacity": bold ? 0.95 : 0.55, "stroke-width": bold ? w * 2.5 : w, "stroke-linecap": "round", class: bold ? "sight hovered" : "sight", "data-sight": tid }));
+    if (!bold) continue;
+    const d = Math.hypot(t.x - from.x, t.y - from.y);
+    const label = svgEl("text", { x: (from.x + t.x) / 2, y: -(from.y + t.y) / 2, "font-size": w * 14, fill: "#0d47a1", stroke: "#fff", "stroke-width": w * 1.5, "paint-order": "stroke", "text-anchor": "middle", dy: -w * 4, "data-sight-length": d.toFixed(2) });
+    label.textContent = `${d.toFixed(2)} ${game.scene.table.unit}`;
+    layer.append(label);
+  }
+  svg.querySelector("#hl")?.before(layer);
+  if (!layer.isConnected) svg.append(layer);
+}
+
 function highlight() {
   svg.querySelectorAll(".selected, .target-hl, .target-hl-piece").forEach((e) => e.classList.remove("selected", "target-hl", "target-hl-piece"));
   svg.querySelector("#hl")?.remove();
   const layer = svgEl("g", { id: "hl", "pointer-events": "none" });
   svg.append(layer);
   document.querySelectorAll("#actions li").forEach((li) => li.classList.toggle("for-selected", selected !== null && li.dataset.piece === selected));
+  sightLines();
   if (!selected) { svg.querySelector("#measure")?.remove(); return; }
   svg.querySelector(`g[data-piece="${selected}"]`)?.classList.add("selected");
   const r = (game.scene.table.cell_size || 1) * 0.12;
@@ -289,9 +320,15 @@ function wire() {
       const g = e.target.closest?.("g[data-piece]");
       const mine = actions().filter((a) => a.piece === selected);
       const at = g && mine.filter((a) => a.target?.kind === "piece" && a.target.id === g.dataset.piece);
+      const shot = at?.some((a) => a.shot);
+      if (shot !== sightHover.shot || g?.dataset.piece !== sightHover.id) {
+        sightHover = { shot, id: g?.dataset.piece };
+        sightLines(shot ? g.dataset.piece : null);
+      }
       if (at?.length) {
         const t = game.scene.pieces.find((p) => p.id === g.dataset.piece);
-        measure([t.x, t.y]);
+        // A shot's bold line of fire carries its length; anything else gets the stick.
+        measure(shot ? null : [t.x, t.y]);
         showOdds(at.map((a) => a.text));
       } else {
         measure([x, y]);
@@ -501,6 +538,7 @@ async function refresh() {
     wire();
   }
   renderAside();
+  seat.update(game);
   if (replayAt === null) highlight();
   document.body.dataset.table = String(game.seq); // the step whose table and actions are shown
 }
@@ -575,6 +613,8 @@ async function poll() {
     }
   }
 }
+
+const seat = seatPanel({ id, key, api, showError, caughtUp });
 
 $("zoom-in").onclick = () => zoom(1 / 1.3);
 $("zoom-out").onclick = () => zoom(1.3);
