@@ -54,8 +54,10 @@ export async function start({ goneAfter } = {}) {
 
 /// Create a game in the lobby (seat 0 a person, the others as `opponents` say), open seat
 /// 0's link and wait for the live table. Answers the page and the game's id.
-export async function createAndOpen(browser, base, game, scenario, { opponent = "greedy", dice = "seeded", viewport = { width: 1280, height: 800 } } = {}) {
+/// `lobbyShot`: a path for a screenshot of the lobby once the game is made.
+export async function createAndOpen(browser, base, game, scenario, { opponent = "greedy", dice = "seeded", viewport = { width: 1280, height: 800 }, lobbyShot } = {}) {
   const page = await browser.newPage({ viewport });
+  page.on("pageerror", (e) => console.error(`page error (${game}): ${e.message}`));
   await page.goto(`${base}/`);
   await page.selectOption("#game", game);
   await page.selectOption("#scenario", scenario);
@@ -69,6 +71,7 @@ export async function createAndOpen(browser, base, game, scenario, { opponent = 
   const id = href.split("/").pop().split("#")[0];
   // The other seats' links (a person in each), before this page leaves the lobby.
   const invites = await page.$$eval("a.invite", (as) => as.map((a) => a.getAttribute("href")));
+  if (lobbyShot) await page.screenshot({ path: lobbyShot });
   await page.click("a.invite.seat-0");
   await page.waitForSelector("#table svg [data-piece]");
   assert.ok(!page.url().includes("token="), "the token leaves the address bar");

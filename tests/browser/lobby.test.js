@@ -53,7 +53,7 @@ async function untilDecides(pages, id, seat) {
 }
 
 test("join from the lobby: moves appear in the other tab; leave handing the seat to an AI, which plays on", async () => {
-  const { page, id } = await createAndOpen(env.browser, env.base, "swtb", "outpost", { opponent: "open" });
+  const { page, id } = await createAndOpen(env.browser, env.base, "swtb", "outpost", { opponent: "open", lobbyShot: join(shots, "lobby-created.png") });
   // Before anyone joins: the game is open, the creator may only free the seat.
   await page.waitForSelector("#leave-box:not([hidden])");
   assert.equal(await page.textContent("#leave"), "leave (free the seat)");

@@ -215,12 +215,19 @@ function sightLines(hovered = null) {
     layer.append(svgEl("line", { x1: from.x, y1: -from.y, x2: t.x, y2: -t.y, stroke: "#1565c0", "stroke-opacity": bold ? 0.95 : 0.55, "stroke-width": bold ? w * 2.5 : w, "stroke-linecap": "round", class: bold ? "sight hovered" : "sight", "data-sight": tid }));
     if (!bold) continue;
     const d = Math.hypot(t.x - from.x, t.y - from.y);
-    const label = svgEl("text", { x: (from.x + t.x) / 2, y: -(from.y + t.y) / 2, "font-size": w * 14, fill: "#0d47a1", stroke: "#fff", "stroke-width": w * 1.5, "paint-order": "stroke", "text-anchor": "middle", dy: -w * 4, "data-sight-length": d.toFixed(2) });
+    const label = svgEl("text", { x: (from.x + t.x) / 2, y: -(from.y + t.y) / 2, "font-size": w * 9, fill: "#0d47a1", stroke: "#fff", "stroke-width": w * 1.5, "paint-order": "stroke", "text-anchor": "middle", dy: -w * 4, "data-sight-length": d.toFixed(2) });
     label.textContent = `${d.toFixed(2)} ${game.scene.table.unit}`;
     layer.append(label);
   }
   svg.querySelector("#hl")?.before(layer);
   if (!layer.isConnected) svg.append(layer);
+}
+
+/// The actions for a piece that is not on the table (a counter to deploy) or for no piece:
+/// with nothing chosen, their target cells are what a click may hit.
+function unplaced() {
+  const on = new Set(game.scene.pieces.filter((p) => !p.off_table).map((p) => p.id));
+  return actions().filter((a) => !a.piece || !on.has(a.piece));
 }
 
 function highlight() {
@@ -230,7 +237,11 @@ function highlight() {
   svg.append(layer);
   document.querySelectorAll("#actions li").forEach((li) => li.classList.toggle("for-selected", selected !== null && li.dataset.piece === selected));
   sightLines();
-  if (!selected) { svg.querySelector("#measure")?.remove(); return; }
+  if (!selected) {
+    svg.querySelector("#measure")?.remove();
+    for (const a of unplaced()) if (a.target?.kind === "cell") svg.querySelector(`polygon[data-cell="${a.target.name}"]`)?.classList.add("target-hl");
+    return;
+  }
   svg.querySelector(`g[data-piece="${selected}"]`)?.classList.add("selected");
   const r = (game.scene.table.cell_size || 1) * 0.12;
   for (const a of actions().filter((a) => a.piece === selected)) {
@@ -272,23 +283,29 @@ function onClick(evt) {
   const pieceEl = evt.target.closest("g[data-piece]");
   const cellEl = evt.target.closest("polygon[data-cell]");
   const mine = actions().filter((a) => a.piece === selected);
-  if (pieceEl) {
-    const pid = pieceEl.dataset.piece;
+  const pid = pieceEl?.dataset.piece;
+  if (pieceEl && selected && pid !== selected) {
     const hits = mine.filter((a) => a.target?.kind === "piece" && a.target.id === pid);
-    if (selected && hits.length) return choose(hits, `at ${pid}`);
-    if (actions().some((a) => a.piece === pid)) {
-      selected = selected === pid ? null : pid;
-      return highlight();
-    }
+    if (hits.length) return choose(hits, `at ${pid}`);
+  }
+  // A cell clicked, or a piece standing in one (a counter on a hex the chosen piece may go to).
+  const cell = cellEl?.dataset.cell ?? (pid !== selected ? pieceEl?.dataset.cell : undefined);
+  if (selected && cell) {
+    const hits = mine.filter((a) => a.target?.kind === "cell" && a.target.name === cell);
+    if (hits.length) return choose(hits, `to ${cell}`);
+  }
+  if (!selected && cell) {
+    const hits = unplaced().filter((a) => a.target?.kind === "cell" && a.target.name === cell);
+    if (hits.length) return choose(hits, `in ${cell}`);
+  }
+  if (pieceEl && actions().some((a) => a.piece === pid)) {
+    selected = selected === pid ? null : pid;
+    return highlight();
   }
   if (selected) {
     const size = (game.scene.table.cell_size || 0.25) * 0.6;
     const near = mine.filter((a) => a.target?.kind === "point" && Math.hypot(a.target.x - p[0], a.target.y - p[1]) <= size * 0.3);
     if (near.length === 1) return act(near[0].text);
-    if (cellEl) {
-      const hits = mine.filter((a) => a.target?.kind === "cell" && a.target.name === cellEl.dataset.cell);
-      if (hits.length) return choose(hits, `to ${cellEl.dataset.cell}`);
-    }
     const free = mine.find((a) => a.free && inRegion(a.free.region, p));
     if (free) {
       const text = free.free.template.replace("{x}", p[0].toFixed(3).replace(/\.?0+$/, "")).replace("{y}", p[1].toFixed(3).replace(/\.?0+$/, ""));
