@@ -140,3 +140,15 @@ export async function myTurn(page, id) {
   }
   throw new Error("the AI never answered");
 }
+
+/// Click the table at screen point (x, y) and say whether the page made an action of the
+/// click (posted one, and the server took it). The page posts from the click's own handler,
+/// so a click that posts nothing is known at once instead of after a fixed wait.
+export async function clickActs(page, x, y) {
+  const isAction = (r) => r.method() === "POST" && r.url().endsWith("/actions");
+  const req = page.waitForRequest(isAction, { timeout: 400 }).catch(() => null);
+  await page.mouse.click(x, y);
+  const r = await req;
+  const res = r && (await r.response());
+  return !!res && res.ok();
+}

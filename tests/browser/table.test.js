@@ -8,18 +8,10 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { start, createAndOpen, asSeat, state, screen, targetPoint, waitForSeq, myTurn, shots } from "./harness.js";
+import { start, createAndOpen, asSeat, state, screen, targetPoint, waitForSeq, myTurn, clickActs, shots } from "./harness.js";
 
 let env;
 
-/// Whether the game moves past `seq` within a second or two.
-async function moved(page, id, seq) {
-  for (let i = 0; i < 15; i++) {
-    if ((await state(page, id)).seq > seq) return true;
-    await page.waitForTimeout(100);
-  }
-  return false;
-}
 /// A shooter chosen, the pointer on action `a`'s target: a line of fire runs to each piece
 /// the server marks as one it may shoot (`shot`), the hovered one bold with its length.
 async function linesOfFire(page, g, a, game) {
@@ -91,12 +83,15 @@ for (const [game, scenario] of GAMES) {
           assert.ok(shown.includes(first[0]) && shown.includes("%"), `${game}: the odds panel says ${shown}`);
           oddsRead++;
         }
-        await page.mouse.click(tx, ty);
-        const err = await page.textContent("#error");
-        if (err.includes("choose one")) await page.click("#actions li.for-selected button");
+        let acted = await clickActs(page, tx, ty);
+        if (!acted && (await page.textContent("#error")).includes("choose one")) {
+          // The click named several actions: the page asks for one of them in the list.
+          await page.click("#actions li.for-selected button");
+          acted = true;
+        }
         // Where a click did not land on what it aimed at (a counter under another in a
         // stack), the list beside the table makes the action.
-        if (await moved(page, id, g.seq)) clicked++;
+        if (acted) clicked++;
         else await page.click(`#actions li[data-text="${a.text.replaceAll('"', '\\"')}"] button`);
       } else if (await page.isVisible("#decision")) {
         await page.click("#decision .choice button");
