@@ -215,7 +215,7 @@ function sightLines(hovered = null) {
     layer.append(svgEl("line", { x1: from.x, y1: -from.y, x2: t.x, y2: -t.y, stroke: "#1565c0", "stroke-opacity": bold ? 0.95 : 0.55, "stroke-width": bold ? w * 2.5 : w, "stroke-linecap": "round", class: bold ? "sight hovered" : "sight", "data-sight": tid }));
     if (!bold) continue;
     const d = Math.hypot(t.x - from.x, t.y - from.y);
-    const label = svgEl("text", { x: (from.x + t.x) / 2, y: -(from.y + t.y) / 2, "font-size": w * 9, fill: "#0d47a1", stroke: "#fff", "stroke-width": w * 1.5, "paint-order": "stroke", "text-anchor": "middle", dy: -w * 4, "data-sight-length": d.toFixed(2) });
+    const label = svgEl("text", { x: (from.x + t.x) / 2, y: -(from.y + t.y) / 2, "font-size": w * 11, fill: "#0d47a1", stroke: "#fff", "stroke-width": w * 1.5, "paint-order": "stroke", "text-anchor": "middle", dy: -w * 4, "data-sight-length": d.toFixed(2) });
     label.textContent = `${d.toFixed(2)} ${game.scene.table.unit}`;
     layer.append(label);
   }

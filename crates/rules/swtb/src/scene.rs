@@ -232,9 +232,9 @@ impl Swtb {
         };
         // SWTB-4: a blaster's attack at range (a shot, with its clear line) or a gun's fire.
         let shot = match *action {
-            Action::Attack { unit: u, target, .. } => {
-                self.attack_kind_of(u, target) == crate::state::AttackKind::Shot
-            }
+            Action::Attack {
+                unit: u, target, ..
+            } => self.attack_kind_of(u, target) == crate::state::AttackKind::Shot,
             Action::Fire { .. } => true,
             _ => false,
         };
