@@ -674,6 +674,15 @@ impl Scene {
                 }
                 _ => {}
             }
+            if a.anchors.shot
+                && (a.anchors.piece.is_none()
+                    || !matches!(a.anchors.target, Some(Target::Piece { .. })))
+            {
+                out.push(format!(
+                    "action {:?} is a shot but not from a piece at a piece",
+                    a.text
+                ));
+            }
             if let Some(f) = &a.anchors.free
                 && !(f.template.contains("{x}") || f.template.contains("{y}"))
             {

@@ -336,7 +336,7 @@ impl SdEra {
                 piece: id(*u),
                 target: aims.first().and_then(|a| unit(a.target)),
                 free: None,
-                shot: true,
+                shot: !aims.is_empty(),
             },
             Action::Melee { unit: u, target } | Action::Cheer { unit: u, target } => Anchors {
                 piece: id(*u),
