@@ -105,6 +105,10 @@ $("create").addEventListener("submit", async (e) => {
       method: "POST",
       body: JSON.stringify({ game: $("game").value, scenario: $("scenario").value, seats, dice: $("dice").value, public: $("public").checked }),
     });
+    // The first seat with a token is the creator's: kept in this browser at once, so the
+    // lists show it as theirs (and offer them no join of their own game's other seat).
+    const own = g.seats.find((s) => s.token);
+    if (own) localStorage.setItem(`battlemat-token-${g.id}`, own.token);
     const items = g.seats.map((s) => {
       const li = document.createElement("li");
       if (s.join) {
