@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { start, createAndOpen, asSeat, state, waitForSeq, shots } from "./harness.js";
 
-const GONE = 4; // the server's --gone-after, in seconds
+const GONE = 6; // the server's --gone-after, in seconds
 let env;
 before(async () => { env = await start({ goneAfter: GONE }); });
 after(async () => { await env?.stop(); });
@@ -140,13 +140,13 @@ test("an invite link; a claim against a gone seat (refused while it is back, wit
   // Until the game waits on the friend; while their page is open they are not gone.
   await untilDecides([page, f.page], id, 1);
   await page.waitForSelector("#presence:not([hidden])");
-  assert.match(await page.textContent("#presence-text"), /^Waiting on seat 1: last seen \d+ s ago \(gone after 4 s\)/);
+  assert.match(await page.textContent("#presence-text"), new RegExp(`^Waiting on seat 1: last seen \\d+ s ago \\(gone after ${GONE} s\\)`));
   assert.ok(await page.isHidden("#claim"), "a claim offered against a seat that is there");
 
   // The friend closes the tab: after --gone-after the creator may claim.
   await f.page.close();
   await page.waitForSelector("#claim:not([hidden])", { timeout: (GONE + 6) * 1000 });
-  assert.match(await page.textContent("#presence-text"), /gone \(the limit is 4 s\)/);
+  assert.match(await page.textContent("#presence-text"), new RegExp(`gone \\(the limit is ${GONE} s\\)`));
   await page.screenshot({ path: join(shots, "claim.png") });
 
   // They come back just before the claim: the server refuses it and the page says why.
@@ -157,7 +157,7 @@ test("an invite link; a claim against a gone seat (refused while it is back, wit
   const before = await state(page, id);
   await page.evaluate(() => document.querySelector("#claim").click());
   await page.waitForFunction(() => document.querySelector("#error").textContent.length > 0);
-  assert.match(await page.textContent("#error"), /^seat 1 was seen \d+ s ago; it is gone after 4 s \(claim again in \d+ s\)/);
+  assert.match(await page.textContent("#error"), new RegExp(`^seat 1 was seen \\d+ s ago; it is gone after ${GONE} s \\(claim again in \\d+ s\\)`));
   assert.equal((await state(page, id)).seq, before.seq, "a refused claim changes nothing");
 
   // Gone again: the claim wins.

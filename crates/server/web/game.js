@@ -236,6 +236,7 @@ function highlight() {
   const layer = svgEl("g", { id: "hl", "pointer-events": "none" });
   svg.append(layer);
   document.querySelectorAll("#actions li").forEach((li) => li.classList.toggle("for-selected", selected !== null && li.dataset.piece === selected));
+  sightHover = {}; // drawn again without a bold line: the next pointer move marks one
   sightLines();
   if (!selected) {
     svg.querySelector("#measure")?.remove();
