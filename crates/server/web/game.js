@@ -179,6 +179,10 @@ function renderDecision() {
   box.hidden = false;
 }
 
+/// A line's width in world units for a table of this size (a 10-cell grid, a 6-stick or a
+/// 36-inch table alike), so lines and their lengths read the same on every table.
+const stroke = () => Math.max(game.scene.table.width, game.scene.table.height) / 300;
+
 /// The measuring stick: a line from the chosen piece to the pointer (or the target under
 /// it) with its length in the table's unit, as a player would lay a stick or a tape.
 function measure(to) {
@@ -187,7 +191,7 @@ function measure(to) {
   const p = game.scene.pieces.find((x) => x.id === selected);
   if (!p) return;
   const layer = svgEl("g", { id: "measure", "pointer-events": "none" });
-  const w = (game.scene.table.cell_size || 0.25) * 0.08;
+  const w = stroke() * 1.6;
   layer.append(svgEl("line", { x1: p.x, y1: -p.y, x2: to[0], y2: -to[1], stroke: "#d81b60", "stroke-width": w, "stroke-dasharray": `${w * 4} ${w * 2}` }));
   const d = Math.hypot(to[0] - p.x, to[1] - p.y);
   const label = svgEl("text", { x: (p.x + to[0]) / 2, y: -(p.y + to[1]) / 2, "font-size": w * 8, fill: "#d81b60", stroke: "#fff", "stroke-width": w, "paint-order": "stroke", "text-anchor": "middle", "data-measure": d.toFixed(2) });
@@ -207,7 +211,7 @@ function sightLines(hovered = null) {
   const ids = [...new Set(actions().filter((a) => a.piece === selected && a.shot && a.target?.kind === "piece").map((a) => a.target.id))];
   if (!from || !ids.length) return;
   const layer = svgEl("g", { id: "sight", "pointer-events": "none" });
-  const w = (game.scene.table.cell_size || 0.25) * 0.05;
+  const w = stroke();
   for (const tid of ids) {
     const t = game.scene.pieces.find((x) => x.id === tid);
     if (!t) continue;
