@@ -17,14 +17,17 @@ const root = join(here, "..", "..");
 const bin = process.env.BATTLEMAT_BIN || join(root, "target", "debug", "battlemat");
 export const shots = join(root, "target", "screenshots");
 
-/// Start a server and a browser; `stop()` ends both.
-export async function start() {
+/// Start a server and a browser; `stop()` ends both. `goneAfter`: the server's
+/// `--gone-after` seconds (how long a seat may be away before another may claim).
+export async function start({ goneAfter } = {}) {
   assert.ok(existsSync(bin), `no binary at ${bin}: build it first (cargo build -p battlemat-cli)`);
   mkdirSync(shots, { recursive: true });
   const db = join(mkdtempSync(join(tmpdir(), "battlemat-")), "games.db");
   // The tests act faster than a person (and several at once from one address): no rate
   // limits here; crates/server/tests/limits.rs tests them.
-  const server = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--db", db, "--token-rate", "0/0", "--ip-rate", "0/0"], { stdio: ["ignore", "pipe", "inherit"] });
+  const args = ["serve", "--addr", "127.0.0.1:0", "--db", db, "--token-rate", "0/0", "--ip-rate", "0/0"];
+  if (goneAfter !== undefined) args.push("--gone-after", String(goneAfter));
+  const server = spawn(bin, args, { stdio: ["ignore", "pipe", "inherit"] });
   const base = await new Promise((resolve, reject) => {
     let out = "";
     server.stdout.on("data", (d) => {
@@ -51,8 +54,10 @@ export async function start() {
 
 /// Create a game in the lobby (seat 0 a person, the others as `opponents` say), open seat
 /// 0's link and wait for the live table. Answers the page and the game's id.
-export async function createAndOpen(browser, base, game, scenario, { opponent = "greedy", dice = "seeded", viewport = { width: 1280, height: 800 } } = {}) {
+/// `lobbyShot`: a path for a screenshot of the lobby once the game is made.
+export async function createAndOpen(browser, base, game, scenario, { opponent = "greedy", dice = "seeded", viewport = { width: 1280, height: 800 }, lobbyShot } = {}) {
   const page = await browser.newPage({ viewport });
+  page.on("pageerror", (e) => console.error(`page error (${game}): ${e.message}`));
   await page.goto(`${base}/`);
   await page.selectOption("#game", game);
   await page.selectOption("#scenario", scenario);
@@ -66,6 +71,7 @@ export async function createAndOpen(browser, base, game, scenario, { opponent = 
   const id = href.split("/").pop().split("#")[0];
   // The other seats' links (a person in each), before this page leaves the lobby.
   const invites = await page.$$eval("a.invite", (as) => as.map((a) => a.getAttribute("href")));
+  if (lobbyShot) await page.screenshot({ path: lobbyShot });
   await page.click("a.invite.seat-0");
   await page.waitForSelector("#table svg [data-piece]");
   assert.ok(!page.url().includes("token="), "the token leaves the address bar");
@@ -133,4 +139,16 @@ export async function myTurn(page, id) {
     await page.waitForTimeout(100);
   }
   throw new Error("the AI never answered");
+}
+
+/// Click the table at screen point (x, y) and say whether the page made an action of the
+/// click (posted one, and the server took it). The page posts from the click's own handler,
+/// so a click that posts nothing is known at once instead of after a fixed wait.
+export async function clickActs(page, x, y) {
+  const isAction = (r) => r.method() === "POST" && r.url().endsWith("/actions");
+  const req = page.waitForRequest(isAction, { timeout: 400 }).catch(() => null);
+  await page.mouse.click(x, y);
+  const r = await req;
+  const res = r && (await r.response());
+  return !!res && res.ok();
 }

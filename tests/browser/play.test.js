@@ -9,7 +9,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { start, createAndOpen, state, screen, targetPoint, waitForSeq, myTurn, shots } from "./harness.js";
+import { start, createAndOpen, state, screen, targetPoint, waitForSeq, myTurn, clickActs, shots } from "./harness.js";
 
 let env;
 before(async () => { env = await start(); });
@@ -38,15 +38,10 @@ for (const [game, scenario] of [["swtb", "outpost"], ["ms-d20", "duel"], ["serm"
         const [px, py] = await screen(page, [piece.x, piece.y]);
         await page.mouse.click(px, py);
         const [tx, ty] = await screen(page, targetPoint(g.scene, attack.target));
-        await page.mouse.click(tx, ty);
-        if ((await page.textContent("#error")).includes("choose one")) await page.click("#actions li.for-selected button");
+        const acted = await clickActs(page, tx, ty);
+        if (!acted && (await page.textContent("#error")).includes("choose one")) await page.click("#actions li.for-selected button");
         // A click that landed on something else (a base over the target's): the list makes it.
-        let moved = false;
-        for (let i = 0; i < 15 && !moved; i++) {
-          moved = (await state(page, id)).seq > g.seq;
-          if (!moved) await page.waitForTimeout(100);
-        }
-        if (!moved) await page.click(`#actions li[data-text="${attack.text.replaceAll('"', '\\"')}"] button`);
+        else if (!acted) await page.click(`#actions li[data-text="${attack.text.replaceAll('"', '\\"')}"] button`);
       } else {
         await page.click("#actions li button");
       }

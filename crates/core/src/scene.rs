@@ -481,6 +481,11 @@ pub struct Anchors {
     /// a parameter along one axis has only one of them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub free: Option<FreePoint>,
+    /// The action is a shot (a ranged attack) from the piece at its target piece, so a
+    /// client may draw the line of fire between them. Only a drawing hint: the game has
+    /// already judged the shot legal (its range, its line, its arc).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shot: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -668,6 +673,15 @@ impl Scene {
                     }
                 }
                 _ => {}
+            }
+            if a.anchors.shot
+                && (a.anchors.piece.is_none()
+                    || !matches!(a.anchors.target, Some(Target::Piece { .. })))
+            {
+                out.push(format!(
+                    "action {:?} is a shot but not from a piece at a piece",
+                    a.text
+                ));
             }
             if let Some(f) = &a.anchors.free
                 && !(f.template.contains("{x}") || f.template.contains("{y}"))

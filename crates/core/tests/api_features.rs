@@ -402,6 +402,7 @@ impl Game for Convoy {
                         },
                         template: "advance {x}".into(),
                     }),
+                    shot: false,
                 }
             }
             _ => Anchors::default(),

@@ -1073,7 +1073,7 @@ fn events_json(e: &[DynEvent]) -> Value {
 /// The game as you see it (your seat's view with your token, the public view without).
 #[utoipa::path(get, path = "/api/games/{id}", tag = "play",
     params(("id" = String, Path, description = "the game")),
-    responses((status = 200, description = "`{id, game, scenario, seq, you, to_act, scene, observation, text, dice, dice_commitment, seats, status, open_seats, presence, rolls, rematch}`"),
+    responses((status = 200, description = "`{id, game, scenario, seq, you, to_act, scene, observation, text, dice, dice_commitment, seats, status, open_seats, presence, gone_after, rolls, rematch}`"),
         (status = 403, description = "the token is not a seat of this game"),
         (status = 404, description = "no such game")),
     security((), ("token" = [])))]
@@ -1085,7 +1085,10 @@ async fn get_game(
     let slot = app.slot(&id)?;
     let live = slot.live.lock().await;
     let viewer = live.viewer_of(bearer(&headers)?.as_deref())?;
-    Ok(Json(game_json(&live, viewer)))
+    let mut out = game_json(&live, viewer);
+    // How long a seat may be away before another may claim (`presence` counts up to it).
+    out["gone_after"] = json!(app.config.gone_after);
+    Ok(Json(out))
 }
 
 /// The game as `viewer` sees it.
@@ -1417,6 +1420,11 @@ const PAGES: &[(&str, &str, &str)] = &[
         include_str!("../web/lobby.js"),
     ),
     (
+        "seat.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/seat.js"),
+    ),
+    (
         "game.js",
         "text/javascript; charset=utf-8",
         include_str!("../web/game.js"),
@@ -1450,7 +1458,7 @@ async fn game_page(Path(_id): Path<String>) -> Response {
 
 /// The browser client's scripts and style.
 #[utoipa::path(get, path = "/assets/{name}", tag = "browser",
-    params(("name" = String, Path, description = "style.css, lobby.js or game.js")),
+    params(("name" = String, Path, description = "style.css, lobby.js, game.js or seat.js")),
     responses((status = 200, description = "the file"), (status = 404, description = "no such file")))]
 async fn asset(Path(name): Path<String>) -> Response {
     match PAGES.iter().find(|(n, _, _)| *n == name) {

@@ -388,6 +388,8 @@ async fn a_seat_gone_too_long_can_be_claimed_against() {
     assert_eq!(st, 409, "seen 0 s ago");
     let (_, g) = call(&app, "GET", &format!("/api/games/{id}"), other, None).await;
     assert_eq!(g["presence"][waited_on], json!(0));
+    // The limit the browser counts the presence against.
+    assert_eq!(g["gone_after"], json!(60));
     // Gone for a minute: the claim resigns it, and the claimer wins.
     clock.advance(61);
     let (st, c) = call(&app, "POST", &format!("/api/games/{id}/claim"), other, None).await;

@@ -4,6 +4,8 @@
 // it hits; a free point is written into the action's template; everything else is the
 // action list beside the table (and a box to type any action).
 
+import { seatPanel } from "/assets/seat.js";
+
 const $ = (id) => document.getElementById(id);
 const id = location.pathname.split("/").filter(Boolean).pop();
 const key = `battlemat-token-${id}`;
@@ -23,6 +25,7 @@ let fullBox = null;
 let svg = null;
 let shownLog = 0;
 let replayAt = null; // the step shown by the replay controls, or null for the live table
+let sightHover = {}; // the target whose line of fire is drawn bold
 
 async function api(path, options = {}) {
   const res = await fetch(path, { ...options, headers: { "content-type": "application/json", ...auth, ...(options.headers || {}) } });
@@ -176,6 +179,10 @@ function renderDecision() {
   box.hidden = false;
 }
 
+/// A line's width in world units for a table of this size (a 10-cell grid, a 6-stick or a
+/// 36-inch table alike), so lines and their lengths read the same on every table.
+const stroke = () => Math.max(game.scene.table.width, game.scene.table.height) / 300;
+
 /// The measuring stick: a line from the chosen piece to the pointer (or the target under
 /// it) with its length in the table's unit, as a player would lay a stick or a tape.
 function measure(to) {
@@ -184,7 +191,7 @@ function measure(to) {
   const p = game.scene.pieces.find((x) => x.id === selected);
   if (!p) return;
   const layer = svgEl("g", { id: "measure", "pointer-events": "none" });
-  const w = (game.scene.table.cell_size || 0.25) * 0.08;
+  const w = stroke() * 1.6;
   layer.append(svgEl("line", { x1: p.x, y1: -p.y, x2: to[0], y2: -to[1], stroke: "#d81b60", "stroke-width": w, "stroke-dasharray": `${w * 4} ${w * 2}` }));
   const d = Math.hypot(to[0] - p.x, to[1] - p.y);
   const label = svgEl("text", { x: (p.x + to[0]) / 2, y: -(p.y + to[1]) / 2, "font-size": w * 8, fill: "#d81b60", stroke: "#fff", "stroke-width": w, "paint-order": "stroke", "text-anchor": "middle", "data-measure": d.toFixed(2) });
@@ -193,13 +200,53 @@ function measure(to) {
   svg.append(layer);
 }
 
+/// The lines of fire: from the chosen piece to each piece it may shoot at (the actions the
+/// server marks `shot`), thin and solid, unlike the dashed measuring stick; the line to the
+/// target under the pointer (`hovered`) drawn bold with its length. Only geometry of what
+/// the server sent: which targets may be shot is the game's, judged on the server.
+function sightLines(hovered = null) {
+  svg?.querySelector("#sight")?.remove();
+  if (!selected || replayAt !== null) return;
+  const from = game.scene.pieces.find((x) => x.id === selected);
+  const ids = [...new Set(actions().filter((a) => a.piece === selected && a.shot && a.target?.kind === "piece").map((a) => a.target.id))];
+  if (!from || !ids.length) return;
+  const layer = svgEl("g", { id: "sight", "pointer-events": "none" });
+  const w = stroke();
+  for (const tid of ids) {
+    const t = game.scene.pieces.find((x) => x.id === tid);
+    if (!t) continue;
+    const bold = tid === hovered;
+    layer.append(svgEl("line", { x1: from.x, y1: -from.y, x2: t.x, y2: -t.y, stroke: "#1565c0", "stroke-opacity": bold ? 0.95 : 0.55, "stroke-width": bold ? w * 2.5 : w, "stroke-linecap": "round", class: bold ? "sight hovered" : "sight", "data-sight": tid }));
+    if (!bold) continue;
+    const d = Math.hypot(t.x - from.x, t.y - from.y);
+    const label = svgEl("text", { x: (from.x + t.x) / 2, y: -(from.y + t.y) / 2, "font-size": w * 11, fill: "#0d47a1", stroke: "#fff", "stroke-width": w * 1.5, "paint-order": "stroke", "text-anchor": "middle", dy: -w * 4, "data-sight-length": d.toFixed(2) });
+    label.textContent = `${d.toFixed(2)} ${game.scene.table.unit}`;
+    layer.append(label);
+  }
+  svg.querySelector("#hl")?.before(layer);
+  if (!layer.isConnected) svg.append(layer);
+}
+
+/// The actions for a piece that is not on the table (a counter to deploy) or for no piece:
+/// with nothing chosen, their target cells are what a click may hit.
+function unplaced() {
+  const on = new Set(game.scene.pieces.filter((p) => !p.off_table).map((p) => p.id));
+  return actions().filter((a) => !a.piece || !on.has(a.piece));
+}
+
 function highlight() {
   svg.querySelectorAll(".selected, .target-hl, .target-hl-piece").forEach((e) => e.classList.remove("selected", "target-hl", "target-hl-piece"));
   svg.querySelector("#hl")?.remove();
   const layer = svgEl("g", { id: "hl", "pointer-events": "none" });
   svg.append(layer);
   document.querySelectorAll("#actions li").forEach((li) => li.classList.toggle("for-selected", selected !== null && li.dataset.piece === selected));
-  if (!selected) { svg.querySelector("#measure")?.remove(); return; }
+  sightHover = {}; // drawn again without a bold line: the next pointer move marks one
+  sightLines();
+  if (!selected) {
+    svg.querySelector("#measure")?.remove();
+    for (const a of unplaced()) if (a.target?.kind === "cell") svg.querySelector(`polygon[data-cell="${a.target.name}"]`)?.classList.add("target-hl");
+    return;
+  }
   svg.querySelector(`g[data-piece="${selected}"]`)?.classList.add("selected");
   const r = (game.scene.table.cell_size || 1) * 0.12;
   for (const a of actions().filter((a) => a.piece === selected)) {
@@ -241,23 +288,29 @@ function onClick(evt) {
   const pieceEl = evt.target.closest("g[data-piece]");
   const cellEl = evt.target.closest("polygon[data-cell]");
   const mine = actions().filter((a) => a.piece === selected);
-  if (pieceEl) {
-    const pid = pieceEl.dataset.piece;
+  const pid = pieceEl?.dataset.piece;
+  if (pieceEl && selected && pid !== selected) {
     const hits = mine.filter((a) => a.target?.kind === "piece" && a.target.id === pid);
-    if (selected && hits.length) return choose(hits, `at ${pid}`);
-    if (actions().some((a) => a.piece === pid)) {
-      selected = selected === pid ? null : pid;
-      return highlight();
-    }
+    if (hits.length) return choose(hits, `at ${pid}`);
+  }
+  // A cell clicked, or a piece standing in one (a counter on a hex the chosen piece may go to).
+  const cell = cellEl?.dataset.cell ?? (pid !== selected ? pieceEl?.dataset.cell : undefined);
+  if (selected && cell) {
+    const hits = mine.filter((a) => a.target?.kind === "cell" && a.target.name === cell);
+    if (hits.length) return choose(hits, `to ${cell}`);
+  }
+  if (!selected && cell) {
+    const hits = unplaced().filter((a) => a.target?.kind === "cell" && a.target.name === cell);
+    if (hits.length) return choose(hits, `in ${cell}`);
+  }
+  if (pieceEl && actions().some((a) => a.piece === pid)) {
+    selected = selected === pid ? null : pid;
+    return highlight();
   }
   if (selected) {
     const size = (game.scene.table.cell_size || 0.25) * 0.6;
     const near = mine.filter((a) => a.target?.kind === "point" && Math.hypot(a.target.x - p[0], a.target.y - p[1]) <= size * 0.3);
     if (near.length === 1) return act(near[0].text);
-    if (cellEl) {
-      const hits = mine.filter((a) => a.target?.kind === "cell" && a.target.name === cellEl.dataset.cell);
-      if (hits.length) return choose(hits, `to ${cellEl.dataset.cell}`);
-    }
     const free = mine.find((a) => a.free && inRegion(a.free.region, p));
     if (free) {
       const text = free.free.template.replace("{x}", p[0].toFixed(3).replace(/\.?0+$/, "")).replace("{y}", p[1].toFixed(3).replace(/\.?0+$/, ""));
@@ -289,9 +342,15 @@ function wire() {
       const g = e.target.closest?.("g[data-piece]");
       const mine = actions().filter((a) => a.piece === selected);
       const at = g && mine.filter((a) => a.target?.kind === "piece" && a.target.id === g.dataset.piece);
+      const shot = at?.some((a) => a.shot);
+      if (shot !== sightHover.shot || g?.dataset.piece !== sightHover.id) {
+        sightHover = { shot, id: g?.dataset.piece };
+        sightLines(shot ? g.dataset.piece : null);
+      }
       if (at?.length) {
         const t = game.scene.pieces.find((p) => p.id === g.dataset.piece);
-        measure([t.x, t.y]);
+        // A shot's bold line of fire carries its length; anything else gets the stick.
+        measure(shot ? null : [t.x, t.y]);
         showOdds(at.map((a) => a.text));
       } else {
         measure([x, y]);
@@ -501,6 +560,7 @@ async function refresh() {
     wire();
   }
   renderAside();
+  seat.update(game);
   if (replayAt === null) highlight();
   document.body.dataset.table = String(game.seq); // the step whose table and actions are shown
 }
@@ -575,6 +635,8 @@ async function poll() {
     }
   }
 }
+
+const seat = seatPanel({ id, key, api, showError, caughtUp });
 
 $("zoom-in").onclick = () => zoom(1 / 1.3);
 $("zoom-out").onclick = () => zoom(1.3);

@@ -301,10 +301,13 @@ impl AbaoAqu {
             }
             _ => (None, None),
         };
+        // ABQ-7: shooting at one unit.
+        let shot = matches!(action, Action::Shoot { .. }) && piece.is_some();
         Anchors {
             piece,
             target,
             free: None,
+            shot,
         }
     }
 }

@@ -154,10 +154,23 @@ impl MsD20 {
             }),
             _ => None,
         };
+        // D20-5, D20-8: an attack with a ranged weapon (not a blade or a melee blow) is a shot.
+        let shot = match (action, self.deciding()) {
+            (Action::Attack { weapon, .. }, Some(u)) => {
+                self.data(u).weapons.get(*weapon as usize).is_some_and(|w| {
+                    !matches!(
+                        w.kind,
+                        crate::data::WeaponType::Melee | crate::data::WeaponType::Blade
+                    )
+                })
+            }
+            _ => false,
+        };
         Anchors {
             piece,
             target,
             free: None,
+            shot,
         }
     }
 }

@@ -328,22 +328,27 @@ impl SdEra {
                         y: st(p.y),
                     }),
                     free,
+                    shot: false,
                 }
             }
+            // SDE-SHOOT (SD ERA, Shooting): a shooting attack, usually within a stick of the target.
             Action::Shoot { unit: u, aims, .. } => Anchors {
                 piece: id(*u),
                 target: aims.first().and_then(|a| unit(a.target)),
                 free: None,
+                shot: !aims.is_empty(),
             },
             Action::Melee { unit: u, target } | Action::Cheer { unit: u, target } => Anchors {
                 piece: id(*u),
                 target: unit(*target),
                 free: None,
+                shot: false,
             },
             Action::PickUp { unit: u, animal } => Anchors {
                 piece: id(*u),
                 target: unit(*animal),
                 free: None,
+                shot: false,
             },
             Action::Deploy { unit: u, at } => Anchors {
                 piece: id(*u),
@@ -352,11 +357,13 @@ impl SdEra {
                     y: st(at.y),
                 }),
                 free: None,
+                shot: false,
             },
             Action::Place { target } => Anchors {
                 piece: None,
                 target: unit(*target),
                 free: None,
+                shot: false,
             },
             Action::Recover { unit: u }
             | Action::Hide { unit: u }
@@ -366,6 +373,7 @@ impl SdEra {
                 piece: id(*u),
                 target: None,
                 free: None,
+                shot: false,
             },
             Action::Push {
                 toward: Target::Point(p),
@@ -381,6 +389,7 @@ impl SdEra {
                         y: st(p.y),
                     }),
                     free: None,
+                    shot: false,
                 }
             }
             _ => Anchors::default(),

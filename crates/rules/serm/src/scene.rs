@@ -206,10 +206,13 @@ impl Serm {
             },
             Action::Pass => (None, None),
         };
+        // SERM-SHOOT: a Shoot at a soldier in the firer's arc ("for line of sight purposes").
+        let shot = matches!(action, Action::Shoot { .. });
         Anchors {
             piece,
             target,
             free: None,
+            shot,
         }
     }
 }

@@ -230,6 +230,14 @@ impl Swtb {
                 id: format!("u{u}"),
             })
         };
+        // SWTB-4: a blaster's attack at range (a shot, with its clear line) or a gun's fire.
+        let shot = match *action {
+            Action::Attack {
+                unit: u, target, ..
+            } => self.attack_kind_of(u, target) == crate::state::AttackKind::Shot,
+            Action::Fire { .. } => true,
+            _ => false,
+        };
         let (p, t) = match *action {
             Action::First { .. } | Action::EndTurn => (None, None),
             Action::ChoosePower { unit: u, .. } => (piece(u), None),
@@ -254,6 +262,7 @@ impl Swtb {
             piece: p,
             target: t,
             free: None,
+            shot,
         }
     }
 }
