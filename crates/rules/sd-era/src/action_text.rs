@@ -7,8 +7,14 @@ use crate::events::{
     Action, Aim, Aims, Cargo, Drop, Target, WINDS, parse_point, parse_sticks, point_text,
     unit_label,
 };
+use crate::setup::EDGE_NAMES;
 use crate::state::UnitId;
 use std::fmt;
+
+/// A table edge's name (`near`, `left`, `far`, `right`).
+pub fn edge_name(edge: u8) -> &'static str {
+    EDGE_NAMES.get(edge as usize).copied().unwrap_or("?")
+}
 use std::str::FromStr;
 
 impl fmt::Display for Action {
@@ -57,6 +63,7 @@ impl fmt::Display for Action {
             Action::Take => f.write_str("take"),
             Action::Stay => f.write_str("stay"),
             Action::Place { target } => write!(f, "place {}", u(target)),
+            Action::Edge { edge } => write!(f, "edge {}", edge_name(*edge)),
             Action::Deploy { unit, at } => write!(f, "deploy {} {}", u(unit), point_text(*at)),
             Action::PickUp { unit, animal } => write!(f, "pickup {} {}", u(unit), u(animal)),
             Action::Draw { count } => write!(f, "draw {count}"),
@@ -294,6 +301,18 @@ impl FromStr for Action {
                     at: parse_point(arg(2)?)?,
                 }
             }
+            "edge" => {
+                none_after(2)?;
+                let name = arg(1)?;
+                Action::Edge {
+                    edge: EDGE_NAMES
+                        .iter()
+                        .position(|e| e.eq_ignore_ascii_case(name))
+                        .ok_or_else(|| {
+                            format!("{name:?} is not a table edge: edge near, left, far or right")
+                        })? as u8,
+                }
+            }
             "place" => {
                 none_after(2)?;
                 Action::Place {
@@ -304,7 +323,7 @@ impl FromStr for Action {
                 return Err(format!(
                     "{other:?} is not an action: move, shoot, melee, recover, hide, collect, \
                      cheer, breakin, end, pick, done, reroll, keep, add, push, pass, take, \
-                     stay, place, deploy, pickup"
+                     stay, place, edge, deploy, pickup"
                 ));
             }
         };

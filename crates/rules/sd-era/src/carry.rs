@@ -4,6 +4,7 @@
 //! or a knockback back to them). Rule ids: those of the plans it carries out; nothing here
 //! decides legality ([`crate::legal`] did).
 
+use crate::data::MissionKind;
 use crate::events::Event;
 use crate::legal::Plan;
 use crate::state::{Choice, Phase, SdEra, Trail, UnitId};
@@ -239,10 +240,19 @@ impl SdEra {
                 };
                 match self.next_deployer(from) {
                     Some(seat) => self.now.phase = Phase::Deploy { seat },
-                    None => {
+                    // RING BATTLE places after the roll for turn order; `start = edge`
+                    // before hiding and the roll.
+                    None if self.fixed.kind == MissionKind::RingBattle => {
                         let first = self.now.first;
                         self.begin_turn(first, ev);
                     }
+                    None => self.start_hiding(ev),
+                }
+            }
+            Plan::Edge(edge) => {
+                if let Phase::Deploy { seat } = self.now.phase {
+                    self.now.edges[seat as usize] = edge;
+                    ev.push(Event::EdgeChosen { seat, edge });
                 }
             }
             Plan::Draw(n) => {

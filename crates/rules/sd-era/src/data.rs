@@ -9,7 +9,7 @@
 //!
 //! A [`Setup`] carries the whole chart and the mission, so a record replays without files.
 
-pub use crate::options::{Armies, Artillery, Contest, Options};
+pub use crate::options::{Armies, Artillery, Contest, Options, Start};
 use battlemat_core::SetupError;
 use battlemat_core::data::parse;
 use battlemat_geom::table::{Outline, Piece, Point, Table, Ticks};

@@ -111,8 +111,13 @@ pub enum Action {
     Place {
         target: UnitId,
     },
-    /// RING BATTLE: put a unit on the table before play, in the ring or outside it near the
-    /// player's table edge.
+    /// `start = edge`: choose the table edge the seat starts on (0..4: near, left, far,
+    /// right; `edge far`).
+    Edge {
+        edge: u8,
+    },
+    /// Put a unit on the table before play: RING BATTLE's in the ring or outside it near the
+    /// player's table edge; `start = edge`'s along the player's edge.
     Deploy {
         unit: UnitId,
         at: Point,
@@ -255,6 +260,10 @@ pub enum Event {
         unit: UnitId,
         at: Point,
         outside: bool,
+    },
+    EdgeChosen {
+        seat: u8,
+        edge: u8,
     },
     PickedUp {
         unit: UnitId,

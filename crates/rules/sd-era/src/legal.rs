@@ -47,6 +47,7 @@ pub enum Plan {
     Take,
     Stay,
     Place(UnitId),
+    Edge(u8),
     Deploy(UnitId, Point, bool),
     PickUp(UnitId, UnitId),
     Draw(u8),
@@ -55,6 +56,11 @@ pub enum Plan {
 
 const NOT_NOW: Why = Why::new("SDE-T1", "that is not something to do now");
 const TOO_FAR: Why = Why::new("SDE-MOVE", "that point is far off the table");
+
+/// Refusals of a seat's start, by the mission's set-up rule (each mission's `.1`).
+fn start_refusal(kind: MissionKind, reason: &'static str) -> Why {
+    Why::new(crate::setup::setup_rule(kind), reason)
+}
 
 /// A point within the range the table's arithmetic is exact for (any JSON may name one).
 fn sane(p: Point) -> Result<Point, Why> {
@@ -496,32 +502,9 @@ impl SdEra {
                 }
                 Ok(Plan::PickUp(*unit, *animal))
             }
+            (Phase::Deploy { seat }, Action::Edge { edge }) => self.judge_edge(*seat, *edge),
             (Phase::Deploy { seat }, Action::Deploy { unit, at }) => {
-                self.exists(*unit)?;
-                let p = sane(*at)?;
-                let x = self.unit(*unit);
-                if x.owner != Some(*seat) || !x.waiting {
-                    return Err(Why::new(
-                        "SDE-RING.1",
-                        "place one of your units not yet placed",
-                    ));
-                }
-                let inside = self.in_ring_zone(p);
-                if !inside && self.from_own_edge(*seat, p) > STICK {
-                    return Err(Why::new(
-                        "SDE-RING.1",
-                        "units start in the ring, or outside it near your table edge",
-                    ));
-                }
-                let others = self.bases_except(&[*unit]);
-                let base = battlemat_geom::table::Base::new(p, BASE_RADIUS);
-                if !matches!(
-                    self.fixed.table.landing(&base, &others),
-                    battlemat_geom::table::Landing::Ground
-                ) {
-                    return Err(Why::new("SDE-RING.1", "there is no room there"));
-                }
-                Ok(Plan::Deploy(*unit, p, !inside))
+                self.judge_deploy(*seat, *unit, sane(*at)?)
             }
             _ => Err(NOT_NOW),
         }
@@ -791,5 +774,76 @@ impl SdEra {
             return Ok(());
         }
         self.act(a, ev)
+    }
+
+    /// `start = edge` (each mission's `.1`, "Players start on any board edge"): a seat
+    /// chooses its edge once, before placing its units, and no two seats share one.
+    fn judge_edge(&self, seat: battlemat_core::Seat, edge: u8) -> Result<Plan, Why> {
+        let kind = self.fixed.kind;
+        if !self.edge_to_choose(seat) {
+            return Err(start_refusal(
+                kind,
+                if self.now.edges.is_empty() {
+                    "the players' table edges are the mission's: place your units"
+                } else {
+                    "you have chosen your table edge: place your units"
+                },
+            ));
+        }
+        if edge as usize >= crate::setup::EDGE_NAMES.len() {
+            return Err(start_refusal(
+                kind,
+                "a table edge is near, left, far or right",
+            ));
+        }
+        if self.now.edges.contains(&edge) {
+            return Err(start_refusal(
+                kind,
+                "another player starts on that edge: each player has an edge of their own",
+            ));
+        }
+        Ok(Plan::Edge(edge))
+    }
+
+    /// Placing a unit before play: RING BATTLE's in the ring or outside it near the player's
+    /// edge (SDE-RING.1); `start = edge`'s within a stick of the player's edge. The base
+    /// must land clear of terrain and other bases.
+    fn judge_deploy(&self, seat: battlemat_core::Seat, unit: UnitId, p: Point) -> Result<Plan, Why> {
+        let kind = self.fixed.kind;
+        self.exists(unit)?;
+        let x = self.unit(unit);
+        if x.owner != Some(seat) || !x.waiting {
+            return Err(start_refusal(
+                kind,
+                "place one of your units not yet placed",
+            ));
+        }
+        if self.edge_to_choose(seat) {
+            return Err(start_refusal(
+                kind,
+                "choose your table edge first (edge near, left, far or right)",
+            ));
+        }
+        let ring = kind == MissionKind::RingBattle;
+        let inside = ring && self.in_ring_zone(p);
+        if !inside && self.from_own_edge(seat, p) > STICK {
+            return Err(start_refusal(
+                kind,
+                if ring {
+                    "units start in the ring, or outside it near your table edge"
+                } else {
+                    "units start within a stick of your table edge"
+                },
+            ));
+        }
+        let others = self.bases_except(&[unit]);
+        let base = battlemat_geom::table::Base::new(p, BASE_RADIUS);
+        if !matches!(
+            self.fixed.table.landing(&base, &others),
+            battlemat_geom::table::Landing::Ground
+        ) {
+            return Err(start_refusal(kind, "there is no room there"));
+        }
+        Ok(Plan::Deploy(unit, p, ring && !inside))
     }
 }

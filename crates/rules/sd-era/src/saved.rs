@@ -9,6 +9,40 @@ use battlemat_core::SetupError;
 
 /// Check a saved state as strictly as a setup: the bodies match the setup's, every unit is
 /// on the table or aboard a transport, and the phase names units that exist.
+/// `start = edge`: one edge a seat (or none chosen yet), no two seats on one; none kept
+/// when the mission's posts are fixed.
+fn check_edges(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
+    use crate::setup::{EDGE_NAMES, NO_EDGE, seats_choose_edges};
+    let chosen = fixed.options.start == crate::data::Start::Edge && seats_choose_edges(fixed.kind);
+    if !chosen {
+        return match now.edges.is_empty() {
+            true => Ok(()),
+            false => Err(SetupError::new(
+                "now.edges",
+                "the posts are fixed (start = posts, or the mission's): no edges chosen",
+            )),
+        };
+    }
+    if now.edges.len() != fixed.players as usize {
+        return Err(SetupError::new(
+            "now.edges",
+            format!("one edge per player ({})", fixed.players),
+        ));
+    }
+    for (i, &e) in now.edges.iter().enumerate() {
+        if e != NO_EDGE && e as usize >= EDGE_NAMES.len() {
+            return Err(SetupError::new(format!("now.edges[{i}]"), "no such table edge"));
+        }
+        if e != NO_EDGE && now.edges[..i].contains(&e) {
+            return Err(SetupError::new(
+                format!("now.edges[{i}]"),
+                "two players on one table edge",
+            ));
+        }
+    }
+    Ok(())
+}
+
 pub fn check_progress(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
     let n = fixed.players as usize;
     if now.tokens.len() != n || now.out_at.len() != n {
@@ -20,6 +54,7 @@ pub fn check_progress(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
     if now.active >= fixed.players || now.first >= fixed.players {
         return Err(SetupError::new("now.active", "no such player"));
     }
+    check_edges(fixed, now)?;
     let count = now.units.len();
     if count > 250 {
         return Err(SetupError::new("now.units", "too many units"));

@@ -185,7 +185,7 @@ impl SdEra {
             });
         }
         if self.fixed.kind == MissionKind::Soccer {
-            for (g, &(a, b)) in self.fixed.goals.iter().enumerate() {
+            for (g, (a, b)) in self.goals() {
                 markers.push(Marker {
                     id: format!("goal{g}"),
                     kind: "goal".into(),
@@ -351,8 +351,19 @@ impl SdEra {
                     x: st(at.x),
                     y: st(at.y),
                 }),
-                free: None,
+                free: Some(self.deploy_region(*u, *at)),
             },
+            Action::Edge { edge } => {
+                let p = self.edge_middle(*edge);
+                Anchors {
+                    piece: None,
+                    target: Some(scene::Target::Point {
+                        x: st(p.x),
+                        y: st(p.y),
+                    }),
+                    free: None,
+                }
+            }
             Action::Place { target } => Anchors {
                 piece: None,
                 target: unit(*target),
@@ -384,6 +395,29 @@ impl SdEra {
                 }
             }
             _ => Anchors::default(),
+        }
+    }
+
+    /// Where a click may place a unit before play: the strip along its player's edge (the
+    /// line its bases' centres touch the edge on), or RING BATTLE's ring for a place in it.
+    fn deploy_region(&self, u: UnitId, at: battlemat_geom::table::Point) -> FreePoint {
+        let seat = self.unit(u).owner.unwrap_or(0);
+        let region = if self.fixed.kind == MissionKind::RingBattle && self.in_ring_zone(at) {
+            let c = self.fixed.centre;
+            Region::Circle {
+                x: st(c.x),
+                y: st(c.y),
+                r: st(self.fixed.setup.mission.ring_radius),
+            }
+        } else {
+            let [a, b] = self.edge_strip(seat);
+            Region::Path {
+                points: vec![xy(a), xy(b)],
+            }
+        };
+        FreePoint {
+            region,
+            template: format!("deploy {} {{x}},{{y}}", crate::events::unit_label(u)),
         }
     }
 }

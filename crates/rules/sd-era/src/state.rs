@@ -488,6 +488,11 @@ pub struct Progress {
     pub eggs: Option<EggContents>,
     /// Turns played (for the KICK-BOMB order of elimination).
     pub turns: u16,
+    /// `start = edge`: the table edge each seat chose (`NO_EDGE` while it has not); empty
+    /// when the posts are fixed (`start = posts`, or a mission where everyone starts at one
+    /// end).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub edges: Vec<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<battlemat_core::GameResult>,
 }
@@ -650,10 +655,6 @@ pub struct Fixed {
     pub players: u8,
     pub kind: MissionKind,
     pub table: Table,
-    /// SOCCER: each seat's goal, a stretch of the table edge (two points on it).
-    pub goals: Vec<(Point, Point)>,
-    /// Each seat's place on the table edge (where its units start, and its "front").
-    pub posts: Vec<Point>,
     /// The table's centre.
     pub centre: Point,
     pub options: Options,

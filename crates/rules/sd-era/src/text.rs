@@ -2,7 +2,7 @@
 //! as sentences, prompts, and actions described for menus.
 
 use crate::combat::Question;
-use crate::data::STICK;
+use crate::data::{MissionKind, STICK};
 use crate::events::{Action, Event, Winner, point_text, sticks, unit_label};
 use crate::state::{Body, Choice, Phase, SdEra, Striker, UnitId};
 use battlemat_geom::table::{Base, Outline, Point};
@@ -140,11 +140,8 @@ impl SdEra {
                 }
             }
         }
-        for (g, &(a, b)) in self.fixed.goals.iter().enumerate() {
-            if self.fixed.kind != crate::data::MissionKind::Soccer {
-                break;
-            }
-            let _ = g;
+        let soccer = self.fixed.kind == crate::data::MissionKind::Soccer;
+        for (_, (a, b)) in self.goals().filter(|_| soccer) {
             for k in 0..=8 {
                 let p = Point::new(a.x + (b.x - a.x) * k / 8, a.y + (b.y - a.y) * k / 8);
                 let c = ((p.x / cell_w) as usize).min(cols - 1);
@@ -344,10 +341,7 @@ impl SdEra {
                     u = crate::events::unit_label(*unit)
                 ),
             },
-            Phase::Deploy { seat } => format!(
-                "{}: place a unit in the ring or outside it near your edge (deploy uN X,Y) (SDE-RING.1)",
-                self.player(*seat)
-            ),
+            Phase::Deploy { seat } => self.deploy_prompt(*seat),
             Phase::BreakIn { unit, left, .. } => {
                 format!("{}: break-in die ({left} to roll)", self.name(*unit))
             }
@@ -444,6 +438,10 @@ impl SdEra {
                 None => a.to_string(),
             },
             Action::Deploy { unit, at } => format!("place {} at {}", n(unit), point_text(*at)),
+            Action::Edge { edge } => format!(
+                "start on the {} edge",
+                crate::action_text::edge_name(*edge)
+            ),
             other => other.to_string(),
         }
     }
@@ -472,7 +470,30 @@ impl SdEra {
                 if *melee { "attacks in melee" } else { "hits" },
                 n(target)
             ),
+            Event::Deployed { unit, at, .. } if self.fixed.kind != MissionKind::RingBattle => {
+                format!("{} is placed at {}", n(unit), point_text(*at))
+            }
             _ => e.to_string(),
+        }
+    }
+
+    /// The words for a seat placing its units before play (SDE-RING.1, `start = edge`).
+    fn deploy_prompt(&self, seat: battlemat_core::Seat) -> String {
+        let who = self.player(seat);
+        let rule = crate::setup::setup_rule(self.fixed.kind);
+        if self.edge_to_choose(seat) {
+            format!(
+                "{who}: choose your table edge (edge near, left, far or right; each player has one of their own) ({rule})"
+            )
+        } else if self.fixed.kind == MissionKind::RingBattle {
+            format!(
+                "{who}: place a unit in the ring or outside it near your edge (deploy uN X,Y) ({rule})"
+            )
+        } else {
+            format!(
+                "{who}: place a unit within a stick of your table edge, the {} edge (deploy uN X,Y) ({rule})",
+                crate::action_text::edge_name(self.post_place(seat).0)
+            )
         }
     }
 }
@@ -739,6 +760,12 @@ impl fmt::Display for Event {
                 } else {
                     " in the ring"
                 }
+            ),
+            Event::EdgeChosen { seat, edge } => write!(
+                f,
+                "Player {} starts on the {} edge",
+                seat + 1,
+                crate::action_text::edge_name(*edge)
             ),
             Event::TurnEnds { seat } => write!(f, "Player {}'s turn ends", seat + 1),
             Event::Resigned { seat } => write!(f, "Player {} resigns", seat + 1),
