@@ -227,10 +227,14 @@ impl SdEra {
                 x.home = p;
                 x.waiting = false;
                 x.outside = outside;
-                ev.push(Event::Deployed {
-                    unit: u,
-                    at: p,
-                    outside,
+                ev.push(if self.fixed.kind == MissionKind::RingBattle {
+                    Event::Deployed {
+                        unit: u,
+                        at: p,
+                        outside,
+                    }
+                } else {
+                    Event::Placed { unit: u, at: p }
                 });
                 // Take turns, in turn order: the next seat with a unit to place.
                 let n = self.fixed.players;

@@ -261,6 +261,11 @@ pub enum Event {
         at: Point,
         outside: bool,
     },
+    /// `start = edge`: a unit placed along its player's edge before play.
+    Placed {
+        unit: UnitId,
+        at: Point,
+    },
     EdgeChosen {
         seat: u8,
         edge: u8,

@@ -8,7 +8,9 @@
 //! place on the edge (its *post*: two players face each other across the table; three to
 //! six go round it clockwise) and stand its units side by side there, bases touching the
 //! edge, half a stick apart. A post is also where a seat's SOCCER goal is, and which way is
-//! "in front of the player" in RING BATTLE.
+//! "in front of the player" in RING BATTLE. With the option `start = edge` each seat chooses
+//! an edge of its own in a deployment before play (`Phase::Deploy`, RING BATTLE's, judged in
+//! [`crate::legal`]) and its post, goal and "front" follow it (`Progress::edges`).
 
 use crate::data::{
     Armies, BALL_RADIUS, BASE_RADIUS, MissionKind, STICK, Setup, Special, Start, UnitType,

@@ -90,8 +90,9 @@ impl fmt::Display for Observation {
                 u.id,
                 u.name,
                 u.label,
-                u.at,
-                if u.owner == Some(self.active) {
+                // A unit not yet placed has no place on the table (nor actions) yet.
+                if u.waiting { "-" } else { u.at.as_str() },
+                if u.owner == Some(self.active) && !u.waiting {
                     format!(
                         "{} action{} ",
                         u.actions,
@@ -470,9 +471,6 @@ impl SdEra {
                 if *melee { "attacks in melee" } else { "hits" },
                 n(target)
             ),
-            Event::Deployed { unit, at, .. } if self.fixed.kind != MissionKind::RingBattle => {
-                format!("{} is placed at {}", n(unit), point_text(*at))
-            }
             _ => e.to_string(),
         }
     }
@@ -761,6 +759,7 @@ impl fmt::Display for Event {
                     " in the ring"
                 }
             ),
+            Event::Placed { unit, at } => write!(f, "{} is placed at {}", u(unit), point_text(*at)),
             Event::EdgeChosen { seat, edge } => write!(
                 f,
                 "Player {} starts on the {} edge",
