@@ -305,7 +305,10 @@ mod tests {
         assert_eq!(detail_words("dice", &serde_json::json!(3)), "3");
         assert_eq!(detail_words("ratio", &serde_json::json!("7:1")), "7:1");
         // A chance reads as a percentage; a number that is not one does not.
-        assert_eq!(detail_words("win_chance", &serde_json::json!(0.4375)), "43.75%");
+        assert_eq!(
+            detail_words("win_chance", &serde_json::json!(0.4375)),
+            "43.75%"
+        );
         assert_eq!(detail_words("stun_chance", &serde_json::json!(0)), "0.00%");
         assert_eq!(detail_words("win", &serde_json::json!(0.4375)), "0.438");
         assert_eq!(percent(0.416666), "41.67%");

@@ -1905,7 +1905,12 @@ fn sd_era_odds_from_the_command_line() {
     ]);
     assert!(text.contains("win, knockback 1 stick"), "{text}");
     // The whole chances to win, tie, lose and stun as a player reads them.
-    for name in ["win chance: ", "tie chance: ", "lose chance: ", "stun chance: "] {
+    for name in [
+        "win chance: ",
+        "tie chance: ",
+        "lose chance: ",
+        "stun chance: ",
+    ] {
         let line = text.lines().find(|l| l.starts_with(name)).expect(name);
         assert!(line.ends_with('%'), "{line}");
     }

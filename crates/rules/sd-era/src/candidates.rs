@@ -136,10 +136,14 @@ impl SdEra {
             return;
         }
         let ring = self.fixed.kind == MissionKind::RingBattle;
-        let spots: Vec<Point> = if ring { self.start_spots(seat) } else { Vec::new() }
-            .into_iter()
-            .chain(self.edge_spots(seat))
-            .collect();
+        let spots: Vec<Point> = if ring {
+            self.start_spots(seat)
+        } else {
+            Vec::new()
+        }
+        .into_iter()
+        .chain(self.edge_spots(seat))
+        .collect();
         for u in self.ids() {
             if self.unit(u).owner == Some(seat) && self.unit(u).waiting {
                 for &at in &spots {

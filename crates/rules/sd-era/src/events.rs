@@ -297,7 +297,7 @@ pub enum Event {
     /// BATTLE ZONES: a zone entered for the first time shows its card.
     ZoneCardDrawn {
         zone: u8,
-        card: crate::state::ZoneCard,
+        card: crate::data::ZoneCard,
     },
     /// BATTLE ZONES: a blip touched by `unit` turns out to be `kind`.
     BlipRevealed {

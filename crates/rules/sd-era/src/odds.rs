@@ -529,7 +529,12 @@ impl SdEra {
             odds.details
                 .insert("stun_chance".into(), serde_json::json!(stunned));
             let num = |k: &str| odds.details[k].as_f64().unwrap_or(0.0);
-            let text = summary(num("win_chance"), stunned, num("tie_chance"), num("lose_chance"));
+            let text = summary(
+                num("win_chance"),
+                stunned,
+                num("tie_chance"),
+                num("lose_chance"),
+            );
             odds.details
                 .insert("summary".into(), serde_json::json!(text));
         }

@@ -2955,7 +2955,13 @@ fn sde_koth_1_start_edge_players_choose_an_edge_and_place_their_units() {
         &[("start", "edge")],
     );
     assert_eq!(g.now.phase, Phase::Deploy { seat: 0 });
-    assert!(g.now.units.iter().filter(|u| u.owner.is_some()).all(|u| u.waiting));
+    assert!(
+        g.now
+            .units
+            .iter()
+            .filter(|u| u.owner.is_some())
+            .all(|u| u.waiting)
+    );
     // The edge comes first: the four edges are the choices.
     let legal: Vec<String> = g.legal_actions().iter().map(|a| a.to_string()).collect();
     assert_eq!(legal, ["edge near", "edge left", "edge far", "edge right"]);
@@ -3009,7 +3015,11 @@ fn sde_soccer_1_start_edge_goal_in_the_center_of_the_chosen_edge() {
     assert_eq!(g.goal_of(0), Some((pt(2.5, 6.0), pt(3.5, 6.0))));
     assert_eq!(g.goal_of(1), Some((pt(0.0, 2.5), pt(0.0, 3.5))));
     let scene = g.scene(battlemat_core::Viewer::Spectator);
-    let goal = scene.markers.iter().find(|m| m.id == "goal1").expect("goal1");
+    let goal = scene
+        .markers
+        .iter()
+        .find(|m| m.id == "goal1")
+        .expect("goal1");
     assert_eq!(
         goal.shape,
         battlemat_core::scene::Shape::Line {
@@ -3024,7 +3034,14 @@ fn sde_soccer_1_start_edge_goal_in_the_center_of_the_chosen_edge() {
     act(&mut g, "shoot u1 u0");
     let ev = roll(&mut g, &[6, 5, 1, 1]);
     assert!(
-        ev.iter().any(|e| matches!(e, Event::Goal { seat: Some(0), goal: 1, .. })),
+        ev.iter().any(|e| matches!(
+            e,
+            Event::Goal {
+                seat: Some(0),
+                goal: 1,
+                ..
+            }
+        )),
         "{ev:?}"
     );
     assert_eq!(g.now.tokens, [1, 0]);
@@ -3036,7 +3053,12 @@ fn sde_ring_1_start_edge_in_front_of_the_player_follows_the_chosen_edge() {
     // player's table edge. Take turns placing units in the same order as the turn order".
     // With `start = edge` each seat chooses its edge at its first placing; "near the
     // player's table edge" and SDE-RING.2's "in front of the player" follow it.
-    let mut g = game("ring_battle", &[&["gm"], &["dom"]], vec![], &[("start", "edge")]);
+    let mut g = game(
+        "ring_battle",
+        &[&["gm"], &["dom"]],
+        vec![],
+        &[("start", "edge")],
+    );
     roll(&mut g, &[6, 6]);
     roll(&mut g, &[1, 1, 1]);
     assert_eq!(g.now.phase, Phase::Deploy { seat: 0 });
