@@ -125,8 +125,66 @@ impl SdEra {
     pub fn scene_of(&self) -> Scene {
         let t = &self.fixed.table;
         let mut table = Table::open("stick", st(t.width), st(t.depth), "mat");
-        let terrain = t
-            .pieces
+        let terrain = self.terrain_pieces();
+        let markers = self.markers();
+        let mut pieces = Vec::new();
+        let mut strip = [table.width + 0.6, table.height - 0.3];
+        for u in self.ids() {
+            let mut p = self.body_piece(u);
+            if p.off_table.is_some() {
+                p.x = scene::round(strip[0]);
+                p.y = scene::round(strip[1]);
+                strip[1] -= 0.7;
+            }
+            pieces.push(p);
+        }
+        table.include([0.0, strip[1].min(0.0), table.width + 1.4, table.height]);
+        let traces = self
+            .now
+            .trail
+            .iter()
+            .filter_map(|tr| {
+                let (kind, from, to) = match *tr {
+                    Trail::Move { from, to } => (TraceKind::Move, from, to),
+                    Trail::Shot { from, to } => (TraceKind::Shot, from, to),
+                    Trail::Knockback { from, to } => (TraceKind::Knockback, from, to),
+                };
+                (from != to).then(|| Trace {
+                    kind,
+                    points: vec![xy(from), xy(to)],
+                    label: String::new(),
+                })
+            })
+            .collect();
+        let over = self.now.result.is_some();
+        Scene {
+            title: self.fixed.setup.mission.name.clone(),
+            status: vec![format!("round {}", self.now.round), self.prompt_text()],
+            table,
+            sides: (0..self.fixed.players)
+                .map(|p| SceneSide {
+                    name: format!("Player {}", p + 1),
+                    seats: vec![p],
+                    note: format!("{} {}", self.now.tokens[p as usize], self.score_word()),
+                    to_act: p == self.now.active && !over,
+                })
+                .collect(),
+            terrain,
+            markers,
+            pieces,
+            traces,
+            actions: Vec::new(),
+            key: vec![
+                "on a base: value and special letter; yellow cross: stunned".into(),
+                "grey discs: enemies the rules move".into(),
+            ],
+        }
+    }
+
+    /// The terrain pieces, in the mission's names.
+    fn terrain_pieces(&self) -> Vec<scene::TerrainPiece> {
+        let t = &self.fixed.table;
+        t.pieces
             .iter()
             .enumerate()
             .map(|(i, p)| {
@@ -166,7 +224,13 @@ impl SdEra {
                     cover: false,
                 }
             })
-            .collect();
+            .collect()
+    }
+
+    /// The missions' markers: the ring, SOCCER's goals, BATTLE ZONES' zones, and each bomb's
+    /// or mine's blast.
+    fn markers(&self) -> Vec<Marker> {
+        let t = &self.fixed.table;
         let mut markers = Vec::new();
         if self.fixed.kind == MissionKind::RingBattle {
             let c = xy(self.fixed.centre);
@@ -246,58 +310,7 @@ impl SdEra {
                 });
             }
         }
-        let mut pieces = Vec::new();
-        let mut strip = [table.width + 0.6, table.height - 0.3];
-        for u in self.ids() {
-            let mut p = self.body_piece(u);
-            if p.off_table.is_some() {
-                p.x = scene::round(strip[0]);
-                p.y = scene::round(strip[1]);
-                strip[1] -= 0.7;
-            }
-            pieces.push(p);
-        }
-        table.include([0.0, strip[1].min(0.0), table.width + 1.4, table.height]);
-        let traces = self
-            .now
-            .trail
-            .iter()
-            .filter_map(|tr| {
-                let (kind, from, to) = match *tr {
-                    Trail::Move { from, to } => (TraceKind::Move, from, to),
-                    Trail::Shot { from, to } => (TraceKind::Shot, from, to),
-                    Trail::Knockback { from, to } => (TraceKind::Knockback, from, to),
-                };
-                (from != to).then(|| Trace {
-                    kind,
-                    points: vec![xy(from), xy(to)],
-                    label: String::new(),
-                })
-            })
-            .collect();
-        let over = self.now.result.is_some();
-        Scene {
-            title: self.fixed.setup.mission.name.clone(),
-            status: vec![format!("round {}", self.now.round), self.prompt_text()],
-            table,
-            sides: (0..self.fixed.players)
-                .map(|p| SceneSide {
-                    name: format!("Player {}", p + 1),
-                    seats: vec![p],
-                    note: format!("{} {}", self.now.tokens[p as usize], self.score_word()),
-                    to_act: p == self.now.active && !over,
-                })
-                .collect(),
-            terrain,
-            markers,
-            pieces,
-            traces,
-            actions: Vec::new(),
-            key: vec![
-                "on a base: value and special letter; yellow cross: stunned".into(),
-                "grey discs: enemies the rules move".into(),
-            ],
-        }
+        markers
     }
 
     /// What an action points at: the unit, its target unit or point, and for a plain move

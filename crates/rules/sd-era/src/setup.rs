@@ -13,7 +13,7 @@
 //! [`crate::legal`]) and its post, goal and "front" follow it (`Progress::edges`).
 
 use crate::data::{
-    Armies, BALL_RADIUS, BASE_RADIUS, MissionKind, STICK, Setup, Special, Start, UnitType,
+    Armies, BALL_RADIUS, BASE_RADIUS, Catalog, MissionKind, STICK, Setup, Special, Start, UnitType,
 };
 use crate::events::Event;
 use crate::state::{Back, Body, Fixed, Phase, Progress, SdEra, Unit, UnitId};
@@ -80,6 +80,77 @@ pub fn setup_rule(kind: MissionKind) -> &'static str {
     }
 }
 
+/// The data read and checked: the built-in chart and missions, or a data folder's (each
+/// mission checked as a setup with its default armies).
+impl Catalog {
+    /// The built-in data, parsed once per process.
+    pub fn builtin() -> &'static Catalog {
+        static BUILTIN: std::sync::OnceLock<Catalog> = std::sync::OnceLock::new();
+        BUILTIN.get_or_init(|| {
+            Catalog::from_sources(
+                "units.toml",
+                crate::data::UNITS_TOML,
+                &crate::data::MISSIONS,
+            )
+            .unwrap_or_else(|e| panic!("built-in SD ERA data is broken: {e}"))
+        })
+    }
+
+    /// Parse a unit chart and mission files (name, text), checking every mission with its
+    /// default armies for two players.
+    pub fn from_sources(
+        chart_name: &str,
+        chart: &str,
+        missions: &[(&str, &str)],
+    ) -> Result<Catalog, SetupError> {
+        let chart_text = chart;
+        let chart: std::collections::BTreeMap<String, UnitType> =
+            battlemat_core::data::parse(chart_name, chart)?;
+        let chart_file = |prefix| battlemat_core::data::Part {
+            setup: prefix,
+            file: "",
+            name: chart_name,
+            text: chart_text,
+        };
+        let mut out = Vec::new();
+        for (file, text) in missions {
+            let m: crate::data::MissionFile = battlemat_core::data::parse(file, text)?;
+            // The setup's armies are the mission file's.
+            let file = |prefix| battlemat_core::data::Part {
+                setup: prefix,
+                file: if prefix == "armies" { "armies" } else { "" },
+                name: file,
+                text,
+            };
+            let m = m
+                .measure()
+                .map_err(|e| battlemat_core::data::place_parts(e, &[file("")]))?;
+            let setup = Setup {
+                chart: chart.clone(),
+                armies: m.armies.iter().take(2).cloned().collect(),
+                mission: m.clone(),
+                options: crate::data::Options::default(),
+                players: 2,
+            };
+            check_setup(&setup).map_err(|e| {
+                let parts = [file("mission."), file("armies"), chart_file("chart.")];
+                battlemat_core::data::place_parts(e, &parts)
+            })?;
+            out.push(m);
+        }
+        let cat = Catalog {
+            chart,
+            missions: out,
+        };
+        // A chart file on its own is checked line by line.
+        for (key, u) in &cat.chart {
+            check_unit_type(key, u)
+                .map_err(|e| battlemat_core::data::place_parts(e, &[chart_file("")]))?;
+        }
+        Ok(cat)
+    }
+}
+
 /// Each seat's fixed post (`start = posts`): seats go clockwise from the near edge. In CONVOY (ours: the players escort the
 /// ship) and BATTLE ZONES ("Everyone starts at one end") everyone starts along the near edge.
 fn post_places(kind: MissionKind, players: u8) -> Vec<Post> {
@@ -127,62 +198,8 @@ fn on_edge(
 /// Check a setup once and make the fixed part and the first state.
 pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
     let m = &s.mission;
-    m.table
-        .check()
-        .map_err(|e| match battlemat_geom::table::piece_of(&e) {
-            Some((i, m)) => SetupError::new(format!("mission.terrain[{i}]"), m),
-            None => SetupError::new("mission.table", e),
-        })?;
-    m.table
-        .check_bounds(MAX_TABLE_STICKS * STICK, MAX_TERRAIN)
-        .map_err(|over| match over {
-            OverBound::Side => SetupError::new(
-                "mission.width",
-                format!(
-                    "a table of {} × {} sticks: at most {MAX_TABLE_STICKS} sticks a side",
-                    m.table.width as f64 / STICK as f64,
-                    m.table.depth as f64 / STICK as f64
-                ),
-            ),
-            OverBound::Pieces => SetupError::new(
-                "mission.terrain",
-                format!(
-                    "{} terrain pieces: at most {MAX_TERRAIN}",
-                    m.table.pieces.len()
-                ),
-            ),
-            OverBound::Corners(i) => SetupError::new(
-                format!("mission.terrain[{i}].corners"),
-                format!("at most {} corners", battlemat_geom::table::MAX_CORNERS),
-            ),
-        })?;
-    if m.terrain_names.len() != m.table.pieces.len() {
-        return Err(SetupError::new(
-            "mission.terrain_names",
-            "one name for each terrain piece",
-        ));
-    }
-    if !(2..=MAX_PLAYERS).contains(&s.players) {
-        return Err(SetupError::new(
-            "players",
-            format!(
-                "SD ERA is for 2 to {MAX_PLAYERS} players, not {}",
-                s.players
-            ),
-        ));
-    }
-    if s.players < m.min_seats || s.players > m.max_seats {
-        return Err(SetupError::new(
-            "players",
-            format!(
-                "{} is for {} to {} players",
-                m.name, m.min_seats, m.max_seats
-            ),
-        ));
-    }
-    for (k, u) in &s.chart {
-        check_unit_type(&format!("chart.{k}"), u)?;
-    }
+    check_table(m)?;
+    check_players(s)?;
     let chart: Vec<(String, UnitType)> = s.chart.clone().into_iter().collect();
     let draft = s.options.armies == Armies::Draft;
     if s.armies.len() != s.players as usize {
@@ -259,38 +276,11 @@ pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
     if choose_edges {
         now.edges = vec![NO_EDGE; s.players as usize];
     }
-    // Balls and bombs in the centre (two side by side with three or more players).
-    let balls = if s.players >= 3 {
-        m.balls_many_players
-    } else {
-        m.balls
-    };
-    for i in 0..balls {
-        let x = if balls == 1 {
-            centre.x
-        } else {
-            centre.x - STICK / 2 + i as Ticks * STICK
-        };
-        let at = Point::new(x, centre.y);
-        let body = if m.mission == MissionKind::KickBomb {
-            Body::Bomb { dice: 1 }
-        } else {
-            Body::Ball
-        };
-        let ball = new_unit(body, None, at);
-        let others: Vec<Base> = now.units.iter().map(Unit::base).collect();
-        if !matches!(fixed.table.landing(&ball.base(), &others), Landing::Ground) {
-            return Err(SetupError::new(
-                "mission",
-                "the centre of the table must be clear for the ball or bomb",
-            ));
-        }
-        now.units.push(ball);
-    }
     let mut game = SdEra {
         fixed: Arc::new(fixed),
         now,
     };
+    game.place_balls()?;
     // The mission's own bodies (animals, eggs, the ship, blips), by its rules' `.1`.
     match m.mission {
         MissionKind::Safari => game.set_up_safari()?,
@@ -325,6 +315,74 @@ pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
     Ok((Arc::unwrap_or_clone(fixed), now))
 }
 
+/// The mission's table (SDE's missions: 3 to 6 sticks a side), within the bounds the text
+/// map and picture can draw, one name a terrain piece.
+fn check_table(m: &crate::data::Mission) -> Result<(), SetupError> {
+    m.table
+        .check()
+        .map_err(|e| match battlemat_geom::table::piece_of(&e) {
+            Some((i, m)) => SetupError::new(format!("mission.terrain[{i}]"), m),
+            None => SetupError::new("mission.table", e),
+        })?;
+    m.table
+        .check_bounds(MAX_TABLE_STICKS * STICK, MAX_TERRAIN)
+        .map_err(|over| match over {
+            OverBound::Side => SetupError::new(
+                "mission.width",
+                format!(
+                    "a table of {} × {} sticks: at most {MAX_TABLE_STICKS} sticks a side",
+                    m.table.width as f64 / STICK as f64,
+                    m.table.depth as f64 / STICK as f64
+                ),
+            ),
+            OverBound::Pieces => SetupError::new(
+                "mission.terrain",
+                format!(
+                    "{} terrain pieces: at most {MAX_TERRAIN}",
+                    m.table.pieces.len()
+                ),
+            ),
+            OverBound::Corners(i) => SetupError::new(
+                format!("mission.terrain[{i}].corners"),
+                format!("at most {} corners", battlemat_geom::table::MAX_CORNERS),
+            ),
+        })?;
+    if m.terrain_names.len() != m.table.pieces.len() {
+        return Err(SetupError::new(
+            "mission.terrain_names",
+            "one name for each terrain piece",
+        ));
+    }
+    Ok(())
+}
+
+/// The players (2 to 6, and as many as the mission is for) and the chart's lines.
+fn check_players(s: &Setup) -> Result<(), SetupError> {
+    let m = &s.mission;
+    if !(2..=MAX_PLAYERS).contains(&s.players) {
+        return Err(SetupError::new(
+            "players",
+            format!(
+                "SD ERA is for 2 to {MAX_PLAYERS} players, not {}",
+                s.players
+            ),
+        ));
+    }
+    if s.players < m.min_seats || s.players > m.max_seats {
+        return Err(SetupError::new(
+            "players",
+            format!(
+                "{} is for {} to {} players",
+                m.name, m.min_seats, m.max_seats
+            ),
+        ));
+    }
+    for (k, u) in &s.chart {
+        check_unit_type(&format!("chart.{k}"), u)?;
+    }
+    Ok(())
+}
+
 impl crate::data::Mission {
     fn kind_needs_ring(&self) -> bool {
         self.mission == MissionKind::RingBattle
@@ -348,6 +406,47 @@ pub(crate) fn new_unit(body: Body, owner: Option<Seat>, at: Point) -> Unit {
         captured: None,
         gone: false,
         fresh: false,
+    }
+}
+
+impl SdEra {
+    /// SDE-SOCCER.1, SDE-KICKBOMB.1: the balls or bombs in the centre of the table.
+    fn place_balls(&mut self) -> Result<(), SetupError> {
+        let (s, m, centre) = (
+            &self.fixed.setup,
+            &self.fixed.setup.mission,
+            self.fixed.centre,
+        );
+        let (players, mission) = (s.players, m.mission);
+        let (balls_many, balls_few) = (m.balls_many_players, m.balls);
+        // Balls and bombs in the centre (two side by side with three or more players).
+        let balls = if players >= 3 { balls_many } else { balls_few };
+        for i in 0..balls {
+            let x = if balls == 1 {
+                centre.x
+            } else {
+                centre.x - STICK / 2 + i as Ticks * STICK
+            };
+            let at = Point::new(x, centre.y);
+            let body = if mission == MissionKind::KickBomb {
+                Body::Bomb { dice: 1 }
+            } else {
+                Body::Ball
+            };
+            let ball = new_unit(body, None, at);
+            let others: Vec<Base> = self.now.units.iter().map(Unit::base).collect();
+            if !matches!(
+                self.fixed.table.landing(&ball.base(), &others),
+                Landing::Ground
+            ) {
+                return Err(SetupError::new(
+                    "mission",
+                    "the centre of the table must be clear for the ball or bomb",
+                ));
+            }
+            self.now.units.push(ball);
+        }
+        Ok(())
     }
 }
 
@@ -494,7 +593,11 @@ impl SdEra {
         let t = &self.fixed.table;
         let (a, _) = on_edge(t.width, t.depth, edge, (0, 1), BASE_RADIUS);
         let (b, _) = on_edge(t.width, t.depth, edge, (1, 1), BASE_RADIUS);
-        let (da, db) = if a.x == b.x { ((0, BASE_RADIUS), (0, -BASE_RADIUS)) } else { ((BASE_RADIUS, 0), (-BASE_RADIUS, 0)) };
+        let (da, db) = if a.x == b.x {
+            ((0, BASE_RADIUS), (0, -BASE_RADIUS))
+        } else {
+            ((BASE_RADIUS, 0), (-BASE_RADIUS, 0))
+        };
         [
             Point::new(a.x + da.0, a.y + da.1),
             Point::new(b.x + db.0, b.y + db.1),

@@ -439,10 +439,9 @@ impl SdEra {
                 None => a.to_string(),
             },
             Action::Deploy { unit, at } => format!("place {} at {}", n(unit), point_text(*at)),
-            Action::Edge { edge } => format!(
-                "start on the {} edge",
-                crate::action_text::edge_name(*edge)
-            ),
+            Action::Edge { edge } => {
+                format!("start on the {} edge", crate::action_text::edge_name(*edge))
+            }
             other => other.to_string(),
         }
     }
@@ -587,6 +586,20 @@ impl fmt::Display for Event {
             Event::Bounced { ball } => write!(f, "{} bounces", u(ball)),
             Event::Stunned { unit } => write!(f, "{} is STUNNED", u(unit)),
             Event::Recovered { unit } => write!(f, "{} gets up", u(unit)),
+            Event::TurnEnds { seat } => write!(f, "Player {}'s turn ends", seat + 1),
+            Event::Resigned { seat } => write!(f, "Player {} resigns", seat + 1),
+            Event::GameOver { reason } => write!(f, "Game over: {reason}"),
+            _ => self.fmt_mission(f),
+        }
+    }
+}
+
+impl Event {
+    /// The missions' events in words (KOTH, SOCCER, KICK-BOMB, RING BATTLE, SAFARI, EGG HUNT,
+    /// BATTLE ZONES, CONVOY, and placing units before play).
+    fn fmt_mission(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let u = |x: &UnitId| unit_label(*x);
+        match self {
             Event::Token { seat, tokens } => {
                 write!(f, "Player {} earns a token ({tokens})", seat + 1)
             }
@@ -657,6 +670,14 @@ impl fmt::Display for Event {
             Event::AnimalRunsAway { animal, to } => {
                 write!(f, "{} runs away to {}", u(animal), point_text(*to))
             }
+            other => other.fmt_hunts(f),
+        }
+    }
+
+    /// EGG HUNT's, BATTLE ZONES' and CONVOY's events in words, and placing units.
+    fn fmt_hunts(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let u = |x: &UnitId| unit_label(*x);
+        match self {
             Event::EggOpens { egg, content, by } => {
                 write!(f, "{} breaks open: ", u(egg))?;
                 match content {
@@ -766,9 +787,8 @@ impl fmt::Display for Event {
                 seat + 1,
                 crate::action_text::edge_name(*edge)
             ),
-            Event::TurnEnds { seat } => write!(f, "Player {}'s turn ends", seat + 1),
-            Event::Resigned { seat } => write!(f, "Player {} resigns", seat + 1),
-            Event::GameOver { reason } => write!(f, "Game over: {reason}"),
+            // The rest are worded by `Display` and `fmt_mission`.
+            other => write!(f, "{other:?}"),
         }
     }
 }
