@@ -183,7 +183,7 @@ pub fn run(game: &str, params: &[String], json: bool) -> Result<()> {
     if !odds.details.is_empty() {
         println!();
         for (k, v) in &odds.details {
-            println!("{}: {}", words(k), detail_words(v));
+            println!("{}: {}", words(k), detail_words(k, v));
         }
     }
     Ok(())
@@ -204,15 +204,24 @@ fn test(n: u64, counts: Vec<(String, u64)>, expected: &[f64]) -> serde_json::Val
     })
 }
 
+/// The end of a detail's name that says it is a chance from 0 to 1 (`win_chance`).
+const CHANCE: &str = "_chance";
+
 /// A JSON key in words: `expected_knockback` is "expected knockback".
 fn words(key: &str) -> String {
     key.replace('_', " ")
 }
 
-/// A detail's value for people: text as it is, yes or no, whole numbers whole, and other
-/// numbers to three significant figures at most (`0.9773876886145418` is 0.977); lists and
-/// objects as compact JSON.
-fn detail_words(v: &serde_json::Value) -> String {
+/// A detail's value for people: a chance (a detail named `…_chance`, docs/json.md) as a
+/// percentage, text as it is, yes or no, whole numbers whole, and other numbers to three
+/// significant figures at most (`0.9773876886145418` is 0.977); lists and objects as compact
+/// JSON.
+fn detail_words(key: &str, v: &serde_json::Value) -> String {
+    if key.ends_with(CHANCE)
+        && let Some(p) = v.as_f64()
+    {
+        return percent(p);
+    }
     match v {
         serde_json::Value::String(s) => s.clone(),
         serde_json::Value::Bool(b) => (if *b { "yes" } else { "no" }).to_string(),
@@ -292,9 +301,16 @@ mod tests {
         assert_eq!(decimal(150.0), "150");
         assert_eq!(decimal(0.5), "0.5");
         assert_eq!(decimal(0.001234), "0.00123");
-        assert_eq!(detail_words(&serde_json::json!(true)), "yes");
-        assert_eq!(detail_words(&serde_json::json!(3)), "3");
-        assert_eq!(detail_words(&serde_json::json!("7:1")), "7:1");
+        assert_eq!(detail_words("melee", &serde_json::json!(true)), "yes");
+        assert_eq!(detail_words("dice", &serde_json::json!(3)), "3");
+        assert_eq!(detail_words("ratio", &serde_json::json!("7:1")), "7:1");
+        // A chance reads as a percentage; a number that is not one does not.
+        assert_eq!(
+            detail_words("win_chance", &serde_json::json!(0.4375)),
+            "43.75%"
+        );
+        assert_eq!(detail_words("stun_chance", &serde_json::json!(0)), "0.00%");
+        assert_eq!(detail_words("win", &serde_json::json!(0.4375)), "0.438");
         assert_eq!(percent(0.416666), "41.67%");
         assert_eq!(percent(1.0), "100.00%");
         assert_eq!(percent(0.0), "0.00%");

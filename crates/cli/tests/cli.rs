@@ -1904,6 +1904,16 @@ fn sd_era_odds_from_the_command_line() {
         "--melee",
     ]);
     assert!(text.contains("win, knockback 1 stick"), "{text}");
+    // The whole chances to win, tie, lose and stun as a player reads them.
+    for name in [
+        "win chance: ",
+        "tie chance: ",
+        "lose chance: ",
+        "stun chance: ",
+    ] {
+        let line = text.lines().find(|l| l.starts_with(name)).expect(name);
+        assert!(line.ends_with('%'), "{line}");
+    }
     let err = fails([
         "odds",
         "sd-era",
@@ -4193,8 +4203,12 @@ fn text_odds_are_in_words() {
             .rev()
             .find(|l| l.starts_with(&format!("{name}: ")))
             .unwrap_or_else(|| panic!("{k}: {text}"));
-        if let Some(f) = v.as_f64().filter(|_| v.is_f64()) {
-            let shown = line.split(": ").nth(1).unwrap();
+        let shown = line.split(": ").nth(1).unwrap();
+        if k.ends_with("_chance") {
+            // A chance as a percentage (docs/json.md: details named `…_chance`).
+            let pct: f64 = shown.strip_suffix('%').expect(line).parse().unwrap();
+            assert!((pct / 100.0 - v.as_f64().unwrap()).abs() <= 5e-5, "{line}");
+        } else if let Some(f) = v.as_f64().filter(|_| v.is_f64()) {
             assert!(shown.len() <= 6, "{line}");
             assert!(
                 (shown.parse::<f64>().unwrap() - f).abs() <= 0.005 * f.abs().max(1.0),

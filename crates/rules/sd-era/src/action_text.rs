@@ -7,8 +7,14 @@ use crate::events::{
     Action, Aim, Aims, Cargo, Drop, Target, WINDS, parse_point, parse_sticks, point_text,
     unit_label,
 };
+use crate::setup::EDGE_NAMES;
 use crate::state::UnitId;
 use std::fmt;
+
+/// A table edge's name (`near`, `left`, `far`, `right`).
+pub fn edge_name(edge: u8) -> &'static str {
+    EDGE_NAMES.get(edge as usize).copied().unwrap_or("?")
+}
 use std::str::FromStr;
 
 impl fmt::Display for Action {
@@ -57,6 +63,7 @@ impl fmt::Display for Action {
             Action::Take => f.write_str("take"),
             Action::Stay => f.write_str("stay"),
             Action::Place { target } => write!(f, "place {}", u(target)),
+            Action::Edge { edge } => write!(f, "edge {}", edge_name(*edge)),
             Action::Deploy { unit, at } => write!(f, "deploy {} {}", u(unit), point_text(*at)),
             Action::PickUp { unit, animal } => write!(f, "pickup {} {}", u(unit), u(animal)),
             Action::Draw { count } => write!(f, "draw {count}"),
@@ -94,89 +101,16 @@ fn parse_target(words: &[&str]) -> Result<(Target, usize), String> {
 impl FromStr for Action {
     type Err = String;
     fn from_str(s: &str) -> Result<Action, String> {
-        let w: Vec<&str> = s.split_whitespace().collect();
-        let arg = |i: usize| -> Result<&str, String> {
-            w.get(i)
-                .copied()
-                .ok_or_else(|| format!("{s:?}: something is missing"))
+        let words = Words {
+            s,
+            w: s.split_whitespace().collect(),
         };
-        let none_after = |n: usize| -> Result<(), String> {
-            if w.len() > n {
-                Err(format!("{s:?}: unexpected {:?}", w[n]))
-            } else {
-                Ok(())
-            }
-        };
+        let w = &words.w;
+        let arg = |i: usize| words.arg(i);
+        let none_after = |n: usize| words.none_after(n);
         let a = match w.first().copied().unwrap_or("") {
-            "move" | "m" => {
-                let unit = parse_unit(arg(1)?)?;
-                let (to, used) = parse_target(&w[2..])?;
-                let mut load = Vec::new();
-                let mut drop = Vec::new();
-                let mut i = 2 + used;
-                while i < w.len() {
-                    match w[i] {
-                        "load" => {
-                            for x in arg(i + 1)?.split(',') {
-                                load.push(parse_unit(x)?);
-                            }
-                        }
-                        "drop" => {
-                            let (x, p) = arg(i + 1)?
-                                .split_once('@')
-                                .ok_or_else(|| "drop u3@x,y".to_string())?;
-                            drop.push(Drop {
-                                unit: parse_unit(x)?,
-                                at: parse_point(p)?,
-                            });
-                        }
-                        other => return Err(format!("{s:?}: unexpected {other:?}")),
-                    }
-                    i += 2;
-                }
-                Action::Move {
-                    unit,
-                    to,
-                    cargo: Cargo::new(load, drop),
-                }
-            }
-            "shoot" | "s" => {
-                let unit = parse_unit(arg(1)?)?;
-                let mut aims = Vec::new();
-                let mut from = None;
-                let mut i = 2;
-                while i < w.len() {
-                    if w[i] == "from" {
-                        from = Some(parse_point(arg(i + 1)?)?);
-                        i += 2;
-                        continue;
-                    }
-                    let (t, d) = match w[i].split_once(':') {
-                        Some((t, d)) => (
-                            t,
-                            d.parse::<u8>()
-                                .map_err(|_| format!("{:?}: dice after the colon", w[i]))?,
-                        ),
-                        None => (w[i], 0),
-                    };
-                    if d == 0 && w[i].contains(':') {
-                        return Err(format!("{:?}: a share of at least 1 die", w[i]));
-                    }
-                    aims.push(Aim {
-                        target: parse_unit(t)?,
-                        dice: d,
-                    });
-                    i += 1;
-                }
-                if aims.is_empty() {
-                    return Err(format!("{s:?}: shoot at whom?"));
-                }
-                Action::Shoot {
-                    unit,
-                    aims: Aims::from_vec(aims),
-                    from,
-                }
-            }
+            "move" | "m" => parse_move(&words)?,
+            "shoot" | "s" => parse_shoot(&words)?,
             "melee" => {
                 none_after(3)?;
                 Action::Melee {
@@ -294,6 +228,12 @@ impl FromStr for Action {
                     at: parse_point(arg(2)?)?,
                 }
             }
+            "edge" => {
+                none_after(2)?;
+                Action::Edge {
+                    edge: parse_edge(arg(1)?)?,
+                }
+            }
             "place" => {
                 none_after(2)?;
                 Action::Place {
@@ -304,10 +244,118 @@ impl FromStr for Action {
                 return Err(format!(
                     "{other:?} is not an action: move, shoot, melee, recover, hide, collect, \
                      cheer, breakin, end, pick, done, reroll, keep, add, push, pass, take, \
-                     stay, place, deploy, pickup"
+                     stay, place, edge, deploy, pickup"
                 ));
             }
         };
         Ok(a)
     }
+}
+
+/// A table edge by name (`near`, `left`, `far`, `right`).
+fn parse_edge(name: &str) -> Result<u8, String> {
+    EDGE_NAMES
+        .iter()
+        .position(|e| e.eq_ignore_ascii_case(name))
+        .map(|e| e as u8)
+        .ok_or_else(|| format!("{name:?} is not a table edge: edge near, left, far or right"))
+}
+
+/// An action's words, and its text for the errors.
+struct Words<'a> {
+    s: &'a str,
+    w: Vec<&'a str>,
+}
+
+impl<'a> Words<'a> {
+    /// The `i`th word, or what is missing.
+    fn arg(&self, i: usize) -> Result<&'a str, String> {
+        self.w
+            .get(i)
+            .copied()
+            .ok_or_else(|| format!("{:?}: something is missing", self.s))
+    }
+
+    /// Nothing after the first `n` words.
+    fn none_after(&self, n: usize) -> Result<(), String> {
+        if self.w.len() > n {
+            Err(format!("{:?}: unexpected {:?}", self.s, self.w[n]))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// `move u2 3.25,1.5 [load u1,u3] [drop u1@x,y]…` (SDE-MOVE, SDE-T).
+fn parse_move(words: &Words<'_>) -> Result<Action, String> {
+    let unit = parse_unit(words.arg(1)?)?;
+    let (to, used) = parse_target(&words.w[2..])?;
+    let mut load = Vec::new();
+    let mut drop = Vec::new();
+    let mut i = 2 + used;
+    while i < words.w.len() {
+        match words.w[i] {
+            "load" => {
+                for x in words.arg(i + 1)?.split(',') {
+                    load.push(parse_unit(x)?);
+                }
+            }
+            "drop" => {
+                let (x, p) = words
+                    .arg(i + 1)?
+                    .split_once('@')
+                    .ok_or_else(|| "drop u3@x,y".to_string())?;
+                drop.push(Drop {
+                    unit: parse_unit(x)?,
+                    at: parse_point(p)?,
+                });
+            }
+            other => return Err(format!("{:?}: unexpected {other:?}", words.s)),
+        }
+        i += 2;
+    }
+    Ok(Action::Move {
+        unit,
+        to,
+        cargo: Cargo::new(load, drop),
+    })
+}
+
+/// `shoot u1 u4[:dice] … [from x,y]` (SDE-SHOOT, SDE-S, SDE-B).
+fn parse_shoot(words: &Words<'_>) -> Result<Action, String> {
+    let unit = parse_unit(words.arg(1)?)?;
+    let mut aims = Vec::new();
+    let mut from = None;
+    let mut i = 2;
+    while i < words.w.len() {
+        if words.w[i] == "from" {
+            from = Some(parse_point(words.arg(i + 1)?)?);
+            i += 2;
+            continue;
+        }
+        let (t, d) = match words.w[i].split_once(':') {
+            Some((t, d)) => (
+                t,
+                d.parse::<u8>()
+                    .map_err(|_| format!("{:?}: dice after the colon", words.w[i]))?,
+            ),
+            None => (words.w[i], 0),
+        };
+        if d == 0 && words.w[i].contains(':') {
+            return Err(format!("{:?}: a share of at least 1 die", words.w[i]));
+        }
+        aims.push(Aim {
+            target: parse_unit(t)?,
+            dice: d,
+        });
+        i += 1;
+    }
+    if aims.is_empty() {
+        return Err(format!("{:?}: shoot at whom?", words.s));
+    }
+    Ok(Action::Shoot {
+        unit,
+        aims: Aims::from_vec(aims),
+        from,
+    })
 }

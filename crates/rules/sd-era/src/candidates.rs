@@ -42,21 +42,7 @@ impl SdEra {
                 }
                 out.push(Action::Done);
             }
-            Phase::Deploy { seat } => {
-                // In front of the player just inside the ring, and along its table edge.
-                let spots: Vec<Point> = self
-                    .start_spots(*seat)
-                    .into_iter()
-                    .chain(self.edge_spots(*seat))
-                    .collect();
-                for u in self.ids() {
-                    if self.unit(u).owner == Some(*seat) && self.unit(u).waiting {
-                        for &at in &spots {
-                            out.push(Action::Deploy { unit: u, at });
-                        }
-                    }
-                }
-            }
+            Phase::Deploy { seat } => self.deploy_candidates(*seat, out),
             Phase::StartHidden { seat } => {
                 for u in self.ids() {
                     if self.unit(u).owner == Some(*seat) {
@@ -138,6 +124,33 @@ impl SdEra {
             },
         }
         out.retain(|a| self.plan(a).is_ok());
+    }
+
+    /// Before play (SDE-RING.1; `start = edge`): the edges still free while the seat has
+    /// its edge to choose; then each waiting unit at spots along its edge (bases touching
+    /// it, half a stick apart from its post) and, in RING BATTLE, in front of the player
+    /// just inside the ring.
+    fn deploy_candidates(&self, seat: battlemat_core::Seat, out: &mut Vec<Action>) {
+        if self.edge_to_choose(seat) {
+            out.extend((0..crate::setup::EDGE_NAMES.len() as u8).map(|edge| Action::Edge { edge }));
+            return;
+        }
+        let ring = self.fixed.kind == MissionKind::RingBattle;
+        let spots: Vec<Point> = if ring {
+            self.start_spots(seat)
+        } else {
+            Vec::new()
+        }
+        .into_iter()
+        .chain(self.edge_spots(seat))
+        .collect();
+        for u in self.ids() {
+            if self.unit(u).owner == Some(seat) && self.unit(u).waiting {
+                for &at in &spots {
+                    out.push(Action::Deploy { unit: u, at });
+                }
+            }
+        }
     }
 
     fn turn_candidates(&self, out: &mut Vec<Action>) {

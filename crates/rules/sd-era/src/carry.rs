@@ -4,6 +4,7 @@
 //! or a knockback back to them). Rule ids: those of the plans it carries out; nothing here
 //! decides legality ([`crate::legal`] did).
 
+use crate::data::MissionKind;
 use crate::events::Event;
 use crate::legal::Plan;
 use crate::state::{Choice, Phase, SdEra, Trail, UnitId};
@@ -25,6 +26,26 @@ impl SdEra {
         if turn_action {
             self.now.charge = None;
         }
+        match p {
+            Plan::Move(..)
+            | Plan::Shoot { .. }
+            | Plan::Melee { .. }
+            | Plan::Recover(..)
+            | Plan::Hide(..)
+            | Plan::Collect(..)
+            | Plan::Cheer(..)
+            | Plan::BreakIn(..)
+            | Plan::End
+            | Plan::PickUp(..) => self.carry_turn(p, ev),
+            Plan::Pick(..) | Plan::Done | Plan::Deploy(..) | Plan::Edge(..) => {
+                self.carry_start(p, ev)
+            }
+            _ => self.carry_choice(p, ev),
+        }
+    }
+
+    /// A turn's actions (SDE-T1): moves, attacks, and the missions' actions.
+    fn carry_turn(&mut self, p: Plan, ev: &mut Vec<Event>) {
         match p {
             Plan::Move(m) => self.do_move(m, ev),
             Plan::Shoot {
@@ -115,6 +136,21 @@ impl SdEra {
                 };
             }
             Plan::End => self.end_turn(ev),
+            Plan::PickUp(u, a) => {
+                self.now.units[u as usize].actions -= 1;
+                self.pick_up(u, a, ev);
+                // Already at a board edge: captured at once.
+                self.capture_at_edge(u, ev);
+                self.settle(ev);
+            }
+            _ => {}
+        }
+    }
+
+    /// Before play: the draft (SDE-T2), hiding at the start (SDE-H), the edges and placing
+    /// (SDE-RING.1, `start = edge`).
+    fn carry_start(&mut self, p: Plan, ev: &mut Vec<Event>) {
+        match p {
             Plan::Pick(k) => {
                 let Phase::Draft { seat } = self.now.phase else {
                     return;
@@ -148,6 +184,52 @@ impl SdEra {
                 }
                 _ => {}
             },
+            Plan::Deploy(u, p, outside) => {
+                let x = &mut self.now.units[u as usize];
+                x.at = p;
+                x.home = p;
+                x.waiting = false;
+                x.outside = outside;
+                ev.push(if self.fixed.kind == MissionKind::RingBattle {
+                    Event::Deployed {
+                        unit: u,
+                        at: p,
+                        outside,
+                    }
+                } else {
+                    Event::Placed { unit: u, at: p }
+                });
+                // Take turns, in turn order: the next seat with a unit to place.
+                let n = self.fixed.players;
+                let from = match self.now.phase {
+                    Phase::Deploy { seat } => (seat + 1) % n,
+                    _ => self.now.first,
+                };
+                match self.next_deployer(from) {
+                    Some(seat) => self.now.phase = Phase::Deploy { seat },
+                    // RING BATTLE places after the roll for turn order; `start = edge`
+                    // before hiding and the roll.
+                    None if self.fixed.kind == MissionKind::RingBattle => {
+                        let first = self.now.first;
+                        self.begin_turn(first, ev);
+                    }
+                    None => self.start_hiding(ev),
+                }
+            }
+            Plan::Edge(edge) => {
+                if let Phase::Deploy { seat } = self.now.phase {
+                    self.now.edges[seat as usize] = edge;
+                    ev.push(Event::EdgeChosen { seat, edge });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Decisions within a fight or after one: SDE-V, SDE-RING.2's cheer dice, SDE-KB1's push,
+    /// SDE-KOTH.2's hill, CONVOY's draws and give-ups.
+    fn carry_choice(&mut self, p: Plan, ev: &mut Vec<Event>) {
+        match p {
             Plan::Reroll(side, face) => {
                 if let Phase::Fight(f) = self.now.phase {
                     self.start_reroll(f, side, face);
@@ -213,38 +295,6 @@ impl SdEra {
                 }
                 self.settle(ev);
             }
-            Plan::PickUp(u, a) => {
-                self.now.units[u as usize].actions -= 1;
-                self.pick_up(u, a, ev);
-                // Already at a board edge: captured at once.
-                self.capture_at_edge(u, ev);
-                self.settle(ev);
-            }
-            Plan::Deploy(u, p, outside) => {
-                let x = &mut self.now.units[u as usize];
-                x.at = p;
-                x.home = p;
-                x.waiting = false;
-                x.outside = outside;
-                ev.push(Event::Deployed {
-                    unit: u,
-                    at: p,
-                    outside,
-                });
-                // Take turns, in turn order: the next seat with a unit to place.
-                let n = self.fixed.players;
-                let from = match self.now.phase {
-                    Phase::Deploy { seat } => (seat + 1) % n,
-                    _ => self.now.first,
-                };
-                match self.next_deployer(from) {
-                    Some(seat) => self.now.phase = Phase::Deploy { seat },
-                    None => {
-                        let first = self.now.first;
-                        self.begin_turn(first, ev);
-                    }
-                }
-            }
             Plan::Draw(n) => {
                 if let Phase::Choose(Choice::Draws { seat }) = self.now.phase {
                     if n == 0 {
@@ -268,6 +318,7 @@ impl SdEra {
                 });
                 self.settle(ev);
             }
+            _ => {}
         }
     }
 }

@@ -184,8 +184,7 @@ impl SdEra {
         // SDE-ZONES.2: "This static target defends with 3 dice" (FORTIFIED: 4); a bomb
         // "defends with 2 dice".
         if self.unit(u).is_target() {
-            let fortified =
-                self.card_at(self.unit(u).at) == Some(crate::state::ZoneCard::Fortified);
+            let fortified = self.card_at(self.unit(u).at) == Some(crate::data::ZoneCard::Fortified);
             return if fortified { 4 } else { 3 };
         }
         if self.unit(u).is_mine() {
@@ -438,7 +437,6 @@ impl SdEra {
             att: f.att.faces,
             def: f.def.faces,
         });
-        let ring = self.fixed.kind == MissionKind::RingBattle;
         let target = f.target;
         // SDE-CONVOY.2: "If the ship is DAMAGED, it won't take knockback"; nor does it do any
         // ("can't be damaged by the ship").
@@ -456,162 +454,173 @@ impl SdEra {
             return;
         }
         match winner {
-            Winner::Attacker => {
-                // SDE-RING.2: a unit outside the ring that loses is stunned; the winner earns
-                // a cheer.
-                if ring && self.unit(target).outside && self.unit(target).is_unit() {
-                    self.stun(target, None, ev);
-                    if let Some(s) = f.by {
-                        self.earn_cheer(s);
-                    }
-                }
-                // SDE-SAFARI.2: "Instead of taking knockback, any successful attack on an
-                // animal will stun them."
-                if self.unit(target).is_animal() {
-                    self.stun(target, f.by, ev);
-                    return;
-                }
-                // SDE-H: a hidden defender is only found, unless the attacker was hidden.
-                if self.unit(target).hidden && !f.hidden_attacker {
-                    self.now.units[target as usize].hidden = false;
-                    ev.push(Event::Unhidden { unit: target });
-                    return;
-                }
-                let dist = (1 + Ticks::from(overkill)) * STICK;
-                match f.striker {
-                    Striker::Ball(b) => {
-                        // SDE-SOCCER.2: "If the ball wins, the unit is stunned and the ball
-                        // finishes its move!" — from the contact, past the unit, and never
-                        // to rest on it: a move too short to clear it goes on until clear.
-                        self.stun(target, f.by, ev);
-                        if f.rest > 0 {
-                            let clear = self.clear_past(b, target, f.toward);
-                            self.now.pending.push(Pending::Motion(crate::state::Motion {
-                                body: b,
-                                toward: f.toward,
-                                dist: f.rest.max(clear),
-                                by: f.by,
-                                dice: f.att.dice,
-                                bounces: 0,
-                                past: Some(target),
-                            }));
-                        }
-                    }
-                    Striker::Unit(a) if f.melee => {
-                        // SDE-KB1: melee knockback goes where the winner chooses.
-                        if self.fixed.kind == MissionKind::KingOfTheHill
-                            && let Some(p) = self.standing_on(target)
-                        {
-                            self.now.pending.push(Pending::OffHill {
-                                attacker: a,
-                                target,
-                                spot: self.unit(target).at,
-                                piece: p as u8,
-                            });
-                        }
-                        if let Some(seat) = self.unit(a).owner {
-                            self.now.pending.push(Pending::Choose(Choice::Push {
-                                seat,
-                                mover: target,
-                                dist,
-                                dice: f.att.dice,
-                                optional: false,
-                            }));
-                        } else {
-                            // An enemy (no player to choose): directly away from it.
-                            self.shove(target, a, dist, f.att.dice);
-                        }
-                    }
-                    _ => {
-                        // Ranged: along the line of fire, from its start through the target.
-                        let t = self.unit(target).at;
-                        let enemy_shot =
-                            matches!(f.striker, Striker::Unit(a) if self.unit(a).is_enemy());
-                        let toward = if f.striker == Striker::Impact {
-                            f.toward
-                        } else if enemy_shot && self.fixed.kind == MissionKind::BattleZones {
-                            self.toward_start(t)
-                        } else {
-                            Point::new(2 * t.x - f.from.x, 2 * t.y - f.from.y)
-                        };
-                        self.now.pending.push(Pending::Motion(crate::state::Motion {
-                            body: target,
-                            toward,
-                            dist,
-                            by: f.by,
-                            dice: f.att.dice,
-                            bounces: 0,
-                            past: None,
-                        }));
-                    }
-                }
-            }
-            Winner::Defender => {
-                if let Striker::Unit(a) = f.striker
-                    && ring
-                    && self.unit(a).outside
-                {
-                    self.stun(a, None, ev);
-                    if let Some(s) = self.unit(target).owner {
-                        self.earn_cheer(s);
-                    }
-                }
-                // SDE-MELEE: a defender who wins with overkill does 1 stick at most.
-                if !f.melee || overkill == 0 {
-                    return;
-                }
-                // SDE-SAFARI.2: an animal defending in melee knocks back directly away from
-                // itself; a unit that beats a charging animal stuns it (a successful attack on
-                // an animal stuns instead of knocking back).
-                // An enemy defender (no player to choose) does the same, except in BATTLE
-                // ZONES, where enemy knockback goes toward the start.
-                if let Striker::Unit(a) = f.striker
-                    && (self.unit(target).is_animal() || self.unit(target).is_enemy())
-                {
-                    self.shove(a, target, STICK, f.def.dice);
-                    return;
-                }
-                if let Striker::Animal(animal) = f.striker {
-                    self.stun(animal, self.unit(target).owner, ev);
-                    return;
-                }
-                let Some(seat) = self.unit(target).owner else {
-                    return; // a ball does not push back
-                };
-                match f.striker {
-                    Striker::Unit(a) => {
-                        // KING OF THE HILL: knocked off by the defender's melee, the defender
-                        // may take the attacker's place.
-                        if self.fixed.kind == MissionKind::KingOfTheHill
-                            && let Some(p) = self.standing_on(a)
-                        {
-                            self.now.pending.push(Pending::OffHill {
-                                attacker: target,
-                                target: a,
-                                spot: self.unit(a).at,
-                                piece: p as u8,
-                            });
-                        }
-                        self.now.pending.push(Pending::Choose(Choice::Push {
-                            seat,
-                            mover: a,
-                            dist: STICK,
-                            dice: f.def.dice,
-                            optional: false,
-                        }))
-                    }
-                    // SDE-SOCCER.2: "they may knock the ball as melee".
-                    Striker::Ball(b) => self.now.pending.push(Pending::Choose(Choice::Push {
-                        seat,
-                        mover: b,
-                        dist: STICK,
-                        dice: f.def.dice,
-                        optional: true,
-                    })),
-                    Striker::Impact | Striker::Animal(_) => {}
-                }
-            }
+            Winner::Attacker => self.attacker_wins(&f, overkill, ev),
+            Winner::Defender => self.defender_wins(&f, overkill, ev),
             Winner::Tie => {}
+        }
+    }
+
+    /// The attacker won: SDE-RING.2's stun and cheer, SDE-SAFARI.2's stunned animal, SDE-H's
+    /// found unit, or the knockback (SDE-SHOOT, SDE-KB1; SDE-SOCCER.2's ball).
+    fn attacker_wins(&mut self, f: &Fight, overkill: u8, ev: &mut Vec<Event>) {
+        let ring = self.fixed.kind == MissionKind::RingBattle;
+        let target = f.target;
+        // SDE-RING.2: a unit outside the ring that loses is stunned; the winner earns
+        // a cheer.
+        if ring && self.unit(target).outside && self.unit(target).is_unit() {
+            self.stun(target, None, ev);
+            if let Some(s) = f.by {
+                self.earn_cheer(s);
+            }
+        }
+        // SDE-SAFARI.2: "Instead of taking knockback, any successful attack on an
+        // animal will stun them."
+        if self.unit(target).is_animal() {
+            self.stun(target, f.by, ev);
+            return;
+        }
+        // SDE-H: a hidden defender is only found, unless the attacker was hidden.
+        if self.unit(target).hidden && !f.hidden_attacker {
+            self.now.units[target as usize].hidden = false;
+            ev.push(Event::Unhidden { unit: target });
+            return;
+        }
+        let dist = (1 + Ticks::from(overkill)) * STICK;
+        match f.striker {
+            Striker::Ball(b) => {
+                // SDE-SOCCER.2: "If the ball wins, the unit is stunned and the ball
+                // finishes its move!" — from the contact, past the unit, and never
+                // to rest on it: a move too short to clear it goes on until clear.
+                self.stun(target, f.by, ev);
+                if f.rest > 0 {
+                    let clear = self.clear_past(b, target, f.toward);
+                    self.now.pending.push(Pending::Motion(crate::state::Motion {
+                        body: b,
+                        toward: f.toward,
+                        dist: f.rest.max(clear),
+                        by: f.by,
+                        dice: f.att.dice,
+                        bounces: 0,
+                        past: Some(target),
+                    }));
+                }
+            }
+            Striker::Unit(a) if f.melee => {
+                // SDE-KB1: melee knockback goes where the winner chooses.
+                if self.fixed.kind == MissionKind::KingOfTheHill
+                    && let Some(p) = self.standing_on(target)
+                {
+                    self.now.pending.push(Pending::OffHill {
+                        attacker: a,
+                        target,
+                        spot: self.unit(target).at,
+                        piece: p as u8,
+                    });
+                }
+                if let Some(seat) = self.unit(a).owner {
+                    self.now.pending.push(Pending::Choose(Choice::Push {
+                        seat,
+                        mover: target,
+                        dist,
+                        dice: f.att.dice,
+                        optional: false,
+                    }));
+                } else {
+                    // An enemy (no player to choose): directly away from it.
+                    self.shove(target, a, dist, f.att.dice);
+                }
+            }
+            _ => {
+                // Ranged: along the line of fire, from its start through the target.
+                let t = self.unit(target).at;
+                let enemy_shot = matches!(f.striker, Striker::Unit(a) if self.unit(a).is_enemy());
+                let toward = if f.striker == Striker::Impact {
+                    f.toward
+                } else if enemy_shot && self.fixed.kind == MissionKind::BattleZones {
+                    self.toward_start(t)
+                } else {
+                    Point::new(2 * t.x - f.from.x, 2 * t.y - f.from.y)
+                };
+                self.now.pending.push(Pending::Motion(crate::state::Motion {
+                    body: target,
+                    toward,
+                    dist,
+                    by: f.by,
+                    dice: f.att.dice,
+                    bounces: 0,
+                    past: None,
+                }));
+            }
+        }
+    }
+
+    /// The defender won: SDE-RING.2's stunned outsider, and with overkill in melee
+    /// SDE-MELEE's stick of knockback (SDE-SAFARI.2's animals, SDE-SOCCER.2's ball).
+    fn defender_wins(&mut self, f: &Fight, overkill: u8, ev: &mut Vec<Event>) {
+        let ring = self.fixed.kind == MissionKind::RingBattle;
+        let target = f.target;
+        if let Striker::Unit(a) = f.striker
+            && ring
+            && self.unit(a).outside
+        {
+            self.stun(a, None, ev);
+            if let Some(s) = self.unit(target).owner {
+                self.earn_cheer(s);
+            }
+        }
+        // SDE-MELEE: a defender who wins with overkill does 1 stick at most.
+        if !f.melee || overkill == 0 {
+            return;
+        }
+        // SDE-SAFARI.2: an animal defending in melee knocks back directly away from
+        // itself; a unit that beats a charging animal stuns it (a successful attack on
+        // an animal stuns instead of knocking back).
+        // An enemy defender (no player to choose) does the same, except in BATTLE
+        // ZONES, where enemy knockback goes toward the start.
+        if let Striker::Unit(a) = f.striker
+            && (self.unit(target).is_animal() || self.unit(target).is_enemy())
+        {
+            self.shove(a, target, STICK, f.def.dice);
+            return;
+        }
+        if let Striker::Animal(animal) = f.striker {
+            self.stun(animal, self.unit(target).owner, ev);
+            return;
+        }
+        let Some(seat) = self.unit(target).owner else {
+            return; // a ball does not push back
+        };
+        match f.striker {
+            Striker::Unit(a) => {
+                // KING OF THE HILL: knocked off by the defender's melee, the defender
+                // may take the attacker's place.
+                if self.fixed.kind == MissionKind::KingOfTheHill
+                    && let Some(p) = self.standing_on(a)
+                {
+                    self.now.pending.push(Pending::OffHill {
+                        attacker: target,
+                        target: a,
+                        spot: self.unit(a).at,
+                        piece: p as u8,
+                    });
+                }
+                self.now.pending.push(Pending::Choose(Choice::Push {
+                    seat,
+                    mover: a,
+                    dist: STICK,
+                    dice: f.def.dice,
+                    optional: false,
+                }))
+            }
+            // SDE-SOCCER.2: "they may knock the ball as melee".
+            Striker::Ball(b) => self.now.pending.push(Pending::Choose(Choice::Push {
+                seat,
+                mover: b,
+                dist: STICK,
+                dice: f.def.dice,
+                optional: true,
+            })),
+            Striker::Impact | Striker::Animal(_) => {}
         }
     }
 

@@ -9,9 +9,8 @@
 //!
 //! A [`Setup`] carries the whole chart and the mission, so a record replays without files.
 
-pub use crate::options::{Armies, Artillery, Contest, Options};
+pub use crate::options::{Armies, Artillery, Contest, Options, Start};
 use battlemat_core::SetupError;
-use battlemat_core::data::parse;
 use battlemat_geom::table::{Outline, Piece, Point, Table, Ticks};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
@@ -257,7 +256,7 @@ fn three() -> u8 {
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct MissionFile {
+pub(crate) struct MissionFile {
     id: String,
     name: String,
     mission: MissionKind,
@@ -295,7 +294,7 @@ struct MissionFile {
     #[serde(default)]
     ambush3: String,
     #[serde(default)]
-    zone_cards: Vec<crate::state::ZoneCard>,
+    zone_cards: Vec<ZoneCard>,
     #[serde(default)]
     blip_mix: Vec<u8>,
     #[serde(default)]
@@ -353,7 +352,7 @@ pub struct Mission {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub ambush3: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub zone_cards: Vec<crate::state::ZoneCard>,
+    pub zone_cards: Vec<ZoneCard>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub blip_mix: Vec<u8>,
     /// SOCCER: each goal's width.
@@ -365,7 +364,7 @@ pub struct Mission {
 }
 
 impl MissionFile {
-    fn measure(self) -> Result<Mission, SetupError> {
+    pub(crate) fn measure(self) -> Result<Mission, SetupError> {
         let len = |s: Sticks, what: &str| ticks(s.0).map_err(|e| SetupError::new(what, e));
         let mut pieces = Vec::new();
         let mut names = Vec::new();
@@ -464,68 +463,6 @@ pub struct Catalog {
 }
 
 impl Catalog {
-    /// The built-in data, parsed once per process.
-    pub fn builtin() -> &'static Catalog {
-        static BUILTIN: std::sync::OnceLock<Catalog> = std::sync::OnceLock::new();
-        BUILTIN.get_or_init(|| {
-            Catalog::from_sources("units.toml", UNITS_TOML, &MISSIONS)
-                .unwrap_or_else(|e| panic!("built-in SD ERA data is broken: {e}"))
-        })
-    }
-
-    /// Parse a unit chart and mission files (name, text), checking every mission with its
-    /// default armies for two players.
-    pub fn from_sources(
-        chart_name: &str,
-        chart: &str,
-        missions: &[(&str, &str)],
-    ) -> Result<Catalog, SetupError> {
-        let chart_text = chart;
-        let chart: BTreeMap<String, UnitType> = parse(chart_name, chart)?;
-        let chart_file = |prefix| battlemat_core::data::Part {
-            setup: prefix,
-            file: "",
-            name: chart_name,
-            text: chart_text,
-        };
-        let mut out = Vec::new();
-        for (file, text) in missions {
-            let m: MissionFile = parse(file, text)?;
-            // The setup's armies are the mission file's.
-            let file = |prefix| battlemat_core::data::Part {
-                setup: prefix,
-                file: if prefix == "armies" { "armies" } else { "" },
-                name: file,
-                text,
-            };
-            let m = m
-                .measure()
-                .map_err(|e| battlemat_core::data::place_parts(e, &[file("")]))?;
-            let setup = Setup {
-                chart: chart.clone(),
-                armies: m.armies.iter().take(2).cloned().collect(),
-                mission: m.clone(),
-                options: Options::default(),
-                players: 2,
-            };
-            crate::setup::check_setup(&setup).map_err(|e| {
-                let parts = [file("mission."), file("armies"), chart_file("chart.")];
-                battlemat_core::data::place_parts(e, &parts)
-            })?;
-            out.push(m);
-        }
-        let cat = Catalog {
-            chart,
-            missions: out,
-        };
-        // A chart file on its own is checked line by line.
-        for (key, u) in &cat.chart {
-            crate::setup::check_unit_type(key, u)
-                .map_err(|e| battlemat_core::data::place_parts(e, &[chart_file("")]))?;
-        }
-        Ok(cat)
-    }
-
     pub fn mission(&self, id: &str) -> Result<&Mission, SetupError> {
         self.missions.iter().find(|m| m.id == id).ok_or_else(|| {
             let ids: Vec<&str> = self.missions.iter().map(|m| m.id.as_str()).collect();
@@ -550,5 +487,45 @@ impl Catalog {
             players,
             armies,
         })
+    }
+}
+
+/// BATTLE ZONES' zone cards (rulings.md: no original cards were found; these are built
+/// only from mechanics in the text, and are ours).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ZoneCard {
+    /// Two more asteroids in the zone.
+    Asteroids,
+    /// Shooting in the zone limited to 1 stick.
+    MinovskyParticles,
+    /// Every blip in the zone is an AMBUSH 2.
+    AmbushNest,
+    /// Bombs in the zone explode on a 5 or 6.
+    Minefield,
+    /// Targets in the zone defend with 4 dice.
+    Fortified,
+    /// A value-4 enemy in the zone: it clears only when that enemy is beaten.
+    Boss,
+}
+
+impl ZoneCard {
+    pub const ALL: [ZoneCard; 6] = [
+        ZoneCard::Asteroids,
+        ZoneCard::MinovskyParticles,
+        ZoneCard::AmbushNest,
+        ZoneCard::Minefield,
+        ZoneCard::Fortified,
+        ZoneCard::Boss,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            ZoneCard::Asteroids => "Asteroids",
+            ZoneCard::MinovskyParticles => "Minovsky Particles",
+            ZoneCard::AmbushNest => "Ambush Nest",
+            ZoneCard::Minefield => "Minefield",
+            ZoneCard::Fortified => "Fortified",
+            ZoneCard::Boss => "Boss",
+        }
     }
 }

@@ -111,8 +111,13 @@ pub enum Action {
     Place {
         target: UnitId,
     },
-    /// RING BATTLE: put a unit on the table before play, in the ring or outside it near the
-    /// player's table edge.
+    /// `start = edge`: choose the table edge the seat starts on (0..4: near, left, far,
+    /// right; `edge far`).
+    Edge {
+        edge: u8,
+    },
+    /// Put a unit on the table before play: RING BATTLE's in the ring or outside it near the
+    /// player's table edge; `start = edge`'s along the player's edge.
     Deploy {
         unit: UnitId,
         at: Point,
@@ -256,6 +261,15 @@ pub enum Event {
         at: Point,
         outside: bool,
     },
+    /// `start = edge`: a unit placed along its player's edge before play.
+    Placed {
+        unit: UnitId,
+        at: Point,
+    },
+    EdgeChosen {
+        seat: u8,
+        edge: u8,
+    },
     PickedUp {
         unit: UnitId,
         animal: UnitId,
@@ -283,7 +297,7 @@ pub enum Event {
     /// BATTLE ZONES: a zone entered for the first time shows its card.
     ZoneCardDrawn {
         zone: u8,
-        card: crate::state::ZoneCard,
+        card: crate::data::ZoneCard,
     },
     /// BATTLE ZONES: a blip touched by `unit` turns out to be `kind`.
     BlipRevealed {

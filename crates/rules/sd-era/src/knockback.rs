@@ -365,7 +365,11 @@ impl SdEra {
                 at_edge && (a.y..=z.y).contains(&b.centre.y)
             }
         };
-        let Some(g) = self.fixed.goals.iter().position(|&(a, z)| touches(a, z)) else {
+        let Some(g) = self
+            .goals()
+            .find(|&(_, (a, z))| touches(a, z))
+            .map(|(g, _)| g as usize)
+        else {
             return false;
         };
         let scorer = m.by.filter(|s| *s as usize != g);

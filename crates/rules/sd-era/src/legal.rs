@@ -47,6 +47,7 @@ pub enum Plan {
     Take,
     Stay,
     Place(UnitId),
+    Edge(u8),
     Deploy(UnitId, Point, bool),
     PickUp(UnitId, UnitId),
     Draw(u8),
@@ -55,6 +56,11 @@ pub enum Plan {
 
 const NOT_NOW: Why = Why::new("SDE-T1", "that is not something to do now");
 const TOO_FAR: Why = Why::new("SDE-MOVE", "that point is far off the table");
+
+/// Refusals of a seat's start, by the mission's set-up rule (each mission's `.1`).
+fn start_refusal(kind: MissionKind, reason: &'static str) -> Why {
+    Why::new(crate::setup::setup_rule(kind), reason)
+}
 
 /// A point within the range the table's arithmetic is exact for (any JSON may name one).
 fn sane(p: Point) -> Result<Point, Why> {
@@ -159,11 +165,37 @@ impl SdEra {
         Ok(())
     }
 
-    /// The judge.
+    /// The judge: each phase's decisions judged by its rule area.
     pub fn plan(&self, a: &Action) -> Result<Plan, Why> {
-        match (&self.now.phase, a) {
-            (Phase::Over, _) => Err(Why::new("SDE-T1", "the game is over")),
-            (Phase::Turn | Phase::FastMoves, Action::Move { unit, to, cargo }) => {
+        match &self.now.phase {
+            Phase::Over => Err(Why::new("SDE-T1", "the game is over")),
+            Phase::Turn | Phase::FastMoves => self.plan_turn(a),
+            Phase::StartHidden { .. } => match a {
+                Action::Hide { unit } => self.judge_hide(*unit),
+                Action::Done => Ok(Plan::Done),
+                _ => Err(NOT_NOW),
+            },
+            Phase::Draft { seat } => match a {
+                Action::Pick { kind } => self.judge_pick(*seat, kind),
+                Action::Done => self.judge_draft_done(*seat),
+                _ => Err(NOT_NOW),
+            },
+            Phase::Fight(f) => self.plan_fight(f, a),
+            Phase::Choose(c) => self.plan_choice(c, a),
+            Phase::Deploy { seat } => match a {
+                Action::Edge { edge } => self.judge_edge(*seat, *edge),
+                Action::Deploy { unit, at } => self.judge_deploy(*seat, *unit, sane(*at)?),
+                _ => Err(NOT_NOW),
+            },
+            _ => Err(NOT_NOW),
+        }
+    }
+
+    /// A turn's actions (SDE-T1; FAST's free moves allow only moves, melee and `end`).
+    fn plan_turn(&self, a: &Action) -> Result<Plan, Why> {
+        let fast = matches!(self.now.phase, Phase::FastMoves);
+        match a {
+            Action::Move { unit, to, cargo } => {
                 let (load, drop) = crate::events::Cargo::parts(cargo);
                 self.exists(*unit)?;
                 sane_target(to)?;
@@ -175,80 +207,18 @@ impl SdEra {
                 }
                 self.judge_move(*unit, *to, load, drop).map(Plan::Move)
             }
-            (Phase::Turn, Action::Shoot { unit, aims, from }) => {
+            Action::Melee { unit, target } => self.judge_melee(*unit, *target),
+            Action::End => Ok(Plan::End),
+            _ if fast => Err(NOT_NOW),
+            Action::Shoot { unit, aims, from } => {
                 if let Some(p) = from {
                     sane(*p)?;
                 }
                 self.judge_shot(*unit, aims, *from)
             }
-            (Phase::Turn | Phase::FastMoves, Action::Melee { unit, target }) => {
-                self.exists(*unit)?;
-                self.own_ready_unit(*unit)?;
-                if self.has(*unit, Special::T) {
-                    return Err(Why::new("SDE-T", "a transport may not attack in melee"));
-                }
-                let free = self.now.charge == Some(*unit);
-                if !free {
-                    self.spend(*unit)?;
-                }
-                self.target_ok(*unit, *target)?;
-                if !self.next_to(*unit, *target) {
-                    return Err(Why::new("SDE-MELEE", "melee is against a unit next to it"));
-                }
-                Ok(Plan::Melee {
-                    unit: *unit,
-                    target: *target,
-                    free,
-                    bonus: 0,
-                })
-            }
-            (Phase::Turn, Action::Recover { unit }) => {
-                self.exists(*unit)?;
-                let x = self.unit(*unit);
-                if x.owner != Some(self.now.active) || !x.is_unit() || !x.on_table() {
-                    return Err(Why::new("SDE-T1", "that is not one of your units"));
-                }
-                if !x.stunned {
-                    return Err(Why::new("SDE-RECOVER", "it is not stunned"));
-                }
-                if x.actions == 0 {
-                    return Err(Why::new("SDE-T1", "it has done its two actions"));
-                }
-                Ok(Plan::Recover(*unit))
-            }
-            (Phase::Turn | Phase::StartHidden { .. }, Action::Hide { unit }) => {
-                self.exists(*unit)?;
-                let start = matches!(self.now.phase, Phase::StartHidden { .. });
-                if start {
-                    let Phase::StartHidden { seat } = self.now.phase else {
-                        unreachable!()
-                    };
-                    if self.unit(*unit).owner != Some(seat) || !self.unit(*unit).on_table() {
-                        return Err(Why::new("SDE-T1", "that is not one of your units"));
-                    }
-                } else {
-                    self.spend(*unit)?;
-                }
-                if self.fixed.kind == MissionKind::RingBattle
-                    && self.unit_type(*unit).is_some_and(|t| t.is(Special::H))
-                {
-                    return Err(Why::new(
-                        "SDE-RING.1",
-                        "units may not hide in a ring battle",
-                    ));
-                }
-                if !self.has(*unit, Special::H) {
-                    return Err(Why::new("SDE-H", "only HIDE units may hide"));
-                }
-                if self.unit(*unit).hidden {
-                    return Err(Why::new("SDE-H", "it is hidden already"));
-                }
-                if self.on_hill(*unit) {
-                    return Err(Why::new("SDE-KOTH.2", "units on the hill cannot be hidden"));
-                }
-                Ok(Plan::Hide(*unit, !start))
-            }
-            (Phase::Turn, Action::Collect { unit }) if self.fixed.kind == MissionKind::EggHunt => {
+            Action::Recover { unit } => self.judge_recover(*unit),
+            Action::Hide { unit } => self.judge_hide(*unit),
+            Action::Collect { unit } if self.fixed.kind == MissionKind::EggHunt => {
                 self.exists(*unit)?;
                 self.spend(*unit)?;
                 if self.credit_next_to(*unit).is_none() {
@@ -256,10 +226,238 @@ impl SdEra {
                 }
                 Ok(Plan::Collect(*unit))
             }
-            (
-                Phase::Choose(Choice::FreeAttack { unit: me, .. }),
-                Action::Melee { unit, target },
-            ) => {
+            Action::Collect { unit } => self.judge_token(*unit),
+            Action::Cheer { unit, target } => self.judge_cheer(*unit, *target),
+            Action::BreakIn { unit } => {
+                self.exists(*unit)?;
+                self.spend(*unit)?;
+                if self.fixed.kind != MissionKind::RingBattle || !self.unit(*unit).outside {
+                    return Err(Why::new(
+                        "SDE-RING.2",
+                        "only units outside the ring break in",
+                    ));
+                }
+                Ok(Plan::BreakIn(*unit))
+            }
+            Action::PickUp { unit, animal } => self.judge_pick_up(*unit, *animal),
+            _ => Err(NOT_NOW),
+        }
+    }
+
+    /// Melee in a turn (SDE-MELEE; SDE-CHARGE's free one; SDE-T: no transport).
+    fn judge_melee(&self, unit: UnitId, target: UnitId) -> Result<Plan, Why> {
+        self.exists(unit)?;
+        self.own_ready_unit(unit)?;
+        if self.has(unit, Special::T) {
+            return Err(Why::new("SDE-T", "a transport may not attack in melee"));
+        }
+        let free = self.now.charge == Some(unit);
+        if !free {
+            self.spend(unit)?;
+        }
+        self.target_ok(unit, target)?;
+        if !self.next_to(unit, target) {
+            return Err(Why::new("SDE-MELEE", "melee is against a unit next to it"));
+        }
+        Ok(Plan::Melee {
+            unit,
+            target,
+            free,
+            bonus: 0,
+        })
+    }
+
+    /// SDE-RECOVER: a stunned unit's action to get up.
+    fn judge_recover(&self, unit: UnitId) -> Result<Plan, Why> {
+        self.exists(unit)?;
+        let x = self.unit(unit);
+        if x.owner != Some(self.now.active) || !x.is_unit() || !x.on_table() {
+            return Err(Why::new("SDE-T1", "that is not one of your units"));
+        }
+        if !x.stunned {
+            return Err(Why::new("SDE-RECOVER", "it is not stunned"));
+        }
+        if x.actions == 0 {
+            return Err(Why::new("SDE-T1", "it has done its two actions"));
+        }
+        Ok(Plan::Recover(unit))
+    }
+
+    /// SDE-H: hiding, at the start (free) or as an action; none in RING BATTLE (SDE-RING.1)
+    /// or on the hill (SDE-KOTH.2).
+    fn judge_hide(&self, unit: UnitId) -> Result<Plan, Why> {
+        self.exists(unit)?;
+        let start = matches!(self.now.phase, Phase::StartHidden { .. });
+        if start {
+            let Phase::StartHidden { seat } = self.now.phase else {
+                unreachable!()
+            };
+            if self.unit(unit).owner != Some(seat) || !self.unit(unit).on_table() {
+                return Err(Why::new("SDE-T1", "that is not one of your units"));
+            }
+        } else {
+            self.spend(unit)?;
+        }
+        if self.fixed.kind == MissionKind::RingBattle
+            && self.unit_type(unit).is_some_and(|t| t.is(Special::H))
+        {
+            return Err(Why::new(
+                "SDE-RING.1",
+                "units may not hide in a ring battle",
+            ));
+        }
+        if !self.has(unit, Special::H) {
+            return Err(Why::new("SDE-H", "only HIDE units may hide"));
+        }
+        if self.unit(unit).hidden {
+            return Err(Why::new("SDE-H", "it is hidden already"));
+        }
+        if self.on_hill(unit) {
+            return Err(Why::new("SDE-KOTH.2", "units on the hill cannot be hidden"));
+        }
+        Ok(Plan::Hide(unit, !start))
+    }
+
+    /// SDE-KOTH.2: a unit on the hill collects the turn's token.
+    fn judge_token(&self, unit: UnitId) -> Result<Plan, Why> {
+        self.exists(unit)?;
+        self.spend(unit)?;
+        if !self.on_hill(unit) {
+            return Err(Why::new(
+                "SDE-KOTH.2",
+                "only a unit on the hill collects a token",
+            ));
+        }
+        if self.now.collected {
+            return Err(Why::new(
+                "SDE-KOTH.2",
+                "a player earns at most one token a turn",
+            ));
+        }
+        Ok(Plan::Collect(unit))
+    }
+
+    /// SDE-RING.2: an outside unit's cheer die for a unit in the ring.
+    fn judge_cheer(&self, unit: UnitId, target: UnitId) -> Result<Plan, Why> {
+        self.exists(unit)?;
+        self.exists(target)?;
+        self.spend(unit)?;
+        if !self.unit(unit).outside {
+            return Err(Why::new("SDE-RING.2", "only units outside the ring cheer"));
+        }
+        if !self.cheer_target(target) {
+            return Err(Why::new(
+                "SDE-RING.2",
+                "a cheer die goes next to a unit in the ring",
+            ));
+        }
+        Ok(Plan::Cheer(unit, target))
+    }
+
+    /// SDE-SAFARI.2: picking up a stunned animal next to the unit.
+    fn judge_pick_up(&self, unit: UnitId, animal: UnitId) -> Result<Plan, Why> {
+        self.exists(unit)?;
+        self.exists(animal)?;
+        self.spend(unit)?;
+        let a = self.unit(animal);
+        if !a.is_animal() || !a.on_table() {
+            return Err(Why::new("SDE-SAFARI.2", "pick up an animal on the table"));
+        }
+        if !a.stunned {
+            return Err(Why::new(
+                "SDE-SAFARI.2",
+                "an animal must be stunned before it can be picked up",
+            ));
+        }
+        if !self.next_to(unit, animal) {
+            return Err(Why::new(
+                "SDE-SAFARI.2",
+                "the animal must be next to the unit",
+            ));
+        }
+        if !self.may_carry_more(unit) {
+            return Err(Why::new(
+                "SDE-SAFARI.2",
+                "it carries all it can (one animal; a transport its value)",
+            ));
+        }
+        Ok(Plan::PickUp(unit, animal))
+    }
+
+    /// SDE-T2's draft: a pick under the points cap and the unit limit.
+    fn judge_pick(&self, seat: battlemat_core::Seat, kind: &str) -> Result<Plan, Why> {
+        let k = self
+            .fixed
+            .chart
+            .iter()
+            .position(|(key, _)| key == kind)
+            .ok_or(Why::new("SDE-T2", "that unit is not on the chart"))? as u16;
+        let mut army = self.army(seat);
+        army.push(k);
+        self.draft_ok(&army)?;
+        Ok(Plan::Pick(k))
+    }
+
+    /// SDE-T2's draft: done, once the army has its units.
+    fn judge_draft_done(&self, seat: battlemat_core::Seat) -> Result<Plan, Why> {
+        let army = self.army(seat);
+        let m = &self.fixed.setup.mission;
+        let counted = army
+            .iter()
+            .filter(|k| !self.fixed.chart[**k as usize].1.is(Special::T))
+            .count();
+        if army.is_empty() || counted < m.least_units as usize {
+            return Err(Why::new("SDE-T2", "pick more units first"));
+        }
+        Ok(Plan::Done)
+    }
+
+    /// Decisions within a fight: SDE-V's re-roll, SDE-RING.2's cheer dice.
+    fn plan_fight(&self, f: &crate::state::Fight, a: &Action) -> Result<Plan, Why> {
+        match a {
+            Action::Reroll { face } => match self.fight_question(f) {
+                Some((_, Question::Reroll(side))) => {
+                    let pool = if side { &f.att } else { &f.def };
+                    if !(1..=6).contains(face) || pool.faces[*face as usize - 1] == 0 {
+                        return Err(Why::new(
+                            "SDE-V",
+                            "re-roll one of your own dice: name a face it shows",
+                        ));
+                    }
+                    Ok(Plan::Reroll(side, *face))
+                }
+                _ => Err(NOT_NOW),
+            },
+            Action::Keep => match self.fight_question(f) {
+                Some((_, Question::Reroll(side))) => Ok(Plan::Keep(side)),
+                _ => Err(NOT_NOW),
+            },
+            Action::AddCheer { dice } => match self.fight_question(f) {
+                Some((_, Question::Cheer(side))) => {
+                    let u = if side {
+                        match f.striker {
+                            crate::state::Striker::Unit(u) => u,
+                            _ => return Err(NOT_NOW),
+                        }
+                    } else {
+                        f.target
+                    };
+                    if *dice > self.unit(u).cheer {
+                        return Err(Why::new("SDE-RING.2", "it has fewer cheer dice"));
+                    }
+                    Ok(Plan::AddCheer(side, *dice))
+                }
+                _ => Err(NOT_NOW),
+            },
+            _ => Err(NOT_NOW),
+        }
+    }
+
+    /// The choices a fight or a mission leaves to a seat: EGG HUNT's free attack, CONVOY's
+    /// draws and give-ups, SDE-KB1's push, KOTH.2's hill, RING.2's earned cheer.
+    fn plan_choice(&self, c: &Choice, a: &Action) -> Result<Plan, Why> {
+        match (c, a) {
+            (Choice::FreeAttack { unit: me, .. }, Action::Melee { unit, target }) => {
                 self.free_attacker(*me, *unit)?;
                 self.target_ok(*unit, *target)?;
                 if self.has(*unit, Special::T) {
@@ -276,7 +474,7 @@ impl SdEra {
                 })
             }
             (
-                Phase::Choose(Choice::FreeAttack { unit: me, .. }),
+                Choice::FreeAttack { unit: me, .. },
                 Action::Shoot {
                     unit,
                     aims,
@@ -301,8 +499,8 @@ impl SdEra {
                     free: true,
                 })
             }
-            (Phase::Choose(Choice::FreeAttack { .. }), Action::Pass) => Ok(Plan::Pass),
-            (Phase::Choose(Choice::Draws { .. }), Action::Draw { count }) => {
+            (Choice::FreeAttack { .. }, Action::Pass) => Ok(Plan::Pass),
+            (Choice::Draws { .. }, Action::Draw { count }) => {
                 if *count > 2 {
                     return Err(Why::new(
                         "SDE-CONVOY.2",
@@ -311,7 +509,7 @@ impl SdEra {
                 }
                 Ok(Plan::Draw(*count))
             }
-            (Phase::Choose(Choice::GiveUp { seat }), Action::GiveUp { unit }) => {
+            (Choice::GiveUp { seat }, Action::GiveUp { unit }) => {
                 self.exists(*unit)?;
                 let x = self.unit(*unit);
                 if x.captured != Some(*seat) || !x.is_unit() {
@@ -322,111 +520,7 @@ impl SdEra {
                 }
                 Ok(Plan::GiveUp(*unit))
             }
-            (Phase::Turn, Action::Collect { unit }) => {
-                self.exists(*unit)?;
-                self.spend(*unit)?;
-                if !self.on_hill(*unit) {
-                    return Err(Why::new(
-                        "SDE-KOTH.2",
-                        "only a unit on the hill collects a token",
-                    ));
-                }
-                if self.now.collected {
-                    return Err(Why::new(
-                        "SDE-KOTH.2",
-                        "a player earns at most one token a turn",
-                    ));
-                }
-                Ok(Plan::Collect(*unit))
-            }
-            (Phase::Turn, Action::Cheer { unit, target }) => {
-                self.exists(*unit)?;
-                self.exists(*target)?;
-                self.spend(*unit)?;
-                if !self.unit(*unit).outside {
-                    return Err(Why::new("SDE-RING.2", "only units outside the ring cheer"));
-                }
-                if !self.cheer_target(*target) {
-                    return Err(Why::new(
-                        "SDE-RING.2",
-                        "a cheer die goes next to a unit in the ring",
-                    ));
-                }
-                Ok(Plan::Cheer(*unit, *target))
-            }
-            (Phase::Turn, Action::BreakIn { unit }) => {
-                self.exists(*unit)?;
-                self.spend(*unit)?;
-                if self.fixed.kind != MissionKind::RingBattle || !self.unit(*unit).outside {
-                    return Err(Why::new(
-                        "SDE-RING.2",
-                        "only units outside the ring break in",
-                    ));
-                }
-                Ok(Plan::BreakIn(*unit))
-            }
-            (Phase::Turn | Phase::FastMoves, Action::End) => Ok(Plan::End),
-            (Phase::Draft { seat }, Action::Pick { kind }) => {
-                let k = self
-                    .fixed
-                    .chart
-                    .iter()
-                    .position(|(key, _)| key == kind)
-                    .ok_or(Why::new("SDE-T2", "that unit is not on the chart"))?
-                    as u16;
-                let mut army = self.army(*seat);
-                army.push(k);
-                self.draft_ok(&army)?;
-                Ok(Plan::Pick(k))
-            }
-            (Phase::Draft { seat }, Action::Done) => {
-                let army = self.army(*seat);
-                let m = &self.fixed.setup.mission;
-                let counted = army
-                    .iter()
-                    .filter(|k| !self.fixed.chart[**k as usize].1.is(Special::T))
-                    .count();
-                if army.is_empty() || counted < m.least_units as usize {
-                    return Err(Why::new("SDE-T2", "pick more units first"));
-                }
-                Ok(Plan::Done)
-            }
-            (Phase::StartHidden { .. }, Action::Done) => Ok(Plan::Done),
-            (Phase::Fight(f), Action::Reroll { face }) => match self.fight_question(f) {
-                Some((_, Question::Reroll(side))) => {
-                    let pool = if side { &f.att } else { &f.def };
-                    if !(1..=6).contains(face) || pool.faces[*face as usize - 1] == 0 {
-                        return Err(Why::new(
-                            "SDE-V",
-                            "re-roll one of your own dice: name a face it shows",
-                        ));
-                    }
-                    Ok(Plan::Reroll(side, *face))
-                }
-                _ => Err(NOT_NOW),
-            },
-            (Phase::Fight(f), Action::Keep) => match self.fight_question(f) {
-                Some((_, Question::Reroll(side))) => Ok(Plan::Keep(side)),
-                _ => Err(NOT_NOW),
-            },
-            (Phase::Fight(f), Action::AddCheer { dice }) => match self.fight_question(f) {
-                Some((_, Question::Cheer(side))) => {
-                    let u = if side {
-                        match f.striker {
-                            crate::state::Striker::Unit(u) => u,
-                            _ => return Err(NOT_NOW),
-                        }
-                    } else {
-                        f.target
-                    };
-                    if *dice > self.unit(u).cheer {
-                        return Err(Why::new("SDE-RING.2", "it has fewer cheer dice"));
-                    }
-                    Ok(Plan::AddCheer(side, *dice))
-                }
-                _ => Err(NOT_NOW),
-            },
-            (Phase::Choose(Choice::Push { mover, .. }), Action::Push { toward }) => {
+            (Choice::Push { mover, .. }, Action::Push { toward }) => {
                 sane_target(toward)?;
                 let at = self.unit(*mover).at;
                 let aim = toward.resolve(at);
@@ -443,22 +537,22 @@ impl SdEra {
                 }
                 Ok(Plan::Push(aim))
             }
-            (Phase::Choose(Choice::Push { optional, .. }), Action::Pass) => {
+            (Choice::Push { optional, .. }, Action::Pass) => {
                 if *optional {
                     Ok(Plan::Pass)
                 } else {
                     Err(Why::new("SDE-KB1", "the winner must knock the loser back"))
                 }
             }
-            (Phase::Choose(Choice::TakeHill { unit, spot, .. }), Action::Take) => {
+            (Choice::TakeHill { unit, spot, .. }, Action::Take) => {
                 if self.may_take_hill(*unit, *spot) {
                     Ok(Plan::Take)
                 } else {
                     Err(Why::new("SDE-KOTH.2", "the place on the hill is taken"))
                 }
             }
-            (Phase::Choose(Choice::TakeHill { .. }), Action::Stay) => Ok(Plan::Stay),
-            (Phase::Choose(Choice::EarnedCheer { .. }), Action::Place { target }) => {
+            (Choice::TakeHill { .. }, Action::Stay) => Ok(Plan::Stay),
+            (Choice::EarnedCheer { .. }, Action::Place { target }) => {
                 self.exists(*target)?;
                 if !self.cheer_target(*target) {
                     return Err(Why::new(
@@ -467,61 +561,6 @@ impl SdEra {
                     ));
                 }
                 Ok(Plan::Place(*target))
-            }
-            (Phase::Turn, Action::PickUp { unit, animal }) => {
-                self.exists(*unit)?;
-                self.exists(*animal)?;
-                self.spend(*unit)?;
-                let a = self.unit(*animal);
-                if !a.is_animal() || !a.on_table() {
-                    return Err(Why::new("SDE-SAFARI.2", "pick up an animal on the table"));
-                }
-                if !a.stunned {
-                    return Err(Why::new(
-                        "SDE-SAFARI.2",
-                        "an animal must be stunned before it can be picked up",
-                    ));
-                }
-                if !self.next_to(*unit, *animal) {
-                    return Err(Why::new(
-                        "SDE-SAFARI.2",
-                        "the animal must be next to the unit",
-                    ));
-                }
-                if !self.may_carry_more(*unit) {
-                    return Err(Why::new(
-                        "SDE-SAFARI.2",
-                        "it carries all it can (one animal; a transport its value)",
-                    ));
-                }
-                Ok(Plan::PickUp(*unit, *animal))
-            }
-            (Phase::Deploy { seat }, Action::Deploy { unit, at }) => {
-                self.exists(*unit)?;
-                let p = sane(*at)?;
-                let x = self.unit(*unit);
-                if x.owner != Some(*seat) || !x.waiting {
-                    return Err(Why::new(
-                        "SDE-RING.1",
-                        "place one of your units not yet placed",
-                    ));
-                }
-                let inside = self.in_ring_zone(p);
-                if !inside && self.from_own_edge(*seat, p) > STICK {
-                    return Err(Why::new(
-                        "SDE-RING.1",
-                        "units start in the ring, or outside it near your table edge",
-                    ));
-                }
-                let others = self.bases_except(&[*unit]);
-                let base = battlemat_geom::table::Base::new(p, BASE_RADIUS);
-                if !matches!(
-                    self.fixed.table.landing(&base, &others),
-                    battlemat_geom::table::Landing::Ground
-                ) {
-                    return Err(Why::new("SDE-RING.1", "there is no room there"));
-                }
-                Ok(Plan::Deploy(*unit, p, !inside))
             }
             _ => Err(NOT_NOW),
         }
@@ -791,5 +830,81 @@ impl SdEra {
             return Ok(());
         }
         self.act(a, ev)
+    }
+
+    /// `start = edge` (each mission's `.1`, "Players start on any board edge"): a seat
+    /// chooses its edge once, before placing its units, and no two seats share one.
+    fn judge_edge(&self, seat: battlemat_core::Seat, edge: u8) -> Result<Plan, Why> {
+        let kind = self.fixed.kind;
+        if !self.edge_to_choose(seat) {
+            return Err(start_refusal(
+                kind,
+                if self.now.edges.is_empty() {
+                    "the players' table edges are the mission's: place your units"
+                } else {
+                    "you have chosen your table edge: place your units"
+                },
+            ));
+        }
+        if edge as usize >= crate::setup::EDGE_NAMES.len() {
+            return Err(start_refusal(
+                kind,
+                "a table edge is near, left, far or right",
+            ));
+        }
+        if self.now.edges.contains(&edge) {
+            return Err(start_refusal(
+                kind,
+                "another player starts on that edge: each player has an edge of their own",
+            ));
+        }
+        Ok(Plan::Edge(edge))
+    }
+
+    /// Placing a unit before play: RING BATTLE's in the ring or outside it near the player's
+    /// edge (SDE-RING.1); `start = edge`'s within a stick of the player's edge. The base
+    /// must land clear of terrain and other bases.
+    fn judge_deploy(
+        &self,
+        seat: battlemat_core::Seat,
+        unit: UnitId,
+        p: Point,
+    ) -> Result<Plan, Why> {
+        let kind = self.fixed.kind;
+        self.exists(unit)?;
+        let x = self.unit(unit);
+        if x.owner != Some(seat) || !x.waiting {
+            return Err(start_refusal(
+                kind,
+                "place one of your units not yet placed",
+            ));
+        }
+        if self.edge_to_choose(seat) {
+            return Err(start_refusal(
+                kind,
+                "choose your table edge first (edge near, left, far or right)",
+            ));
+        }
+        let ring = kind == MissionKind::RingBattle;
+        let inside = ring && self.in_ring_zone(p);
+        if !inside && self.from_own_edge(seat, p) > STICK {
+            return Err(start_refusal(
+                kind,
+                if ring {
+                    "units start in the ring, or outside it near your table edge"
+                } else {
+                    "units start within a stick of your table edge"
+                },
+            ));
+        }
+        let others = self.bases_except(&[unit]);
+        let base = battlemat_geom::table::Base::new(p, BASE_RADIUS);
+        if !matches!(
+            self.fixed.table.landing(&base, &others),
+            battlemat_geom::table::Landing::Ground
+        ) {
+            return Err(start_refusal(kind, "there is no room there"));
+        }
+        Ok(Plan::Deploy(unit, p, ring && !inside))
     }
 }

@@ -9,18 +9,36 @@
 //!
 //! | module | rules |
 //! |---|---|
-//! | [`data`], [`options`] | SDE-T2 and the letters: the unit chart, missions as data; our house rules |
-//! | [`setup`] | checking a setup; the posts on the table edge; the draft; checking a saved state |
+//! | [`options`] | our house rules, declared once (`game_options!`) |
+//! | [`data`] | SDE-T2 and the letters: the unit chart, the missions as data (`Setup`, `Catalog`, BATTLE ZONES' cards) |
 //! | [`state`] | the state: fixed part and progress; lookups |
+//! | [`setup`] | each mission's .1: reading and checking the data and a setup once; the posts and the `start` option's edges; the balls |
+//! | [`army`] | SDE-T2's points and unit limits, the draft |
+//! | [`saved`] | a saved state checked as strictly as a setup |
 //! | [`turn`] | SDE-T1 turn order, turns, SDE-F's free move, the end, resigning, who decides |
-//! | [`movement`] | SDE-MOVE, SDE-CHARGE, SDE-T |
+//! | [`movement`] | SDE-MOVE, SDE-CHARGE, SDE-T; the candidate moves |
 //! | [`combat`] | SDE-SHOOT, SDE-RANGE, SDE-SIGHT, SDE-MELEE; SDE-A, B, C, H, M, S, V in the dice |
 //! | [`knockback`] | SDE-KB1..KB3; balls and bombs moving (SDE-SOCCER.2); everything pending |
 //! | [`missions`] | SDE-KOTH.2, SDE-KICKBOMB.2, SDE-RING.2, SDE-SAFARI.2 (the animals and their turn) |
-//! | [`legal`] | the one judge: `plan` (used by `check`, the candidates and `act`) |
+//! | [`enemies`] | units no player owns: pick a target, close in, attack (EGG HUNT's boss, CONVOY's and BATTLE ZONES' enemies) |
+//! | [`eggs`] | SDE-EGG: the eggs, what comes out of them, the credits |
+//! | [`convoy`] | SDE-CONVOY: the ship, the pool, the roll-offs |
+//! | [`zones`] | SDE-ZONES: zones, cards, blips |
+//! | [`legal`] | the one judge: `plan` (used by `check`, the candidates and `act`), by phase and rule area |
 //! | [`carry`] | what an accepted plan does, handed to the rule module that owns it |
 //! | [`candidates`] | the candidate list (`legal_actions`), each candidate judged by `plan` |
-//! | [`events`], [`text`], [`scene`], [`odds`], [`ai`] | actions and events; words; the table as a scene; exact odds; evaluation |
+//! | [`events`], [`action_text`] | actions and events as data, and the actions' short text (`move u2 3.25,1.5`) |
+//! | [`measure`], [`shares`], [`cargo`] | an action's parts: sticks, points and winds; a shot's shares; a transport's load |
+//! | [`text`], [`scene`] | words (the observation, prompts, events); the table as a scene with each action's anchors |
+//! | [`odds`], [`ai`] | exact odds; evaluation |
+//!
+//! How they depend on each other: [`options`] and [`data`] depend on no other module of the
+//! crate (the data is plain: unit types, missions, cards); [`state`] on [`data`]; [`setup`]
+//! on both, and it is where the data is checked (`Catalog::from_sources` checks each mission
+//! as a setup), so the data never reaches back into the set-up or the state. The rule areas
+//! ([`turn`], [`movement`], [`combat`], [`knockback`], the missions' modules) add methods to
+//! the state; [`legal`] judges with them, [`carry`] carries out what it accepted, and
+//! [`candidates`], [`text`], [`scene`], [`odds`] and [`ai`] read the state and the judge.
 //!
 //! Positions are integer ticks (2,400 a stick) and every query on the table is exact
 //! (`battlemat_geom::table`): a knockback stops at the first contact with terrain, an edge

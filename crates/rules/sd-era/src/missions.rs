@@ -84,7 +84,7 @@ impl SdEra {
     pub fn ring_spot(&self, u: UnitId, seat: Seat, outside: bool) -> Point {
         let f = &self.fixed;
         let r = f.setup.mission.ring_radius;
-        let post = f.posts[seat as usize];
+        let post = self.post(seat);
         let others = self.bases_except(&[u]);
         let ok = |p: Point| {
             matches!(

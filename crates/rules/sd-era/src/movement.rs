@@ -381,25 +381,16 @@ impl SdEra {
         !self.unit(attacker).outside || self.unit(target).outside
     }
 
-    /// Candidate moves for menus and AIs: the sixteen winds at full length and the eight main
-    /// ones at half length, into contact with each enemy and ball, onto each piece that
-    /// holds units, behind cover from the nearest enemy; a transport also loads the units
-    /// next to it, and drops its passengers. Each one passes the judge.
-    pub fn move_candidates(&self, u: UnitId, out: &mut Vec<crate::events::Action>) {
-        let mut scratch = Scratch::of(self);
-        self.move_candidates_with(u, out, &mut scratch);
-        scratch.recycle();
-    }
-
-    /// [`SdEra::move_candidates`] with the table's bodies and pieces read once for every
-    /// unit of a turn (`scratch`).
-    pub fn move_candidates_with(
+    /// The candidate points from the table around `u` (SDE-MOVE, SDE-CHARGE): the winds, and
+    /// beside each enemy, ball, animal or mission body within reach (behind a ball, to kick
+    /// it the other way); with the bodies and pieces a base within a stick could touch kept
+    /// in `scratch` for the landing checks. The nearest enemy, for cover.
+    fn contact_points(
         &self,
         u: UnitId,
-        out: &mut Vec<crate::events::Action>,
+        x: &crate::state::Unit,
         scratch: &mut Scratch,
-    ) {
-        let x = *self.unit(u);
+    ) -> Option<(i128, Point)> {
         let Scratch {
             bodies,
             points,
@@ -409,7 +400,7 @@ impl SdEra {
             half_ring,
             lists: _,
         } = scratch;
-        let (bounds, centres) = (&self.fixed.piece_bounds, &self.fixed.piece_centres);
+        let bounds = &self.fixed.piece_bounds;
         points.clear();
         for (dx, dy) in wind_offsets() {
             points.push(Point::new(x.at.x + dx, x.at.y + dy));
@@ -506,17 +497,25 @@ impl SdEra {
                 }
             }
         }
+        nearest
+    }
+
+    /// Onto each piece that holds units; behind each piece that blocks sight, out of the
+    /// nearest enemy's line (SDE-SIGHT's cover).
+    fn cover_points(&self, at: Point, nearest: Option<(i128, Point)>, points: &mut Vec<Point>) {
+        let x_at = at;
         // Onto each piece that holds units; behind each piece that blocks sight, out of the
         // nearest enemy's line.
         let t = &self.fixed.table;
+        let (bounds, centres) = (&self.fixed.piece_bounds, &self.fixed.piece_centres);
         for ((p, &(x0, y0, x1, y1)), &c) in t.pieces.iter().zip(bounds.iter()).zip(centres.iter()) {
-            if p.holds > 0 && is_new(points, x.at, c) {
+            if p.holds > 0 && is_new(points, x_at, c) {
                 points.push(c);
             }
             let within = |v: i64, lo: i64, hi: i64| v + STICK > lo && v - STICK < hi;
             if p.blocks_sight
-                && within(x.at.x, x0, x1)
-                && within(x.at.y, y0, y1)
+                && within(x_at.x, x0, x1)
+                && within(x_at.y, y0, y1)
                 && let Some((_, e)) = nearest
             {
                 // Past the piece's far side from the enemy, the offset scaled by its larger
@@ -526,12 +525,144 @@ impl SdEra {
                 if big > 0 {
                     let reach = ((x1 - x0).max(y1 - y0) + 1) / 2 + BASE_RADIUS + NEXT_TO / 2;
                     let behind = Point::new(c.x + dx * reach / big, c.y + dy * reach / big);
-                    if is_new(points, x.at, behind) {
+                    if is_new(points, x_at, behind) {
                         points.push(behind);
                     }
                 }
             }
         }
+    }
+
+    /// SDE-T: a transport's passengers, and what it may pick up — friendly units, not
+    /// transports, next to it and on its side of a ring, as many as it has room for.
+    fn transport_cargo(
+        &self,
+        u: UnitId,
+        x: &crate::state::Unit,
+        transport: bool,
+    ) -> (Vec<UnitId>, Vec<UnitId>) {
+        let passengers: Vec<UnitId> = if transport {
+            self.ids()
+                .filter(|&l| self.unit(l).aboard == Some(u))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        // What it may pick up (SDE-T): friendly units, not transports, next to it and on its
+        // side of a ring, as many as it has room for. Loading them only takes bodies out of
+        // the way, so wherever the plain move lands, the move with them lands too: the judge
+        // would pass it (checked in debug builds).
+        let load: Vec<UnitId> = if transport {
+            self.ids()
+                .filter(|&l| {
+                    let y = self.unit(l);
+                    l != u
+                        && y.owner == x.owner
+                        && y.is_unit()
+                        && y.on_table()
+                        && y.outside == x.outside
+                        && !self.has(l, Special::T)
+                        && self.next_to(u, l)
+                })
+                .take((self.value(u) as usize).saturating_sub(passengers.len()))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        (passengers, load)
+    }
+
+    /// SDE-T: a transport's candidate move to `to` (the `k`th point), and along the eight
+    /// main winds the same move loading the units next to it, and dropping its passengers
+    /// behind it side by side.
+    #[allow(clippy::too_many_arguments)]
+    fn transport_moves(
+        &self,
+        u: UnitId,
+        from: Point,
+        to: Point,
+        k: usize,
+        load: &[UnitId],
+        passengers: &[UnitId],
+        all_but_it: &mut Vec<Base>,
+        out: &mut Vec<crate::events::Action>,
+    ) {
+        out.push(crate::events::Action::Move {
+            unit: u,
+            to: Target::Point(to),
+            cargo: None,
+        });
+        // A transport loads or drops along the eight main winds only (a short menu).
+        let main_wind = k < 16 && k % 2 == 0;
+        if main_wind && !load.is_empty() {
+            debug_assert!(self.judge_move(u, Target::Point(to), load, &[]).is_ok());
+            out.push(crate::events::Action::Move {
+                unit: u,
+                to: Target::Point(to),
+                cargo: crate::events::Cargo::new(load.to_vec(), Vec::new()),
+            });
+        }
+        if main_wind && !passengers.is_empty() {
+            // Drop them behind the transport, side by side.
+            let mut drop = Vec::new();
+            for (k, &l) in passengers.iter().enumerate() {
+                let back = toward(to, from, 2 * BASE_RADIUS + NEXT_TO / 2);
+                let across = Point::new(back.x - (to.y - from.y), back.y + (to.x - from.x));
+                let side = [0i64, 1, -1][k.min(2)] * (2 * BASE_RADIUS + 20);
+                let at = if side == 0 {
+                    back
+                } else {
+                    toward(back, across, side)
+                };
+                drop.push(Drop { unit: l, at });
+            }
+            // The move itself lands (it fits); what is left of the judge is the drops.
+            let dropped = self.judge_drops(u, Base::new(to, BASE_RADIUS), &[], &drop, all_but_it);
+            debug_assert_eq!(
+                dropped.is_ok(),
+                self.judge_move(u, Target::Point(to), &[], &drop).is_ok()
+            );
+            if dropped.is_ok() {
+                out.push(crate::events::Action::Move {
+                    unit: u,
+                    to: Target::Point(to),
+                    cargo: crate::events::Cargo::new(Vec::new(), drop),
+                });
+            }
+        }
+    }
+
+    /// Candidate moves for menus and AIs: the sixteen winds at full length and the eight main
+    /// ones at half length, into contact with each enemy and ball, onto each piece that
+    /// holds units, behind cover from the nearest enemy; a transport also loads the units
+    /// next to it, and drops its passengers. Each one passes the judge.
+    pub fn move_candidates(&self, u: UnitId, out: &mut Vec<crate::events::Action>) {
+        let mut scratch = Scratch::of(self);
+        self.move_candidates_with(u, out, &mut scratch);
+        scratch.recycle();
+    }
+
+    /// [`SdEra::move_candidates`] with the table's bodies and pieces read once for every
+    /// unit of a turn (`scratch`).
+    pub fn move_candidates_with(
+        &self,
+        u: UnitId,
+        out: &mut Vec<crate::events::Action>,
+        scratch: &mut Scratch,
+    ) {
+        let x = *self.unit(u);
+        let nearest = self.contact_points(u, &x, scratch);
+        self.cover_points(x.at, nearest, &mut scratch.points);
+        let Scratch {
+            bodies,
+            points,
+            others,
+            near,
+            full_ring,
+            half_ring,
+            lists: _,
+        } = scratch;
+        let t = &self.fixed.table;
         let ring = self.fixed.kind == MissionKind::RingBattle;
         // BATTLE ZONES: not past the first zone still to clear (the judge's rule).
         let zone_limit = (self.fixed.kind == MissionKind::BattleZones).then(|| self.open_zone());
@@ -601,40 +732,13 @@ impl SdEra {
                 }
         };
         let transport = self.has(u, Special::T);
-        let passengers: Vec<UnitId> = if transport {
-            self.ids()
-                .filter(|&l| self.unit(l).aboard == Some(u))
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let (passengers, load) = self.transport_cargo(u, &x, transport);
         // Where its passengers may be dropped is judged against every base on the table but
         // its own, read once for the eight winds.
         let mut all_but_it: Vec<Base> = if passengers.is_empty() {
             Vec::new()
         } else {
             self.bases_except(&[u])
-        };
-        // What it may pick up (SDE-T): friendly units, not transports, next to it and on its
-        // side of a ring, as many as it has room for. Loading them only takes bodies out of
-        // the way, so wherever the plain move lands, the move with them lands too: the judge
-        // would pass it (checked in debug builds).
-        let load: Vec<UnitId> = if transport {
-            self.ids()
-                .filter(|&l| {
-                    let y = self.unit(l);
-                    l != u
-                        && y.owner == x.owner
-                        && y.is_unit()
-                        && y.on_table()
-                        && y.outside == x.outside
-                        && !self.has(l, Special::T)
-                        && self.next_to(u, l)
-                })
-                .take((self.value(u) as usize).saturating_sub(passengers.len()))
-                .collect()
-        } else {
-            Vec::new()
         };
         // The winds at a full stick that fit: a main wind's half stick is listed only where
         // its full stick is blocked (a unit hemmed in still edges forward; in the open, the
@@ -660,50 +764,7 @@ impl SdEra {
                 kept += 1;
                 continue;
             }
-            out.push(crate::events::Action::Move {
-                unit: u,
-                to: Target::Point(to),
-                cargo: None,
-            });
-            // A transport loads or drops along the eight main winds only (a short menu).
-            let main_wind = k < 16 && k % 2 == 0;
-            if main_wind && !load.is_empty() {
-                debug_assert!(self.judge_move(u, Target::Point(to), &load, &[]).is_ok());
-                out.push(crate::events::Action::Move {
-                    unit: u,
-                    to: Target::Point(to),
-                    cargo: crate::events::Cargo::new(load.clone(), Vec::new()),
-                });
-            }
-            if main_wind && !passengers.is_empty() {
-                // Drop them behind the transport, side by side.
-                let mut drop = Vec::new();
-                for (k, &l) in passengers.iter().enumerate() {
-                    let back = toward(to, x.at, 2 * BASE_RADIUS + NEXT_TO / 2);
-                    let across = Point::new(back.x - (to.y - x.at.y), back.y + (to.x - x.at.x));
-                    let side = [0i64, 1, -1][k.min(2)] * (2 * BASE_RADIUS + 20);
-                    let at = if side == 0 {
-                        back
-                    } else {
-                        toward(back, across, side)
-                    };
-                    drop.push(Drop { unit: l, at });
-                }
-                // The move itself lands (it fits); what is left of the judge is the drops.
-                let dropped =
-                    self.judge_drops(u, Base::new(to, BASE_RADIUS), &[], &drop, &mut all_but_it);
-                debug_assert_eq!(
-                    dropped.is_ok(),
-                    self.judge_move(u, Target::Point(to), &[], &drop).is_ok()
-                );
-                if dropped.is_ok() {
-                    out.push(crate::events::Action::Move {
-                        unit: u,
-                        to: Target::Point(to),
-                        cargo: crate::events::Cargo::new(Vec::new(), drop),
-                    });
-                }
-            }
+            self.transport_moves(u, x.at, to, k, &load, &passengers, &mut all_but_it, out);
         }
         out.extend(
             points[..kept]

@@ -175,8 +175,9 @@ pub fn duel_distribution(duel: &Duel) -> Dist {
 }
 
 /// Odds in the API's shape: each winning knockback distance, the tie, the loss (and, in
-/// melee, the loss with the attacker knocked back); details add up win, tie and lose, and
-/// the chance the defender is stunned: a win whose knockback of `k` sticks `stuns(k)`
+/// melee, the loss with the attacker knocked back); details add up win, tie and lose
+/// (`win_chance`, `tie_chance`, `lose_chance`: chances, named `_chance` so the text odds print
+/// them as percentages), and the chance the defender is stunned (`stun_chance`): a win whose knockback of `k` sticks `stuns(k)`
 /// (SDE-KB2, SDE-KB3: it runs into terrain, an edge or a unit). `summary` says it in a
 /// player's words: the whole chance to win first.
 pub fn odds_of(duel: &Duel) -> Odds {
@@ -205,10 +206,10 @@ pub fn odds_with(duel: &Duel, stuns: &dyn Fn(i32) -> bool) -> Odds {
     let mut details = BTreeMap::new();
     details.insert("attack_dice".into(), serde_json::json!(duel.att.dice));
     details.insert("defence_dice".into(), serde_json::json!(duel.def.dice));
-    details.insert("win".into(), serde_json::json!(win));
-    details.insert("tie".into(), serde_json::json!(tie));
-    details.insert("lose".into(), serde_json::json!(lose));
-    details.insert("stunned".into(), serde_json::json!(stunned));
+    details.insert("win_chance".into(), serde_json::json!(win));
+    details.insert("tie_chance".into(), serde_json::json!(tie));
+    details.insert("lose_chance".into(), serde_json::json!(lose));
+    details.insert("stun_chance".into(), serde_json::json!(stunned));
     details.insert("melee".into(), serde_json::json!(duel.melee));
     details.insert("expected_knockback".into(), serde_json::json!(expected));
     details.insert(
@@ -526,9 +527,14 @@ impl SdEra {
                 0.0
             };
             odds.details
-                .insert("stunned".into(), serde_json::json!(stunned));
+                .insert("stun_chance".into(), serde_json::json!(stunned));
             let num = |k: &str| odds.details[k].as_f64().unwrap_or(0.0);
-            let text = summary(num("win"), stunned, num("tie"), num("lose"));
+            let text = summary(
+                num("win_chance"),
+                stunned,
+                num("tie_chance"),
+                num("lose_chance"),
+            );
             odds.details
                 .insert("summary".into(), serde_json::json!(text));
         }

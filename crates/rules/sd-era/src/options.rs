@@ -111,6 +111,18 @@ pub enum Collect {
     One,
 }
 
+/// Where the players' units start ("Players start on any board edge", each mission's .1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Start {
+    /// Fixed posts round the table edge, the units stood side by side at them.
+    #[default]
+    Posts,
+    /// A deployment before play: each seat in turn chooses a table edge of its own and
+    /// places its units along it, one at a time.
+    Edge,
+}
+
 battlemat_core::game_options! {
     /// Our house rules (the text has no optional rules).
     pub struct Options {
@@ -134,5 +146,7 @@ battlemat_core::game_options! {
             help "SPRAY loses a die per stick beyond the first on each share, or once for the whole attack";
         collect: Collect = Collect::Both, house "SDE-EGG.2", values ["both", "one"],
             help "EGG HUNT: collect picks up an egg's two credits for one action, or one credit an action";
+        start: Start = Start::Posts, house "SDE-KOTH.1", values ["posts", "edge"],
+            help "units start at fixed posts round the table edge, or each player chooses an edge of their own and places their units along it";
     }
 }

@@ -9,6 +9,43 @@ use battlemat_core::SetupError;
 
 /// Check a saved state as strictly as a setup: the bodies match the setup's, every unit is
 /// on the table or aboard a transport, and the phase names units that exist.
+/// `start = edge`: one edge a seat (or none chosen yet), no two seats on one; none kept
+/// when the mission's posts are fixed.
+fn check_edges(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
+    use crate::setup::{EDGE_NAMES, NO_EDGE, seats_choose_edges};
+    let chosen = fixed.options.start == crate::data::Start::Edge && seats_choose_edges(fixed.kind);
+    if !chosen {
+        return match now.edges.is_empty() {
+            true => Ok(()),
+            false => Err(SetupError::new(
+                "now.edges",
+                "the posts are fixed (start = posts, or the mission's): no edges chosen",
+            )),
+        };
+    }
+    if now.edges.len() != fixed.players as usize {
+        return Err(SetupError::new(
+            "now.edges",
+            format!("one edge per player ({})", fixed.players),
+        ));
+    }
+    for (i, &e) in now.edges.iter().enumerate() {
+        if e != NO_EDGE && e as usize >= EDGE_NAMES.len() {
+            return Err(SetupError::new(
+                format!("now.edges[{i}]"),
+                "no such table edge",
+            ));
+        }
+        if e != NO_EDGE && now.edges[..i].contains(&e) {
+            return Err(SetupError::new(
+                format!("now.edges[{i}]"),
+                "two players on one table edge",
+            ));
+        }
+    }
+    Ok(())
+}
+
 pub fn check_progress(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
     let n = fixed.players as usize;
     if now.tokens.len() != n || now.out_at.len() != n {
@@ -20,6 +57,7 @@ pub fn check_progress(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
     if now.active >= fixed.players || now.first >= fixed.players {
         return Err(SetupError::new("now.active", "no such player"));
     }
+    check_edges(fixed, now)?;
     let count = now.units.len();
     if count > 250 {
         return Err(SetupError::new("now.units", "too many units"));
@@ -75,12 +113,15 @@ pub fn check_progress(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
 }
 
 /// Every unit, seat and piece a saved state's phase, pending steps and charge name exists.
-fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
-    use crate::state::{Choice, Fight, Pending, Striker};
-    let n = now.units.len();
-    let players = fixed.players;
-    let unit = |u: u8, at: &str| -> Result<(), SetupError> {
-        if (u as usize) < n {
+/// What a saved state's ids may name: its units, its seats, its terrain.
+struct Refs<'a> {
+    fixed: &'a Fixed,
+    now: &'a Progress,
+}
+
+impl Refs<'_> {
+    fn unit(&self, u: u8, at: &str) -> Result<(), SetupError> {
+        if (u as usize) < self.now.units.len() {
             Ok(())
         } else {
             Err(SetupError::new(
@@ -88,9 +129,10 @@ fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
                 format!("names unit u{u}, which does not exist"),
             ))
         }
-    };
-    let seat = |s: u8, at: &str| -> Result<(), SetupError> {
-        if s < players {
+    }
+
+    fn seat(&self, s: u8, at: &str) -> Result<(), SetupError> {
+        if s < self.fixed.players {
             Ok(())
         } else {
             Err(SetupError::new(
@@ -98,48 +140,63 @@ fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
                 format!("names seat {s}, which does not exist"),
             ))
         }
-    };
-    let fight = |f: &Fight, at: &str| -> Result<(), SetupError> {
+    }
+
+    fn fight(&self, f: &crate::state::Fight, at: &str) -> Result<(), SetupError> {
+        use crate::state::Striker;
         if let Striker::Unit(u) | Striker::Ball(u) | Striker::Animal(u) = f.striker {
-            unit(u, at)?;
+            self.unit(u, at)?;
         }
-        unit(f.target, at)?;
+        self.unit(f.target, at)?;
         if let Some(s) = f.by {
-            seat(s, at)?;
+            self.seat(s, at)?;
         }
         Ok(())
-    };
-    let choice = |c: &Choice, at: &str| -> Result<(), SetupError> {
-        seat(c.seat(), at)?;
+    }
+
+    fn choice(&self, c: &crate::state::Choice, at: &str) -> Result<(), SetupError> {
+        use crate::state::Choice;
+        self.seat(c.seat(), at)?;
         match *c {
-            Choice::Push { mover, .. } => unit(mover, at),
-            Choice::TakeHill { unit: u, .. } => unit(u, at),
+            Choice::Push { mover, .. } => self.unit(mover, at),
+            Choice::TakeHill { unit: u, .. } => self.unit(u, at),
             Choice::EarnedCheer { .. } => Ok(()),
-            Choice::FreeAttack { unit: u, .. } => unit(u, at),
+            Choice::FreeAttack { unit: u, .. } => self.unit(u, at),
             Choice::Draws { .. } | Choice::GiveUp { .. } => Ok(()),
         }
-    };
-    if let Some(u) = now.charge {
-        unit(u, "now.charge")?;
     }
+}
+
+fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
+    let r = Refs { fixed, now };
+    if let Some(u) = now.charge {
+        r.unit(u, "now.charge")?;
+    }
+    check_phase_references(&r)?;
+    check_pending_references(&r)
+}
+
+/// The ids the phase names, and that what it rolls for is there.
+fn check_phase_references(r: &Refs<'_>) -> Result<(), SetupError> {
+    let (now, players) = (r.now, r.fixed.players);
     let at = "now.phase";
     match &now.phase {
         Phase::Draft { seat: s } | Phase::StartHidden { seat: s } | Phase::Deploy { seat: s } => {
-            seat(*s, at)?
+            r.seat(*s, at)?
         }
         Phase::TurnOrder {
             seat: s, rolling, ..
         } => {
-            seat(*s, at)?;
+            r.seat(*s, at)?;
             if u16::from(*rolling) >= 1 << players {
                 return Err(SetupError::new(at, "rolling seats that do not exist"));
             }
         }
-        Phase::Fight(f) => fight(f, at)?,
-        Phase::Choose(c) => choice(c, at)?,
-        Phase::BreakIn { unit: u, .. } => unit(*u, at)?,
+        Phase::Fight(f) => r.fight(f, at)?,
+        Phase::Choose(c) => r.choice(c, at)?,
+        Phase::BreakIn { unit: u, .. } => r.unit(*u, at)?,
         Phase::AnimalRecover { animal, .. } | Phase::AnimalCharge { animal, .. } => {
-            unit(*animal, at)?;
+            r.unit(*animal, at)?;
             if !now.units[*animal as usize].is_animal() {
                 return Err(SetupError::new(
                     at,
@@ -160,8 +217,8 @@ fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
             }
         }
         Phase::BlipReveal { blip, unit: u } => {
-            unit(*blip, at)?;
-            unit(*u, at)?;
+            r.unit(*blip, at)?;
+            r.unit(*u, at)?;
             if !now.units[*blip as usize].is_blip()
                 || now
                     .zones
@@ -175,9 +232,9 @@ fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
             }
         }
         Phase::MineRoll { mine, unit: u } => {
-            unit(*mine, at)?;
+            r.unit(*mine, at)?;
             if let Some(u) = u {
-                unit(*u, at)?;
+                r.unit(*u, at)?;
             }
             if !now.units[*mine as usize].is_mine() {
                 return Err(SetupError::new(at, "rolls for a bomb that is not one"));
@@ -186,7 +243,7 @@ fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
         Phase::OrderRoll { seat: s, .. }
         | Phase::EnemyDraw { seat: s, .. }
         | Phase::CaptureRoll { seat: s, .. } => {
-            seat(*s, at)?;
+            r.seat(*s, at)?;
             if now.convoy.is_none() {
                 return Err(SetupError::new(at, "a convoy's roll outside a convoy"));
             }
@@ -197,9 +254,9 @@ fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
             }
         }
         Phase::EggOpens { egg, by } => {
-            unit(*egg, at)?;
+            r.unit(*egg, at)?;
             if let Some(s) = by {
-                seat(*s, at)?;
+                r.seat(*s, at)?;
             }
             if !now.units[*egg as usize].is_egg() || now.eggs.is_none_or(|c| c.total() == 0) {
                 return Err(SetupError::new(
@@ -209,37 +266,44 @@ fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
             }
         }
         Phase::EggBomb { bomb, .. } | Phase::BombRoll { bomb, .. } => {
-            unit(*bomb, at)?;
+            r.unit(*bomb, at)?;
             if !matches!(now.units[*bomb as usize].body, Body::Bomb { .. }) {
                 return Err(SetupError::new(at, "rolls for a bomb that is not one"));
             }
         }
         Phase::Turn | Phase::FastMoves | Phase::Over => {}
     }
+    Ok(())
+}
+
+/// The ids the things still to happen name.
+fn check_pending_references(r: &Refs<'_>) -> Result<(), SetupError> {
+    use crate::state::Pending;
+    let (now, fixed) = (r.now, r.fixed);
     for (i, p) in now.pending.iter().enumerate() {
         let at = format!("now.pending[{i}]");
         match p {
             Pending::Motion(m) => {
-                unit(m.body, &at)?;
+                r.unit(m.body, &at)?;
                 if let Some(u) = m.past {
-                    unit(u, &at)?;
+                    r.unit(u, &at)?;
                 }
                 if let Some(s) = m.by {
-                    seat(s, &at)?;
+                    r.seat(s, &at)?;
                 }
             }
-            Pending::Fight(f) => fight(f, &at)?,
-            Pending::Choose(c) => choice(c, &at)?,
+            Pending::Fight(f) => r.fight(f, &at)?,
+            Pending::Choose(c) => r.choice(c, &at)?,
             Pending::ShipDamaged | Pending::ZoneCard { .. } => {}
             Pending::Reveal { blip, unit: u } => {
-                unit(*blip, &at)?;
-                unit(*u, &at)?;
+                r.unit(*blip, &at)?;
+                r.unit(*u, &at)?;
             }
-            Pending::Retreat { unit: u } => unit(*u, &at)?,
+            Pending::Retreat { unit: u } => r.unit(*u, &at)?,
             Pending::Open { egg, by } => {
-                unit(*egg, &at)?;
+                r.unit(*egg, &at)?;
                 if let Some(s) = by {
-                    seat(*s, &at)?;
+                    r.seat(*s, &at)?;
                 }
             }
             Pending::OffHill {
@@ -248,8 +312,8 @@ fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
                 piece,
                 ..
             } => {
-                unit(*attacker, &at)?;
-                unit(*target, &at)?;
+                r.unit(*attacker, &at)?;
+                r.unit(*target, &at)?;
                 if *piece as usize >= fixed.table.pieces.len() {
                     return Err(SetupError::new(
                         at,
@@ -260,8 +324,8 @@ fn check_references(fixed: &Fixed, now: &Progress) -> Result<(), SetupError> {
             Pending::Spray {
                 unit: u, target, ..
             } => {
-                unit(*u, &at)?;
-                unit(*target, &at)?;
+                r.unit(*u, &at)?;
+                r.unit(*target, &at)?;
             }
         }
     }

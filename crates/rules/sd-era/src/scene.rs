@@ -125,8 +125,66 @@ impl SdEra {
     pub fn scene_of(&self) -> Scene {
         let t = &self.fixed.table;
         let mut table = Table::open("stick", st(t.width), st(t.depth), "mat");
-        let terrain = t
-            .pieces
+        let terrain = self.terrain_pieces();
+        let markers = self.markers();
+        let mut pieces = Vec::new();
+        let mut strip = [table.width + 0.6, table.height - 0.3];
+        for u in self.ids() {
+            let mut p = self.body_piece(u);
+            if p.off_table.is_some() {
+                p.x = scene::round(strip[0]);
+                p.y = scene::round(strip[1]);
+                strip[1] -= 0.7;
+            }
+            pieces.push(p);
+        }
+        table.include([0.0, strip[1].min(0.0), table.width + 1.4, table.height]);
+        let traces = self
+            .now
+            .trail
+            .iter()
+            .filter_map(|tr| {
+                let (kind, from, to) = match *tr {
+                    Trail::Move { from, to } => (TraceKind::Move, from, to),
+                    Trail::Shot { from, to } => (TraceKind::Shot, from, to),
+                    Trail::Knockback { from, to } => (TraceKind::Knockback, from, to),
+                };
+                (from != to).then(|| Trace {
+                    kind,
+                    points: vec![xy(from), xy(to)],
+                    label: String::new(),
+                })
+            })
+            .collect();
+        let over = self.now.result.is_some();
+        Scene {
+            title: self.fixed.setup.mission.name.clone(),
+            status: vec![format!("round {}", self.now.round), self.prompt_text()],
+            table,
+            sides: (0..self.fixed.players)
+                .map(|p| SceneSide {
+                    name: format!("Player {}", p + 1),
+                    seats: vec![p],
+                    note: format!("{} {}", self.now.tokens[p as usize], self.score_word()),
+                    to_act: p == self.now.active && !over,
+                })
+                .collect(),
+            terrain,
+            markers,
+            pieces,
+            traces,
+            actions: Vec::new(),
+            key: vec![
+                "on a base: value and special letter; yellow cross: stunned".into(),
+                "grey discs: enemies the rules move".into(),
+            ],
+        }
+    }
+
+    /// The terrain pieces, in the mission's names.
+    fn terrain_pieces(&self) -> Vec<scene::TerrainPiece> {
+        let t = &self.fixed.table;
+        t.pieces
             .iter()
             .enumerate()
             .map(|(i, p)| {
@@ -166,7 +224,13 @@ impl SdEra {
                     cover: false,
                 }
             })
-            .collect();
+            .collect()
+    }
+
+    /// The missions' markers: the ring, SOCCER's goals, BATTLE ZONES' zones, and each bomb's
+    /// or mine's blast.
+    fn markers(&self) -> Vec<Marker> {
+        let t = &self.fixed.table;
         let mut markers = Vec::new();
         if self.fixed.kind == MissionKind::RingBattle {
             let c = xy(self.fixed.centre);
@@ -185,7 +249,7 @@ impl SdEra {
             });
         }
         if self.fixed.kind == MissionKind::Soccer {
-            for (g, &(a, b)) in self.fixed.goals.iter().enumerate() {
+            for (g, (a, b)) in self.goals() {
                 markers.push(Marker {
                     id: format!("goal{g}"),
                     kind: "goal".into(),
@@ -246,58 +310,7 @@ impl SdEra {
                 });
             }
         }
-        let mut pieces = Vec::new();
-        let mut strip = [table.width + 0.6, table.height - 0.3];
-        for u in self.ids() {
-            let mut p = self.body_piece(u);
-            if p.off_table.is_some() {
-                p.x = scene::round(strip[0]);
-                p.y = scene::round(strip[1]);
-                strip[1] -= 0.7;
-            }
-            pieces.push(p);
-        }
-        table.include([0.0, strip[1].min(0.0), table.width + 1.4, table.height]);
-        let traces = self
-            .now
-            .trail
-            .iter()
-            .filter_map(|tr| {
-                let (kind, from, to) = match *tr {
-                    Trail::Move { from, to } => (TraceKind::Move, from, to),
-                    Trail::Shot { from, to } => (TraceKind::Shot, from, to),
-                    Trail::Knockback { from, to } => (TraceKind::Knockback, from, to),
-                };
-                (from != to).then(|| Trace {
-                    kind,
-                    points: vec![xy(from), xy(to)],
-                    label: String::new(),
-                })
-            })
-            .collect();
-        let over = self.now.result.is_some();
-        Scene {
-            title: self.fixed.setup.mission.name.clone(),
-            status: vec![format!("round {}", self.now.round), self.prompt_text()],
-            table,
-            sides: (0..self.fixed.players)
-                .map(|p| SceneSide {
-                    name: format!("Player {}", p + 1),
-                    seats: vec![p],
-                    note: format!("{} {}", self.now.tokens[p as usize], self.score_word()),
-                    to_act: p == self.now.active && !over,
-                })
-                .collect(),
-            terrain,
-            markers,
-            pieces,
-            traces,
-            actions: Vec::new(),
-            key: vec![
-                "on a base: value and special letter; yellow cross: stunned".into(),
-                "grey discs: enemies the rules move".into(),
-            ],
-        }
+        markers
     }
 
     /// What an action points at: the unit, its target unit or point, and for a plain move
@@ -356,9 +369,21 @@ impl SdEra {
                     x: st(at.x),
                     y: st(at.y),
                 }),
-                free: None,
+                free: Some(self.deploy_region(*u, *at)),
                 shot: false,
             },
+            Action::Edge { edge } => {
+                let p = self.edge_middle(*edge);
+                Anchors {
+                    piece: None,
+                    target: Some(scene::Target::Point {
+                        x: st(p.x),
+                        y: st(p.y),
+                    }),
+                    free: None,
+                    shot: false,
+                }
+            }
             Action::Place { target } => Anchors {
                 piece: None,
                 target: unit(*target),
@@ -393,6 +418,29 @@ impl SdEra {
                 }
             }
             _ => Anchors::default(),
+        }
+    }
+
+    /// Where a click may place a unit before play: the strip along its player's edge (the
+    /// line its bases' centres touch the edge on), or RING BATTLE's ring for a place in it.
+    fn deploy_region(&self, u: UnitId, at: battlemat_geom::table::Point) -> FreePoint {
+        let seat = self.unit(u).owner.unwrap_or(0);
+        let region = if self.fixed.kind == MissionKind::RingBattle && self.in_ring_zone(at) {
+            let c = self.fixed.centre;
+            Region::Circle {
+                x: st(c.x),
+                y: st(c.y),
+                r: st(self.fixed.setup.mission.ring_radius),
+            }
+        } else {
+            let [a, b] = self.edge_strip(seat);
+            Region::Path {
+                points: vec![xy(a), xy(b)],
+            }
+        };
+        FreePoint {
+            region,
+            template: format!("deploy {} {{x}},{{y}}", crate::events::unit_label(u)),
         }
     }
 }

@@ -8,9 +8,14 @@
 //! place on the edge (its *post*: two players face each other across the table; three to
 //! six go round it clockwise) and stand its units side by side there, bases touching the
 //! edge, half a stick apart. A post is also where a seat's SOCCER goal is, and which way is
-//! "in front of the player" in RING BATTLE.
+//! "in front of the player" in RING BATTLE. With the option `start = edge` each seat chooses
+//! an edge of its own in a deployment before play (`Phase::Deploy`, RING BATTLE's, judged in
+//! [`crate::legal`]) and its post, goal and "front" follow it (`Progress::edges`).
 
-use crate::data::{Armies, BALL_RADIUS, BASE_RADIUS, MissionKind, STICK, Setup, Special, UnitType};
+use crate::data::{
+    Armies, BALL_RADIUS, BASE_RADIUS, Catalog, MissionKind, STICK, Setup, Special, Start, UnitType,
+};
+use crate::events::Event;
 use crate::state::{Back, Body, Fixed, Phase, Progress, SdEra, Unit, UnitId};
 use battlemat_core::{Seat, SetupError};
 use battlemat_geom::table::{Base, Landing, OverBound, Point, Ticks, toward};
@@ -41,10 +46,114 @@ pub fn check_unit_type(key: &str, u: &UnitType) -> Result<(), SetupError> {
     Ok(())
 }
 
-/// Each seat's place on the table edge, as (edge, fraction along it): edges S, W, N, E are
-/// 0..4; seats go clockwise from the near edge. In CONVOY (ours: the players escort the
+/// A seat's place on the table edge: the edge (0..4: near, left, far, right, clockwise from
+/// the near edge) and the fraction of the way along it.
+pub type Post = (u8, (i64, i64));
+
+/// `Progress::edges` for a seat that has not chosen its edge yet.
+pub const NO_EDGE: u8 = u8::MAX;
+
+/// The table edges in the players' words, as `edge near` names them (0..4).
+pub const EDGE_NAMES: [&str; 4] = ["near", "left", "far", "right"];
+
+/// The middle of an edge.
+const HALF: (i64, i64) = (1, 2);
+
+/// Whether the seats choose their table edges with `start = edge` in this mission: not in
+/// CONVOY or BATTLE ZONES, where everyone starts at one end (they still place their units).
+pub fn seats_choose_edges(kind: MissionKind) -> bool {
+    !matches!(kind, MissionKind::Convoy | MissionKind::BattleZones)
+}
+
+/// The rule a seat's start breaks: its mission's set-up (each mission's `.1`).
+pub fn setup_rule(kind: MissionKind) -> &'static str {
+    match kind {
+        MissionKind::KingOfTheHill => "SDE-KOTH.1",
+        MissionKind::Soccer => "SDE-SOCCER.1",
+        MissionKind::KickBomb => "SDE-KICKBOMB.1",
+        MissionKind::RingBattle => "SDE-RING.1",
+        MissionKind::ShootingGallery => "SDE-GALLERY.1",
+        MissionKind::Safari => "SDE-SAFARI.1",
+        MissionKind::EggHunt => "SDE-EGG.1",
+        MissionKind::Convoy => "SDE-CONVOY.1",
+        MissionKind::BattleZones => "SDE-ZONES.1",
+    }
+}
+
+/// The data read and checked: the built-in chart and missions, or a data folder's (each
+/// mission checked as a setup with its default armies).
+impl Catalog {
+    /// The built-in data, parsed once per process.
+    pub fn builtin() -> &'static Catalog {
+        static BUILTIN: std::sync::OnceLock<Catalog> = std::sync::OnceLock::new();
+        BUILTIN.get_or_init(|| {
+            Catalog::from_sources(
+                "units.toml",
+                crate::data::UNITS_TOML,
+                &crate::data::MISSIONS,
+            )
+            .unwrap_or_else(|e| panic!("built-in SD ERA data is broken: {e}"))
+        })
+    }
+
+    /// Parse a unit chart and mission files (name, text), checking every mission with its
+    /// default armies for two players.
+    pub fn from_sources(
+        chart_name: &str,
+        chart: &str,
+        missions: &[(&str, &str)],
+    ) -> Result<Catalog, SetupError> {
+        let chart_text = chart;
+        let chart: std::collections::BTreeMap<String, UnitType> =
+            battlemat_core::data::parse(chart_name, chart)?;
+        let chart_file = |prefix| battlemat_core::data::Part {
+            setup: prefix,
+            file: "",
+            name: chart_name,
+            text: chart_text,
+        };
+        let mut out = Vec::new();
+        for (file, text) in missions {
+            let m: crate::data::MissionFile = battlemat_core::data::parse(file, text)?;
+            // The setup's armies are the mission file's.
+            let file = |prefix| battlemat_core::data::Part {
+                setup: prefix,
+                file: if prefix == "armies" { "armies" } else { "" },
+                name: file,
+                text,
+            };
+            let m = m
+                .measure()
+                .map_err(|e| battlemat_core::data::place_parts(e, &[file("")]))?;
+            let setup = Setup {
+                chart: chart.clone(),
+                armies: m.armies.iter().take(2).cloned().collect(),
+                mission: m.clone(),
+                options: crate::data::Options::default(),
+                players: 2,
+            };
+            check_setup(&setup).map_err(|e| {
+                let parts = [file("mission."), file("armies"), chart_file("chart.")];
+                battlemat_core::data::place_parts(e, &parts)
+            })?;
+            out.push(m);
+        }
+        let cat = Catalog {
+            chart,
+            missions: out,
+        };
+        // A chart file on its own is checked line by line.
+        for (key, u) in &cat.chart {
+            check_unit_type(key, u)
+                .map_err(|e| battlemat_core::data::place_parts(e, &[chart_file("")]))?;
+        }
+        Ok(cat)
+    }
+}
+
+/// Each seat's fixed post (`start = posts`): seats go clockwise from the near edge. In CONVOY (ours: the players escort the
 /// ship) and BATTLE ZONES ("Everyone starts at one end") everyone starts along the near edge.
-fn post_places(kind: MissionKind, players: u8) -> Vec<(u8, (i64, i64))> {
+fn post_places(kind: MissionKind, players: u8) -> Vec<Post> {
     if matches!(kind, MissionKind::Convoy | MissionKind::BattleZones) {
         let n = i64::from(players);
         return (0..n).map(|s| (0, (2 * s + 1, 2 * n))).collect();
@@ -52,8 +161,7 @@ fn post_places(kind: MissionKind, players: u8) -> Vec<(u8, (i64, i64))> {
     post_places_around(players).to_vec()
 }
 
-fn post_places_around(players: u8) -> &'static [(u8, (i64, i64))] {
-    const HALF: (i64, i64) = (1, 2);
+fn post_places_around(players: u8) -> &'static [Post] {
     match players {
         2 => &[(0, HALF), (2, HALF)],
         3 => &[(0, HALF), (1, HALF), (3, HALF)],
@@ -90,6 +198,126 @@ fn on_edge(
 /// Check a setup once and make the fixed part and the first state.
 pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
     let m = &s.mission;
+    check_table(m)?;
+    check_players(s)?;
+    let chart: Vec<(String, UnitType)> = s.chart.clone().into_iter().collect();
+    let draft = s.options.armies == Armies::Draft;
+    if s.armies.len() != s.players as usize {
+        return Err(SetupError::new(
+            "armies",
+            format!(
+                "{} armies for {} players{}",
+                s.armies.len(),
+                s.players,
+                if draft {
+                    " (a draft starts with empty ones)"
+                } else {
+                    ""
+                }
+            ),
+        ));
+    }
+    if m.kind_needs_ring() && m.ring_radius <= 0 {
+        return Err(SetupError::new(
+            "mission.ring_radius",
+            "a ring battle needs a ring",
+        ));
+    }
+    let (w, d) = (m.table.width, m.table.depth);
+    let centre = Point::new(w / 2, d / 2);
+    let choose_edges = s.options.start == Start::Edge && seats_choose_edges(m.mission);
+    if choose_edges && s.players > 4 {
+        return Err(SetupError::new(
+            "option start",
+            format!(
+                "edge: each player chooses a table edge of their own, so 2 to 4 players, not {}",
+                s.players
+            ),
+        ));
+    }
+    let fixed = Fixed {
+        setup: s.clone(),
+        chart,
+        players: s.players,
+        kind: m.mission,
+        table: m.table.clone(),
+        centre,
+        options: s.options.clone(),
+        piece_bounds: m.table.pieces.iter().map(|p| p.outline.bounds()).collect(),
+        any_holds: m.table.pieces.iter().any(|p| p.holds > 0),
+        piece_centres: m
+            .table
+            .pieces
+            .iter()
+            .map(|p| crate::movement::piece_centre(&p.outline))
+            .collect(),
+    };
+    let mut now = Progress {
+        units: Vec::new(),
+        phase: Phase::Turn,
+        active: 0,
+        first: 0,
+        round: 0,
+        tokens: vec![m.start_tokens; s.players as usize],
+        collected: false,
+        charge: None,
+        pending: Vec::new(),
+        back: Back::Turn,
+        out_at: vec![0; s.players as usize],
+        drafted: 0,
+        trail: Vec::new(),
+        turns: 0,
+        edges: Vec::new(),
+        eggs: None,
+        convoy: None,
+        zones: None,
+        result: None,
+    };
+    if choose_edges {
+        now.edges = vec![NO_EDGE; s.players as usize];
+    }
+    let mut game = SdEra {
+        fixed: Arc::new(fixed),
+        now,
+    };
+    game.place_balls()?;
+    // The mission's own bodies (animals, eggs, the ship, blips), by its rules' `.1`.
+    match m.mission {
+        MissionKind::Safari => game.set_up_safari()?,
+        MissionKind::EggHunt => game.set_up_eggs()?,
+        MissionKind::Convoy => game.set_up_convoy()?,
+        MissionKind::BattleZones => game.set_up_zones()?,
+        _ => {}
+    }
+    for (seat, army) in s.armies.iter().enumerate() {
+        let at = format!("armies[{seat}]");
+        let mut kinds = Vec::new();
+        for (i, key) in army.iter().enumerate() {
+            kinds.push(game.fixed.chart_kind(key, &format!("{at}[{i}]"))?);
+        }
+        if !draft {
+            game.check_army(seat as Seat, &kinds, &at)?;
+        }
+        for k in kinds {
+            game.place_unit(seat as Seat, k)
+                .map_err(|e| SetupError::new(&at, e))?;
+        }
+    }
+    game.now.phase = if draft {
+        Phase::Draft { seat: 0 }
+    } else {
+        Phase::Turn
+    };
+    if !draft {
+        game.start_play();
+    }
+    let SdEra { fixed, now } = game;
+    Ok((Arc::unwrap_or_clone(fixed), now))
+}
+
+/// The mission's table (SDE's missions: 3 to 6 sticks a side), within the bounds the text
+/// map and picture can draw, one name a terrain piece.
+fn check_table(m: &crate::data::Mission) -> Result<(), SetupError> {
     m.table
         .check()
         .map_err(|e| match battlemat_geom::table::piece_of(&e) {
@@ -125,6 +353,12 @@ pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
             "one name for each terrain piece",
         ));
     }
+    Ok(())
+}
+
+/// The players (2 to 6, and as many as the mission is for) and the chart's lines.
+fn check_players(s: &Setup) -> Result<(), SetupError> {
+    let m = &s.mission;
     if !(2..=MAX_PLAYERS).contains(&s.players) {
         return Err(SetupError::new(
             "players",
@@ -146,155 +380,7 @@ pub fn check_setup(s: &Setup) -> Result<(Fixed, Progress), SetupError> {
     for (k, u) in &s.chart {
         check_unit_type(&format!("chart.{k}"), u)?;
     }
-    let chart: Vec<(String, UnitType)> = s.chart.clone().into_iter().collect();
-    let draft = s.options.armies == Armies::Draft;
-    if s.armies.len() != s.players as usize {
-        return Err(SetupError::new(
-            "armies",
-            format!(
-                "{} armies for {} players{}",
-                s.armies.len(),
-                s.players,
-                if draft {
-                    " (a draft starts with empty ones)"
-                } else {
-                    ""
-                }
-            ),
-        ));
-    }
-    if m.kind_needs_ring() && m.ring_radius <= 0 {
-        return Err(SetupError::new(
-            "mission.ring_radius",
-            "a ring battle needs a ring",
-        ));
-    }
-    let (w, d) = (m.table.width, m.table.depth);
-    let centre = Point::new(w / 2, d / 2);
-    let places = post_places(m.mission, s.players);
-    let posts: Vec<Point> = places
-        .iter()
-        .map(|&(e, f)| on_edge(w, d, e, f, 0).0)
-        .collect();
-    let goals = places
-        .iter()
-        .map(|&(e, f)| {
-            let (p, dir) = on_edge(w, d, e, f, 0);
-            let len = if dir.0 != 0 { w } else { d };
-            let half = m.goal_width / 2;
-            let along = if dir.0 != 0 { p.x } else { p.y };
-            let lo = (along - half).clamp(0, (len - m.goal_width).max(0));
-            let hi = (lo + m.goal_width).min(len);
-            if dir.0 != 0 {
-                (Point::new(lo, p.y), Point::new(hi, p.y))
-            } else {
-                (Point::new(p.x, lo), Point::new(p.x, hi))
-            }
-        })
-        .collect();
-    let fixed = Fixed {
-        setup: s.clone(),
-        chart,
-        players: s.players,
-        kind: m.mission,
-        table: m.table.clone(),
-        goals,
-        posts,
-        centre,
-        options: s.options.clone(),
-        piece_bounds: m.table.pieces.iter().map(|p| p.outline.bounds()).collect(),
-        any_holds: m.table.pieces.iter().any(|p| p.holds > 0),
-        piece_centres: m
-            .table
-            .pieces
-            .iter()
-            .map(|p| crate::movement::piece_centre(&p.outline))
-            .collect(),
-    };
-    let mut now = Progress {
-        units: Vec::new(),
-        phase: Phase::Turn,
-        active: 0,
-        first: 0,
-        round: 0,
-        tokens: vec![m.start_tokens; s.players as usize],
-        collected: false,
-        charge: None,
-        pending: Vec::new(),
-        back: Back::Turn,
-        out_at: vec![0; s.players as usize],
-        drafted: 0,
-        trail: Vec::new(),
-        turns: 0,
-        eggs: None,
-        convoy: None,
-        zones: None,
-        result: None,
-    };
-    // Balls and bombs in the centre (two side by side with three or more players).
-    let balls = if s.players >= 3 {
-        m.balls_many_players
-    } else {
-        m.balls
-    };
-    for i in 0..balls {
-        let x = if balls == 1 {
-            centre.x
-        } else {
-            centre.x - STICK / 2 + i as Ticks * STICK
-        };
-        let at = Point::new(x, centre.y);
-        let body = if m.mission == MissionKind::KickBomb {
-            Body::Bomb { dice: 1 }
-        } else {
-            Body::Ball
-        };
-        let ball = new_unit(body, None, at);
-        let others: Vec<Base> = now.units.iter().map(Unit::base).collect();
-        if !matches!(fixed.table.landing(&ball.base(), &others), Landing::Ground) {
-            return Err(SetupError::new(
-                "mission",
-                "the centre of the table must be clear for the ball or bomb",
-            ));
-        }
-        now.units.push(ball);
-    }
-    let mut game = SdEra {
-        fixed: Arc::new(fixed),
-        now,
-    };
-    // The mission's own bodies (animals, eggs, the ship, blips), by its rules' `.1`.
-    match m.mission {
-        MissionKind::Safari => game.set_up_safari()?,
-        MissionKind::EggHunt => game.set_up_eggs()?,
-        MissionKind::Convoy => game.set_up_convoy()?,
-        MissionKind::BattleZones => game.set_up_zones()?,
-        _ => {}
-    }
-    for (seat, army) in s.armies.iter().enumerate() {
-        let at = format!("armies[{seat}]");
-        let mut kinds = Vec::new();
-        for (i, key) in army.iter().enumerate() {
-            kinds.push(game.fixed.chart_kind(key, &format!("{at}[{i}]"))?);
-        }
-        if !draft {
-            game.check_army(seat as Seat, &kinds, &at)?;
-        }
-        for k in kinds {
-            game.place_unit(seat as Seat, k)
-                .map_err(|e| SetupError::new(&at, e))?;
-        }
-    }
-    game.now.phase = if draft {
-        Phase::Draft { seat: 0 }
-    } else {
-        Phase::Turn
-    };
-    if !draft {
-        game.start_play();
-    }
-    let SdEra { fixed, now } = game;
-    Ok((Arc::unwrap_or_clone(fixed), now))
+    Ok(())
 }
 
 impl crate::data::Mission {
@@ -320,6 +406,47 @@ pub(crate) fn new_unit(body: Body, owner: Option<Seat>, at: Point) -> Unit {
         captured: None,
         gone: false,
         fresh: false,
+    }
+}
+
+impl SdEra {
+    /// SDE-SOCCER.1, SDE-KICKBOMB.1: the balls or bombs in the centre of the table.
+    fn place_balls(&mut self) -> Result<(), SetupError> {
+        let (s, m, centre) = (
+            &self.fixed.setup,
+            &self.fixed.setup.mission,
+            self.fixed.centre,
+        );
+        let (players, mission) = (s.players, m.mission);
+        let (balls_many, balls_few) = (m.balls_many_players, m.balls);
+        // Balls and bombs in the centre (two side by side with three or more players).
+        let balls = if players >= 3 { balls_many } else { balls_few };
+        for i in 0..balls {
+            let x = if balls == 1 {
+                centre.x
+            } else {
+                centre.x - STICK / 2 + i as Ticks * STICK
+            };
+            let at = Point::new(x, centre.y);
+            let body = if mission == MissionKind::KickBomb {
+                Body::Bomb { dice: 1 }
+            } else {
+                Body::Ball
+            };
+            let ball = new_unit(body, None, at);
+            let others: Vec<Base> = self.now.units.iter().map(Unit::base).collect();
+            if !matches!(
+                self.fixed.table.landing(&ball.base(), &others),
+                Landing::Ground
+            ) {
+                return Err(SetupError::new(
+                    "mission",
+                    "the centre of the table must be clear for the ball or bomb",
+                ));
+            }
+            self.now.units.push(ball);
+        }
+        Ok(())
     }
 }
 
@@ -352,7 +479,7 @@ impl SdEra {
         let mut out = Vec::new();
         if f.kind == MissionKind::RingBattle {
             let r = f.setup.mission.ring_radius;
-            let post = f.posts[seat as usize];
+            let post = self.post(seat);
             for depth in [STICK / 2, STICK, 3 * STICK / 2] {
                 let front = toward(f.centre, post, r - depth);
                 let v = (post.x - f.centre.x, post.y - f.centre.y);
@@ -363,7 +490,7 @@ impl SdEra {
             }
             return out;
         }
-        let (edge, frac) = post_places(f.kind, f.players)[seat as usize];
+        let (edge, frac) = self.post_place(seat);
         // Half a stick apart along the edge, nearest the post first; closer, and then a
         // second row behind, when the edge is crowded.
         let (p, dir) = on_edge(w, d, edge, frac, BASE_RADIUS);
@@ -388,10 +515,11 @@ impl SdEra {
         out
     }
 
-    /// RING BATTLE: spots outside the ring near `seat`'s table edge, half a stick apart.
+    /// Spots along `seat`'s table edge, bases touching it, half a stick apart from its post
+    /// (RING BATTLE's outside the ring, and `start = edge`'s deployment).
     pub fn edge_spots(&self, seat: Seat) -> Vec<Point> {
         let f = &self.fixed;
-        let (edge, frac) = post_places(f.kind, f.players)[seat as usize];
+        let (edge, frac) = self.post_place(seat);
         let (p, dir) = on_edge(f.table.width, f.table.depth, edge, frac, BASE_RADIUS);
         (0..12i64)
             .map(|k| {
@@ -404,10 +532,82 @@ impl SdEra {
             .collect()
     }
 
+    /// `seat`'s post: with `start = edge` the middle of the edge it chose, else its fixed
+    /// place (`post_places`).
+    pub fn post_place(&self, seat: Seat) -> Post {
+        match self.now.edges.get(seat as usize) {
+            Some(&edge) if edge != NO_EDGE => (edge, HALF),
+            _ => post_places(self.fixed.kind, self.fixed.players)[seat as usize],
+        }
+    }
+
+    /// `seat`'s post as a point on the table edge ("in front of the player" in RING BATTLE).
+    pub fn post(&self, seat: Seat) -> Point {
+        let (edge, frac) = self.post_place(seat);
+        let t = &self.fixed.table;
+        on_edge(t.width, t.depth, edge, frac, 0).0
+    }
+
+    /// The middle of a table edge (0..4), on it.
+    pub fn edge_middle(&self, edge: u8) -> Point {
+        let t = &self.fixed.table;
+        on_edge(t.width, t.depth, edge, HALF, 0).0
+    }
+
+    /// Does `seat` still have its table edge to choose (`start = edge`)?
+    pub fn edge_to_choose(&self, seat: Seat) -> bool {
+        self.now.edges.get(seat as usize) == Some(&NO_EDGE)
+    }
+
+    /// SOCCER (SDE-SOCCER.1, "a goal in the center of each player's start point, 1 stick
+    /// wide"): `seat`'s goal, a stretch of the table edge centred on its post (kept on the
+    /// edge); none while its edge is still to be chosen.
+    pub fn goal_of(&self, seat: Seat) -> Option<(Point, Point)> {
+        if self.edge_to_choose(seat) {
+            return None;
+        }
+        let (edge, frac) = self.post_place(seat);
+        let (w, d) = (self.fixed.table.width, self.fixed.table.depth);
+        let width = self.fixed.setup.mission.goal_width;
+        let (p, dir) = on_edge(w, d, edge, frac, 0);
+        let len = if dir.0 != 0 { w } else { d };
+        let along = if dir.0 != 0 { p.x } else { p.y };
+        let lo = (along - width / 2).clamp(0, (len - width).max(0));
+        let hi = (lo + width).min(len);
+        Some(if dir.0 != 0 {
+            (Point::new(lo, p.y), Point::new(hi, p.y))
+        } else {
+            (Point::new(p.x, lo), Point::new(p.x, hi))
+        })
+    }
+
+    /// Every seat's goal there is, by seat.
+    pub fn goals(&self) -> impl Iterator<Item = (Seat, (Point, Point))> + '_ {
+        (0..self.fixed.players).filter_map(|s| Some((s, self.goal_of(s)?)))
+    }
+
+    /// `start = edge`: the strip along `seat`'s edge a click may fall in to place a unit,
+    /// as the line its bases' centres touch the edge on (corner to corner).
+    pub fn edge_strip(&self, seat: Seat) -> [Point; 2] {
+        let (edge, _) = self.post_place(seat);
+        let t = &self.fixed.table;
+        let (a, _) = on_edge(t.width, t.depth, edge, (0, 1), BASE_RADIUS);
+        let (b, _) = on_edge(t.width, t.depth, edge, (1, 1), BASE_RADIUS);
+        let (da, db) = if a.x == b.x {
+            ((0, BASE_RADIUS), (0, -BASE_RADIUS))
+        } else {
+            ((BASE_RADIUS, 0), (-BASE_RADIUS, 0))
+        };
+        [
+            Point::new(a.x + da.0, a.y + da.1),
+            Point::new(b.x + db.0, b.y + db.1),
+        ]
+    }
+
     /// How far a point is from `seat`'s table edge.
     pub fn from_own_edge(&self, seat: Seat, p: Point) -> Ticks {
         let f = &self.fixed;
-        match post_places(f.kind, f.players)[seat as usize].0 {
+        match self.post_place(seat).0 {
             0 => p.y,
             1 => p.x,
             2 => f.table.depth - p.y,
@@ -518,20 +718,35 @@ impl SdEra {
         true
     }
 
-    /// After the armies are set: hiding at the start, then the roll for turn order.
+    /// After the armies are set: the deployment (`start = edge`), hiding at the start, then
+    /// the roll for turn order.
     pub fn start_play(&mut self) {
         // RING BATTLE: the players place their units themselves, after the roll for turn
-        // order (SDE-RING.1).
-        if self.fixed.kind == MissionKind::RingBattle {
+        // order (SDE-RING.1); with `start = edge` everywhere, before hiding (each mission's
+        // .1, "Players start on any board edge").
+        let ring = self.fixed.kind == MissionKind::RingBattle;
+        let edge = self.fixed.options.start == Start::Edge;
+        if ring || edge {
             for u in &mut self.now.units {
                 u.waiting = u.is_unit();
             }
         }
+        if edge && !ring {
+            if let Some(seat) = self.next_deployer(0) {
+                self.now.phase = Phase::Deploy { seat };
+                return;
+            }
+        }
+        // What the first step sets off is in the state (CONVOY's first enemy turn moves
+        // the ship); a new game has no event log yet.
+        self.start_hiding(&mut Vec::new());
+    }
+
+    /// Hiding at the start (SDE-H), then the roll for turn order.
+    pub fn start_hiding(&mut self, ev: &mut Vec<Event>) {
         match self.next_hider(0) {
             Some(seat) => self.now.phase = Phase::StartHidden { seat },
-            // What the first step sets off is in the state (CONVOY's first enemy turn moves
-            // the ship); a new game has no event log yet.
-            None => self.begin_play(&mut Vec::new()),
+            None => self.begin_play(ev),
         }
     }
 

@@ -2,6 +2,7 @@
 //! and what changes ([`Progress`], one plain struct deriving equality, hash and JSON). The
 //! rules that change it live in the modules named after them.
 
+pub use crate::data::ZoneCard;
 use crate::data::{BALL_RADIUS, BASE_RADIUS, MissionKind, Options, SHIP_RADIUS, Special, UnitType};
 use battlemat_core::Seat;
 use battlemat_geom::table::{Base, Point, Table, Ticks};
@@ -488,6 +489,11 @@ pub struct Progress {
     pub eggs: Option<EggContents>,
     /// Turns played (for the KICK-BOMB order of elimination).
     pub turns: u16,
+    /// `start = edge`: the table edge each seat chose (`NO_EDGE` while it has not); empty
+    /// when the posts are fixed (`start = posts`, or a mission where everyone starts at one
+    /// end).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub edges: Vec<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<battlemat_core::GameResult>,
 }
@@ -528,46 +534,6 @@ pub struct Convoy {
 impl Convoy {
     pub fn pool_size(&self) -> u32 {
         self.pool.iter().map(|&n| u32::from(n)).sum()
-    }
-}
-
-/// BATTLE ZONES' zone cards (rulings.md: no original cards were found; these are built
-/// only from mechanics in the text, and are ours).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ZoneCard {
-    /// Two more asteroids in the zone.
-    Asteroids,
-    /// Shooting in the zone limited to 1 stick.
-    MinovskyParticles,
-    /// Every blip in the zone is an AMBUSH 2.
-    AmbushNest,
-    /// Bombs in the zone explode on a 5 or 6.
-    Minefield,
-    /// Targets in the zone defend with 4 dice.
-    Fortified,
-    /// A value-4 enemy in the zone: it clears only when that enemy is beaten.
-    Boss,
-}
-
-impl ZoneCard {
-    pub const ALL: [ZoneCard; 6] = [
-        ZoneCard::Asteroids,
-        ZoneCard::MinovskyParticles,
-        ZoneCard::AmbushNest,
-        ZoneCard::Minefield,
-        ZoneCard::Fortified,
-        ZoneCard::Boss,
-    ];
-    pub fn name(self) -> &'static str {
-        match self {
-            ZoneCard::Asteroids => "Asteroids",
-            ZoneCard::MinovskyParticles => "Minovsky Particles",
-            ZoneCard::AmbushNest => "Ambush Nest",
-            ZoneCard::Minefield => "Minefield",
-            ZoneCard::Fortified => "Fortified",
-            ZoneCard::Boss => "Boss",
-        }
     }
 }
 
@@ -650,10 +616,6 @@ pub struct Fixed {
     pub players: u8,
     pub kind: MissionKind,
     pub table: Table,
-    /// SOCCER: each seat's goal, a stretch of the table edge (two points on it).
-    pub goals: Vec<(Point, Point)>,
-    /// Each seat's place on the table edge (where its units start, and its "front").
-    pub posts: Vec<Point>,
     /// The table's centre.
     pub centre: Point,
     pub options: Options,

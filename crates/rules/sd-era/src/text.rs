@@ -2,7 +2,7 @@
 //! as sentences, prompts, and actions described for menus.
 
 use crate::combat::Question;
-use crate::data::STICK;
+use crate::data::{MissionKind, STICK};
 use crate::events::{Action, Event, Winner, point_text, sticks, unit_label};
 use crate::state::{Body, Choice, Phase, SdEra, Striker, UnitId};
 use battlemat_geom::table::{Base, Outline, Point};
@@ -90,8 +90,9 @@ impl fmt::Display for Observation {
                 u.id,
                 u.name,
                 u.label,
-                u.at,
-                if u.owner == Some(self.active) {
+                // A unit not yet placed has no place on the table (nor actions) yet.
+                if u.waiting { "-" } else { u.at.as_str() },
+                if u.owner == Some(self.active) && !u.waiting {
                     format!(
                         "{} action{} ",
                         u.actions,
@@ -140,11 +141,8 @@ impl SdEra {
                 }
             }
         }
-        for (g, &(a, b)) in self.fixed.goals.iter().enumerate() {
-            if self.fixed.kind != crate::data::MissionKind::Soccer {
-                break;
-            }
-            let _ = g;
+        let soccer = self.fixed.kind == crate::data::MissionKind::Soccer;
+        for (_, (a, b)) in self.goals().filter(|_| soccer) {
             for k in 0..=8 {
                 let p = Point::new(a.x + (b.x - a.x) * k / 8, a.y + (b.y - a.y) * k / 8);
                 let c = ((p.x / cell_w) as usize).min(cols - 1);
@@ -344,10 +342,7 @@ impl SdEra {
                     u = crate::events::unit_label(*unit)
                 ),
             },
-            Phase::Deploy { seat } => format!(
-                "{}: place a unit in the ring or outside it near your edge (deploy uN X,Y) (SDE-RING.1)",
-                self.player(*seat)
-            ),
+            Phase::Deploy { seat } => self.deploy_prompt(*seat),
             Phase::BreakIn { unit, left, .. } => {
                 format!("{}: break-in die ({left} to roll)", self.name(*unit))
             }
@@ -444,6 +439,9 @@ impl SdEra {
                 None => a.to_string(),
             },
             Action::Deploy { unit, at } => format!("place {} at {}", n(unit), point_text(*at)),
+            Action::Edge { edge } => {
+                format!("start on the {} edge", crate::action_text::edge_name(*edge))
+            }
             other => other.to_string(),
         }
     }
@@ -473,6 +471,26 @@ impl SdEra {
                 n(target)
             ),
             _ => e.to_string(),
+        }
+    }
+
+    /// The words for a seat placing its units before play (SDE-RING.1, `start = edge`).
+    fn deploy_prompt(&self, seat: battlemat_core::Seat) -> String {
+        let who = self.player(seat);
+        let rule = crate::setup::setup_rule(self.fixed.kind);
+        if self.edge_to_choose(seat) {
+            format!(
+                "{who}: choose your table edge (edge near, left, far or right; each player has one of their own) ({rule})"
+            )
+        } else if self.fixed.kind == MissionKind::RingBattle {
+            format!(
+                "{who}: place a unit in the ring or outside it near your edge (deploy uN X,Y) ({rule})"
+            )
+        } else {
+            format!(
+                "{who}: place a unit within a stick of your table edge, the {} edge (deploy uN X,Y) ({rule})",
+                crate::action_text::edge_name(self.post_place(seat).0)
+            )
         }
     }
 }
@@ -568,6 +586,20 @@ impl fmt::Display for Event {
             Event::Bounced { ball } => write!(f, "{} bounces", u(ball)),
             Event::Stunned { unit } => write!(f, "{} is STUNNED", u(unit)),
             Event::Recovered { unit } => write!(f, "{} gets up", u(unit)),
+            Event::TurnEnds { seat } => write!(f, "Player {}'s turn ends", seat + 1),
+            Event::Resigned { seat } => write!(f, "Player {} resigns", seat + 1),
+            Event::GameOver { reason } => write!(f, "Game over: {reason}"),
+            _ => self.fmt_mission(f),
+        }
+    }
+}
+
+impl Event {
+    /// The missions' events in words (KOTH, SOCCER, KICK-BOMB, RING BATTLE, SAFARI, EGG HUNT,
+    /// BATTLE ZONES, CONVOY, and placing units before play).
+    fn fmt_mission(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let u = |x: &UnitId| unit_label(*x);
+        match self {
             Event::Token { seat, tokens } => {
                 write!(f, "Player {} earns a token ({tokens})", seat + 1)
             }
@@ -638,6 +670,14 @@ impl fmt::Display for Event {
             Event::AnimalRunsAway { animal, to } => {
                 write!(f, "{} runs away to {}", u(animal), point_text(*to))
             }
+            other => other.fmt_hunts(f),
+        }
+    }
+
+    /// EGG HUNT's, BATTLE ZONES' and CONVOY's events in words, and placing units.
+    fn fmt_hunts(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let u = |x: &UnitId| unit_label(*x);
+        match self {
             Event::EggOpens { egg, content, by } => {
                 write!(f, "{} breaks open: ", u(egg))?;
                 match content {
@@ -740,9 +780,15 @@ impl fmt::Display for Event {
                     " in the ring"
                 }
             ),
-            Event::TurnEnds { seat } => write!(f, "Player {}'s turn ends", seat + 1),
-            Event::Resigned { seat } => write!(f, "Player {} resigns", seat + 1),
-            Event::GameOver { reason } => write!(f, "Game over: {reason}"),
+            Event::Placed { unit, at } => write!(f, "{} is placed at {}", u(unit), point_text(*at)),
+            Event::EdgeChosen { seat, edge } => write!(
+                f,
+                "Player {} starts on the {} edge",
+                seat + 1,
+                crate::action_text::edge_name(*edge)
+            ),
+            // The rest are worded by `Display` and `fmt_mission`.
+            other => write!(f, "{other:?}"),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The shared conformance kit on every mission: two players with the default options, and
-//! three to six players with the other values of every house rule, a draft included
+//! three to six players with the other values of every house rule, a draft and `start = edge`
+//! included
 //! (times `BATTLEMAT_TEST_SCALE` for longer runs).
 use battlemat_core::Game;
 use battlemat_core::conformance::{self, Conformance};
@@ -35,6 +36,13 @@ fn setups() -> Vec<battlemat_sd_era::Setup> {
             ("rounds", "15"),
         ]),
         opts(&[("seats", "6"), ("rounds", "15")]),
+        // Each player chooses an edge and places their units (with a draft before it).
+        opts(&[
+            ("seats", "3"),
+            ("start", "edge"),
+            ("armies", "draft"),
+            ("rounds", "15"),
+        ]),
     ];
     let mut out = Vec::new();
     for m in SdEra::info().scenarios {
@@ -54,6 +62,6 @@ fn conformance_every_mission_and_option_set() {
             ..Default::default()
         },
     );
-    assert_eq!(s.games, 20 * 36 * conformance::scale());
+    assert_eq!(s.games, 20 * 45 * conformance::scale());
     eprintln!("{s:?}");
 }

@@ -12,7 +12,7 @@ fn docs_json_action_table_matches_the_code() {
     let doc = read("docs/json.md");
     let rows =
         battlemat_core::testing::action_table::<battlemat_sd_era::SdEra>(&doc, "Actions (SD ERA)");
-    assert_eq!(rows, 29, "one row per form of action");
+    assert_eq!(rows, 30, "one row per form of action");
 }
 
 #[test]

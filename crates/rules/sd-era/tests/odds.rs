@@ -80,7 +80,7 @@ fn check(att: &str, def: &str, melee: bool, range_y: f64) {
     h.apply(&Step::Act { seat: 0, action }).unwrap();
     let (kb, win) = search(&h, &g, 1, 0);
     let shown_kb = odds.details["expected_knockback"].as_f64().unwrap();
-    let shown_win = odds.details["win"].as_f64().unwrap();
+    let shown_win = odds.details["win_chance"].as_f64().unwrap();
     let pushed: f64 = odds
         .outcomes
         .iter()
@@ -138,8 +138,8 @@ fn matchup_odds_sum_to_one_and_read_letters() {
     assert!((o.outcomes.values().sum::<f64>() - 1.0).abs() < 1e-12);
     // 1 die against 1: win 15/36, tie 6/36.
     let o = p("1", "1", &[]).unwrap();
-    assert!((o.details["win"].as_f64().unwrap() - 15.0 / 36.0).abs() < 1e-12);
-    assert!((o.details["tie"].as_f64().unwrap() - 6.0 / 36.0).abs() < 1e-12);
+    assert!((o.details["win_chance"].as_f64().unwrap() - 15.0 / 36.0).abs() < 1e-12);
+    assert!((o.details["tie_chance"].as_f64().unwrap() - 6.0 / 36.0).abs() < 1e-12);
     assert!(
         p("1", "2", &[("range", "1.5")])
             .unwrap_err()
@@ -248,8 +248,8 @@ fn sde_kb2_odds_name_the_whole_win_and_the_stun() {
         .filter(|(k, _)| k.starts_with("win"))
         .map(|(_, p)| p)
         .sum();
-    assert!((num(&open, "win") - wins).abs() < 1e-12);
-    assert_eq!(num(&open, "stunned"), 0.0, "open ground: nothing stuns");
+    assert!((num(&open, "win_chance") - wins).abs() < 1e-12);
+    assert_eq!(num(&open, "stun_chance"), 0.0, "open ground: nothing stuns");
     let summary = open.details["summary"].as_str().unwrap();
     assert!(
         summary.starts_with(&format!("win {:.1}%", 100.0 * wins)),
@@ -257,10 +257,10 @@ fn sde_kb2_odds_name_the_whole_win_and_the_stun() {
     );
     // A wall right behind it: every win stuns; 2 sticks behind: only the longer knockbacks.
     let behind = m(&[("behind", "0")]);
-    assert!((num(&behind, "stunned") - wins).abs() < 1e-12);
+    assert!((num(&behind, "stun_chance") - wins).abs() < 1e-12);
     let far = m(&[("behind", "2")]);
     let one = open.outcomes["win, knockback 1 stick"];
-    assert!((num(&far, "stunned") - (wins - one)).abs() < 1e-12);
+    assert!((num(&far, "stun_chance") - (wins - one)).abs() < 1e-12);
     assert!(
         SdEra::matchup_odds(
             &[("attacker", "3"), ("defender", "2"), ("behind", "x")]
@@ -281,9 +281,9 @@ fn sde_kb2_odds_name_the_whole_win_and_the_stun() {
     put(&mut g, 0, 3.0, 1.0);
     put(&mut g, 1, 3.0, 2.0);
     let o = g.odds(&"shoot u0 u1".parse().unwrap()).unwrap();
-    assert!((num(&o, "stunned") - num(&o, "win")).abs() < 1e-12);
-    assert!(num(&o, "win") > 0.0);
+    assert!((num(&o, "stun_chance") - num(&o, "win_chance")).abs() < 1e-12);
+    assert!(num(&o, "win_chance") > 0.0);
     let d = duel("dom", "gm");
     let o = d.odds(&"shoot u0 u1".parse().unwrap()).unwrap();
-    assert_eq!(num(&o, "stunned"), 0.0);
+    assert_eq!(num(&o, "stun_chance"), 0.0);
 }

@@ -865,7 +865,7 @@ fn soccer(armies: &[&[&str]]) -> SdEra {
 fn sde_soccer_1_balls_and_goals() {
     let g = game("soccer", &[&["gm"], &["zaku"]], vec![], &[]);
     assert_eq!(g.now.units.iter().filter(|u| u.is_ball()).count(), 1);
-    assert_eq!(g.fixed.goals.len(), 2);
+    assert_eq!(g.goals().count(), 2);
     let g = game("soccer", &[&["gm"], &["zaku"], &["gm"]], vec![], &[]);
     assert_eq!(
         g.now.units.iter().filter(|u| u.is_ball()).count(),
@@ -2940,4 +2940,158 @@ fn sde_s_spray_range_per_share_by_default_or_once() {
             ..
         }
     )));
+}
+
+#[test]
+fn sde_koth_1_start_edge_players_choose_an_edge_and_place_their_units() {
+    // SDE-KOTH.1 (and SOCCER.1, KICKBOMB.1, EGG.1, GALLERY.1): "Players start on any board
+    // edge." With `start = edge`, before hiding and the roll for turn order, each seat in
+    // seat order chooses an edge of its own and then places its units one at a time, taking
+    // turns, each centre within a stick of its edge and clear of terrain and other bases.
+    let mut g = game(
+        "king_of_the_hill",
+        &[&["gm", "zaku"], &["dom"]],
+        vec![wall(0.0, 2.0, 0.5, 2.5)],
+        &[("start", "edge")],
+    );
+    assert_eq!(g.now.phase, Phase::Deploy { seat: 0 });
+    assert!(
+        g.now
+            .units
+            .iter()
+            .filter(|u| u.owner.is_some())
+            .all(|u| u.waiting)
+    );
+    // The edge comes first: the four edges are the choices.
+    let legal: Vec<String> = g.legal_actions().iter().map(|a| a.to_string()).collect();
+    assert_eq!(legal, ["edge near", "edge left", "edge far", "edge right"]);
+    refused(&mut g, "deploy u0 0.2,3", "SDE-KOTH.1");
+    let ev = act(&mut g, "edge left");
+    assert_eq!(ev, [Event::EdgeChosen { seat: 0, edge: 1 }]);
+    assert_eq!(g.now.phase, Phase::Deploy { seat: 0 });
+    refused(&mut g, "edge far", "SDE-KOTH.1"); // one choice
+    // Too far from its edge (the left, x = 0), and on the wall: refused, nothing changed.
+    let e = refused(&mut g, "deploy u0 1.25,3", "SDE-KOTH.1");
+    assert!(e.to_string().contains("within a stick"), "{e}");
+    refused(&mut g, "deploy u0 0.25,2.25", "SDE-KOTH.1");
+    act(&mut g, "deploy u0 1,3"); // a stick from the edge: the most allowed
+    assert_eq!(at(&g, 0), pt(1.0, 3.0));
+    assert!(!g.now.units[0].waiting);
+    // The next seat: the left edge is taken.
+    assert_eq!(g.now.phase, Phase::Deploy { seat: 1 });
+    refused(&mut g, "edge left", "SDE-KOTH.1");
+    act(&mut g, "edge right");
+    act(&mut g, "deploy u2 5.875,3");
+    // Seat 0's second unit: not on top of its first.
+    refused(&mut g, "deploy u1 1.1,3", "SDE-KOTH.1");
+    act(&mut g, "deploy u1 0.125,4");
+    // Everyone placed: the roll for turn order.
+    assert!(matches!(g.now.phase, Phase::TurnOrder { .. }));
+    // Each seat's post is its edge's middle (KING OF THE HILL has no goals).
+    assert_eq!(g.post(0), pt(0.0, 3.0));
+    assert_eq!(g.post(1), pt(6.0, 3.0));
+    // Five or more players cannot each have an edge: refused when the game is set up.
+    let s = setup(
+        "king_of_the_hill",
+        &[&["gm"], &["gm"], &["gm"], &["gm"], &["gm"]],
+        vec![],
+        &[("start", "edge")],
+    );
+    let err = SdEra::new_game(&s).unwrap_err();
+    assert!(err.to_string().contains("start"), "{err}");
+}
+
+#[test]
+fn sde_soccer_1_start_edge_goal_in_the_center_of_the_chosen_edge() {
+    // SDE-SOCCER.1: "Players start on any board edge. Place a goal in the center of each
+    // player's start point, 1 stick wide." With `start = edge` the goal is on the middle of
+    // the edge the player chose, and a ball shot into it scores for the shooter.
+    let mut g = game("soccer", &[&["gm"], &["gm"]], vec![], &[("start", "edge")]);
+    assert_eq!(g.goal_of(0), None, "no goal before the edge is chosen");
+    act(&mut g, "edge far");
+    act(&mut g, "deploy u1 3,5.5");
+    act(&mut g, "edge left");
+    act(&mut g, "deploy u2 0.5,3");
+    assert_eq!(g.goal_of(0), Some((pt(2.5, 6.0), pt(3.5, 6.0))));
+    assert_eq!(g.goal_of(1), Some((pt(0.0, 2.5), pt(0.0, 3.5))));
+    let scene = g.scene(battlemat_core::Viewer::Spectator);
+    let goal = scene
+        .markers
+        .iter()
+        .find(|m| m.id == "goal1")
+        .expect("goal1");
+    assert_eq!(
+        goal.shape,
+        battlemat_core::scene::Shape::Line {
+            points: vec![[0.0, 2.5], [0.0, 3.5]]
+        }
+    );
+    begin(&mut g, 0);
+    // Seat 0's GM shoots the ball (u0) west into seat 1's goal on the left edge.
+    put(&mut g, 0, 1.5, 3.0);
+    put(&mut g, 1, 2.5, 3.0);
+    put(&mut g, 2, 0.5, 1.0);
+    act(&mut g, "shoot u1 u0");
+    let ev = roll(&mut g, &[6, 5, 1, 1]);
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            Event::Goal {
+                seat: Some(0),
+                goal: 1,
+                ..
+            }
+        )),
+        "{ev:?}"
+    );
+    assert_eq!(g.now.tokens, [1, 0]);
+}
+
+#[test]
+fn sde_ring_1_start_edge_in_front_of_the_player_follows_the_chosen_edge() {
+    // SDE-RING.1: "Units may start anywhere in the ring, or outside the ring near the
+    // player's table edge. Take turns placing units in the same order as the turn order".
+    // With `start = edge` each seat chooses its edge at its first placing; "near the
+    // player's table edge" and SDE-RING.2's "in front of the player" follow it.
+    let mut g = game(
+        "ring_battle",
+        &[&["gm"], &["dom"]],
+        vec![],
+        &[("start", "edge")],
+    );
+    roll(&mut g, &[6, 6]);
+    roll(&mut g, &[1, 1, 1]);
+    assert_eq!(g.now.phase, Phase::Deploy { seat: 0 });
+    act(&mut g, "edge right");
+    // Outside the ring near the near edge is not near its (right) edge any more.
+    refused(&mut g, "deploy u0 4,0.5", "SDE-RING.1");
+    act(&mut g, "deploy u0 7.5,4");
+    assert!(g.now.units[0].outside);
+    act(&mut g, "edge near");
+    act(&mut g, "deploy u1 4,4");
+    assert_eq!(g.now.phase, Phase::Turn);
+    assert_eq!(g.post(0), pt(8.0, 4.0));
+}
+
+#[test]
+fn sde_ring_2_ring_only_lets_ring_battle_units_move_past_enemies() {
+    // SDE-RING.2: "MOVE around the outside of the ring in either direction. May move past
+    // enemy units." With `past_enemies = ring_only` a move elsewhere may not cross an enemy's
+    // base (SDE-MOVE), but in RING BATTLE a unit outside the ring moves past one.
+    for opt in ["jump", "ring_only"] {
+        let mut g = game(
+            "ring_battle",
+            &[&["gm"], &["zaku"]],
+            vec![],
+            &[("past_enemies", opt)],
+        );
+        begin(&mut g, 0);
+        // Centre (4, 4), radius 3: both outside the ring by the near edge.
+        put(&mut g, 0, 3.5, 0.5);
+        g.now.units[0].outside = true;
+        put(&mut g, 1, 4.0, 0.5);
+        g.now.units[1].outside = true;
+        act(&mut g, "move u0 4.5,0.5");
+        assert_eq!(at(&g, 0), pt(4.5, 0.5), "past_enemies={opt}");
+    }
 }
