@@ -473,7 +473,7 @@ impl App {
     /// the restart (the time it was down is not held against it). On PostgreSQL this node
     /// also listens for the changes other nodes make and renews its leases.
     pub async fn open_with(db: &str, config: Config) -> Result<Arc<App>, String> {
-        let node = nodes::Node::new(&config)?;
+        let node = nodes::Node::new(&config);
         let store = Store::open(db, &node.id)
             .await
             .map_err(|e| format!("{}: {e}", nodes::redact(db)))?;

@@ -75,21 +75,23 @@ pub fn redact(db: &str) -> String {
 }
 
 impl Node {
-    pub(crate) fn new(config: &Config) -> Result<Node, String> {
+    pub(crate) fn new(config: &Config) -> Node {
         let url = if config.node_url.is_empty() {
             config.base_url.clone()
         } else {
             config.node_url.trim_end_matches('/').to_string()
         };
-        Ok(Node {
+        Node {
+            // A node is its URL: restarted on the same one, it takes its leases straight
+            // back (so two nodes must never share a URL).
             id: NodeId {
-                id: crate::dice::random_hex(8)?,
+                id: url.clone(),
                 url,
                 lease_ms: config.lease_ms.max(3),
             },
             held: Mutex::new(HashMap::new()),
             http: HttpClient::builder(hyper_util::rt::TokioExecutor::new()).build_http(),
-        })
+        }
     }
 
     fn trust(&self) -> Duration {

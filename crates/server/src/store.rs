@@ -267,8 +267,8 @@ pub fn is_postgres(db: &str) -> bool {
     db.starts_with("postgres://") || db.starts_with("postgresql://")
 }
 
-/// This server among several: its id (random at each start) and the base URL other nodes
-/// forward a game's commands to.
+/// This server among several: its id (the URL it is reached at, unique among the nodes)
+/// and the base URL other nodes forward a game's commands to.
 #[derive(Clone, Debug)]
 pub struct NodeId {
     pub id: String,
