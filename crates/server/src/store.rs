@@ -33,7 +33,7 @@ use std::sync::{Arc, Mutex};
 pub enum StoreError {
     #[error("database: {0}")]
     Sqlite(#[from] rusqlite::Error),
-    #[error("database: {0}")]
+    #[error("database: {}", postgres_message(.0))]
     Postgres(#[from] tokio_postgres::Error),
     #[error("database: {0}")]
     Other(String),
@@ -259,6 +259,14 @@ impl Store {
             Store::Sqlite(_) => None,
             Store::Postgres(p) => Some(p.listen()),
         }
+    }
+}
+
+/// PostgreSQL's own words for an error (`tokio_postgres::Error` shows only "db error").
+fn postgres_message(e: &tokio_postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(d) => format!("{} ({})", d.message(), d.code().code()),
+        None => e.to_string(),
     }
 }
 
