@@ -16,7 +16,9 @@
 //! nodes) answers plainly on SQLite (one node holds every game; nothing to listen to).
 //!
 //! Neither blocks the async runtime: rusqlite is synchronous, so its calls run on tokio's
-//! blocking threads, one at a time behind a mutex (SQLite has one writer anyway);
+//! blocking threads, one at a time behind a mutex (SQLite has one writer anyway), and the
+//! steps queued while one batch is written go in together in the next transaction — one
+//! fsync for many steps (group commit), each still answered only after its commit;
 //! PostgreSQL is spoken by `tokio-postgres` through a `deadpool-postgres` pool. On
 //! PostgreSQL a step is one statement (update the game's seq where it is the one before
 //! and this node holds the lease, insert the step, notify) — one round trip, atomic, and
@@ -90,9 +92,18 @@ pub struct StepRow {
 
 /// The database: which one, and its connection (SQLite) or pool (PostgreSQL).
 pub enum Store {
-    Sqlite(Arc<Mutex<sqlite::Sqlite>>),
+    Sqlite(SqliteDb),
     Postgres(postgres::Postgres),
 }
+
+/// The SQLite connection, and the steps waiting to be written (group commit: one
+/// transaction, one fsync, for every step queued while the previous batch was written).
+pub struct SqliteDb {
+    conn: Arc<Mutex<sqlite::Sqlite>>,
+    queue: Arc<Mutex<Vec<(sqlite::Append, Answer)>>>,
+}
+
+type Answer = tokio::sync::oneshot::Sender<Result<(), StoreError>>;
 
 /// Run a SQLite call on a blocking thread (rusqlite is synchronous).
 async fn blocking<T: Send + 'static>(
@@ -117,7 +128,10 @@ impl Store {
             let s = tokio::task::spawn_blocking(move || sqlite::Sqlite::open(&path))
                 .await
                 .map_err(|e| StoreError::Other(e.to_string()))??;
-            Ok(Store::Sqlite(Arc::new(Mutex::new(s))))
+            Ok(Store::Sqlite(SqliteDb {
+                conn: Arc::new(Mutex::new(s)),
+                queue: Arc::new(Mutex::new(Vec::new())),
+            }))
         }
     }
 
@@ -130,7 +144,7 @@ impl Store {
         match self {
             Store::Sqlite(db) => {
                 let (g, seats) = (g.clone(), seats.to_vec());
-                blocking(db, move |s| s.insert_game(&g, &seats)).await
+                blocking(&db.conn, move |s| s.insert_game(&g, &seats)).await
             }
             Store::Postgres(p) => p.insert_game(g, seats).await,
         }
@@ -147,12 +161,32 @@ impl Store {
     ) -> Result<(), StoreError> {
         match self {
             Store::Sqlite(db) => {
-                let (game, step) = (game.to_string(), step.to_string());
-                let client_id = client_id.map(str::to_string);
-                blocking(db, move |s| {
-                    s.append_step(&game, seq, &step, client_id.as_deref(), over)
+                let (tx, rx) = tokio::sync::oneshot::channel();
+                let append = sqlite::Append {
+                    game: game.to_string(),
+                    seq,
+                    step: step.to_string(),
+                    client_id: client_id.map(str::to_string),
+                    over,
+                };
+                db.queue
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push((append, tx));
+                // Whoever takes the connection next writes everything queued by then in
+                // one transaction (this step, or it went in with an earlier batch).
+                let queue = db.queue.clone();
+                blocking(&db.conn, move |s| {
+                    let batch = std::mem::take(&mut *queue.lock().unwrap_or_else(|p| p.into_inner()));
+                    let (steps, answers): (Vec<_>, Vec<_>) = batch.into_iter().unzip();
+                    for (verdict, answer) in s.append_steps(&steps).into_iter().zip(answers) {
+                        let _ = answer.send(verdict);
+                    }
+                    Ok(())
                 })
-                .await
+                .await?;
+                rx.await
+                    .map_err(|_| StoreError::Other("the database thread ended".into()))?
             }
             Store::Postgres(p) => p.append_step(game, seq, step, client_id, over).await,
         }
@@ -163,7 +197,7 @@ impl Store {
         match self {
             Store::Sqlite(db) => {
                 let id = id.map(str::to_string);
-                blocking(db, move |s| s.games(id.as_deref())).await
+                blocking(&db.conn, move |s| s.games(id.as_deref())).await
             }
             Store::Postgres(p) => p.games(id).await,
         }
@@ -173,7 +207,7 @@ impl Store {
         match self {
             Store::Sqlite(db) => {
                 let game = game.to_string();
-                blocking(db, move |s| s.seats(&game)).await
+                blocking(&db.conn, move |s| s.seats(&game)).await
             }
             Store::Postgres(p) => p.seats(game).await,
         }
@@ -184,7 +218,7 @@ impl Store {
         match self {
             Store::Sqlite(db) => {
                 let game = game.to_string();
-                blocking(db, move |s| s.steps(&game, after)).await
+                blocking(&db.conn, move |s| s.steps(&game, after)).await
             }
             Store::Postgres(p) => p.steps(game, after).await,
         }
@@ -195,7 +229,7 @@ impl Store {
         match self {
             Store::Sqlite(db) => {
                 let (game, seat) = (game.to_string(), seat.clone());
-                blocking(db, move |s| s.update_seat(&game, &seat)).await
+                blocking(&db.conn, move |s| s.update_seat(&game, &seat)).await
             }
             Store::Postgres(p) => p.update_seat(game, seat).await,
         }
@@ -205,7 +239,7 @@ impl Store {
         match self {
             Store::Sqlite(db) => {
                 let (game, rematch) = (game.to_string(), rematch.to_string());
-                blocking(db, move |s| s.set_rematch(&game, &rematch)).await
+                blocking(&db.conn, move |s| s.set_rematch(&game, &rematch)).await
             }
             Store::Postgres(p) => p.set_rematch(game, rematch).await,
         }
@@ -216,7 +250,7 @@ impl Store {
         match self {
             Store::Sqlite(db) => {
                 let times = times.to_vec();
-                blocking(db, move |s| s.touch(&times)).await
+                blocking(&db.conn, move |s| s.touch(&times)).await
             }
             Store::Postgres(p) => p.touch(times).await,
         }
@@ -227,7 +261,7 @@ impl Store {
         match self {
             Store::Sqlite(db) => {
                 let game = game.to_string();
-                blocking(db, move |s| s.delete_game(&game)).await
+                blocking(&db.conn, move |s| s.delete_game(&game)).await
             }
             Store::Postgres(p) => p.delete_game(game).await,
         }

@@ -10,6 +10,40 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/sqlite/0002_seats.sql"),
 ];
 
+/// A step to append: its game, seq, the step (JSON), the client's id, and whether the game
+/// is over after it.
+pub struct Append {
+    pub game: String,
+    pub seq: i64,
+    pub step: String,
+    pub client_id: Option<String>,
+    pub over: bool,
+}
+
+/// One step inside the batch's transaction: checked (its seq must be the game's next),
+/// then written; a step refused writes nothing.
+fn append(tx: &rusqlite::Transaction<'_>, a: &Append) -> Result<(), StoreError> {
+    let at: i64 = tx.query_row("SELECT seq FROM games WHERE id = ?1", [&a.game], |r| {
+        r.get(0)
+    })?;
+    if at + 1 != a.seq {
+        return Err(StoreError::Seq {
+            game: a.game.clone(),
+            at,
+            expected: a.seq - 1,
+        });
+    }
+    tx.execute(
+        "INSERT INTO steps (game, seq, step, client_id) VALUES (?1, ?2, ?3, ?4)",
+        params![a.game, a.seq, a.step, a.client_id],
+    )?;
+    tx.execute(
+        "UPDATE games SET seq = ?2, over = ?3 WHERE id = ?1",
+        params![a.game, a.seq, a.over],
+    )?;
+    Ok(())
+}
+
 pub struct Sqlite {
     conn: Connection,
 }
@@ -63,36 +97,22 @@ impl Sqlite {
         Ok(())
     }
 
-    /// Append step `seq` (which must be the game's next) and mark the game over if it is.
-    pub fn append_step(
-        &mut self,
-        game: &str,
-        seq: i64,
-        step: &str,
-        client_id: Option<&str>,
-        over: bool,
-    ) -> Result<(), StoreError> {
-        let tx = self
+    /// Append steps (each must be its game's next) in one transaction, so one fsync makes
+    /// them all durable (group commit): each step's own verdict, in order. A step refused
+    /// changes nothing; the others still go in.
+    pub fn append_steps(&mut self, batch: &[Append]) -> Vec<Result<(), StoreError>> {
+        let tx = match self
             .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let at: i64 = tx.query_row("SELECT seq FROM games WHERE id = ?1", [game], |r| r.get(0))?;
-        if at + 1 != seq {
-            return Err(StoreError::Seq {
-                game: game.to_string(),
-                at,
-                expected: seq - 1,
-            });
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        {
+            Ok(tx) => tx,
+            Err(e) => return batch.iter().map(|_| Err(StoreError::Other(e.to_string()))).collect(),
+        };
+        let out: Vec<Result<(), StoreError>> = batch.iter().map(|a| append(&tx, a)).collect();
+        match tx.commit() {
+            Ok(()) => out,
+            Err(e) => batch.iter().map(|_| Err(StoreError::Other(e.to_string()))).collect(),
         }
-        tx.execute(
-            "INSERT INTO steps (game, seq, step, client_id) VALUES (?1, ?2, ?3, ?4)",
-            params![game, seq, step, client_id],
-        )?;
-        tx.execute(
-            "UPDATE games SET seq = ?2, over = ?3 WHERE id = ?1",
-            params![game, seq, over],
-        )?;
-        tx.commit()?;
-        Ok(())
     }
 
     /// Every game, or the one with this id.
