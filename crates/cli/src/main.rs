@@ -859,7 +859,7 @@ fn run(cli: Cli) -> Result<()> {
                 .build()
                 .context("starting the server's runtime")?;
             rt.block_on(battlemat_server::serve(&addr, &db, config))
-            .map_err(|e| anyhow::anyhow!(e))
+                .map_err(|e| anyhow::anyhow!(e))
         }
     }
 }

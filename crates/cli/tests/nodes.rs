@@ -143,10 +143,19 @@ fn two_nodes_share_a_game_and_the_second_carries_it_on() {
         next.0 == 200
     });
     assert_eq!(next.1["seq"].as_i64(), Some(seq + 1), "{}", next.1);
-    wait_for("B's stream shows B's own move", Duration::from_secs(1), || {
-        has_step(&on_b, seq + 1)
-    });
-    let (_, rec) = http(&addr_b, "GET", &format!("/api/games/{id}/record"), None, None).unwrap();
+    wait_for(
+        "B's stream shows B's own move",
+        Duration::from_secs(1),
+        || has_step(&on_b, seq + 1),
+    );
+    let (_, rec) = http(
+        &addr_b,
+        "GET",
+        &format!("/api/games/{id}/record"),
+        None,
+        None,
+    )
+    .unwrap();
     assert_eq!(rec["steps"].as_array().unwrap().len() as i64, seq + 1);
 
     // A comes back (a new process on a new port, so a new node): B still holds the game,

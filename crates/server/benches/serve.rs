@@ -48,7 +48,11 @@ fn args() -> Result<Args, String> {
             "--secs" => a.secs = value()?.parse().map_err(|e| format!("--secs: {e}"))?,
             "--threads" => a.threads = value()?.parse().map_err(|e| format!("--threads: {e}"))?,
             "--bench" => {}
-            other => return Err(format!("unknown flag {other} (--db, --games, --secs, --threads)")),
+            other => {
+                return Err(format!(
+                    "unknown flag {other} (--db, --games, --secs, --threads)"
+                ));
+            }
         }
     }
     Ok(a)
@@ -94,7 +98,10 @@ async fn req(
         .await
         .map_err(|e| e.to_string())?
         .to_bytes();
-    Ok((status, serde_json::from_slice(&bytes).unwrap_or(Value::Null)))
+    Ok((
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    ))
 }
 
 /// A game the script created: its id and its two seats' tokens.
@@ -129,12 +136,27 @@ struct Tally {
 
 /// One scripted client: plays its game (the first legal action of whichever seat decides),
 /// and a new one when it ends, until told to stop.
-async fn client(http: Http, base: String, mut game: (String, Vec<String>), tally: Arc<Tally>, stop: Arc<AtomicBool>) {
+async fn client(
+    http: Http,
+    base: String,
+    mut game: (String, Vec<String>),
+    tally: Arc<Tally>,
+    stop: Arc<AtomicBool>,
+) {
     let mut seat = 0usize;
     let mut misses = 0;
     while !stop.load(Ordering::Relaxed) {
         let (id, tokens) = &game;
-        let Ok((_, legal)) = req(&http, &base, "GET", &format!("/api/games/{id}/legal"), Some(&tokens[seat]), None).await else {
+        let Ok((_, legal)) = req(
+            &http,
+            &base,
+            "GET",
+            &format!("/api/games/{id}/legal"),
+            Some(&tokens[seat]),
+            None,
+        )
+        .await
+        else {
             tally.errors.fetch_add(1, Ordering::Relaxed);
             continue;
         };
@@ -156,7 +178,16 @@ async fn client(http: Http, base: String, mut game: (String, Vec<String>), tally
         misses = 0;
         let t = Instant::now();
         let body = json!({"action": action, "seq": legal["seq"]});
-        match req(&http, &base, "POST", &format!("/api/games/{id}/actions"), Some(&tokens[seat]), Some(body)).await {
+        match req(
+            &http,
+            &base,
+            "POST",
+            &format!("/api/games/{id}/actions"),
+            Some(&tokens[seat]),
+            Some(body),
+        )
+        .await
+        {
             Ok((200, _)) => {
                 if tally.counting.load(Ordering::Relaxed) {
                     tally.actions.fetch_add(1, Ordering::Relaxed);
@@ -192,22 +223,36 @@ async fn run(a: Args) -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .map_err(|e| e.to_string())?;
-    let base = format!("http://{}", listener.local_addr().map_err(|e| e.to_string())?);
+    let base = format!(
+        "http://{}",
+        listener.local_addr().map_err(|e| e.to_string())?
+    );
     let mut config = Config::new(&base);
-    let off = Rate { burst: 0, per_sec: 0 };
+    let off = Rate {
+        burst: 0,
+        per_sec: 0,
+    };
     config.token_rate = off;
     config.ip_rate = off;
     config.max_open_games = usize::MAX;
     let app: Arc<App> = App::open_with(&db, config).await?;
     tokio::spawn(async move {
-        axum::serve(listener, router(app).into_make_service_with_connect_info::<std::net::SocketAddr>())
-            .await
+        axum::serve(
+            listener,
+            router(app).into_make_service_with_connect_info::<std::net::SocketAddr>(),
+        )
+        .await
     });
     let http: Http = Client::builder(hyper_util::rt::TokioExecutor::new())
         .pool_max_idle_per_host(a.games)
         .build_http();
     let (_, games) = req(&http, &base, "GET", "/api/rulesets", None, None).await?;
-    if !games.as_array().into_iter().flatten().any(|g| g["id"] == GAME) {
+    if !games
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|g| g["id"] == GAME)
+    {
         return Err(format!("the server has no game {GAME}"));
     }
     let rss0 = rss_kib();
@@ -225,7 +270,15 @@ async fn run(a: Args) -> Result<(), String> {
     let stop = Arc::new(AtomicBool::new(false));
     let clients: Vec<_> = made
         .into_iter()
-        .map(|g| tokio::spawn(client(http.clone(), base.clone(), g, tally.clone(), stop.clone())))
+        .map(|g| {
+            tokio::spawn(client(
+                http.clone(),
+                base.clone(),
+                g,
+                tally.clone(),
+                stop.clone(),
+            ))
+        })
         .collect();
     // Warm up (every connection open), then count.
     tokio::time::sleep(Duration::from_secs(2)).await;
@@ -240,11 +293,18 @@ async fn run(a: Args) -> Result<(), String> {
     }
     let mut l = std::mem::take(&mut *tally.latencies.lock().expect("latencies"));
     l.sort_unstable();
-    let pct = |p: f64| l.get(((l.len() as f64 * p) as usize).min(l.len().saturating_sub(1))).map_or(0.0, |us| f64::from(*us) / 1000.0);
+    let pct = |p: f64| {
+        l.get(((l.len() as f64 * p) as usize).min(l.len().saturating_sub(1)))
+            .map_or(0.0, |us| f64::from(*us) / 1000.0)
+    };
     let n = tally.actions.load(Ordering::Relaxed);
     println!(
         "{store}: {games} games, {secs:.0} s: {n} durable actions, {rate:.0} actions/s, p50 {p50:.1} ms, p99 {p99:.1} ms, {errors} errors; idle game {mem:.1} KiB (RSS {rss0} -> {rss1} KiB)",
-        store = if a.db == "sqlite" { "SQLite" } else { "PostgreSQL" },
+        store = if a.db == "sqlite" {
+            "SQLite"
+        } else {
+            "PostgreSQL"
+        },
         games = a.games,
         secs = elapsed,
         rate = n as f64 / elapsed,

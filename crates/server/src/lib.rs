@@ -41,8 +41,8 @@
 
 pub mod dice;
 mod hint;
-pub mod nodes;
 pub mod limits;
+pub mod nodes;
 pub mod openapi;
 pub mod record;
 mod replay;
@@ -346,9 +346,10 @@ impl Live {
     fn waits_on_server(&self) -> bool {
         match self.state.to_act() {
             ToAct::Chance(_) => self.row.dice == "seeded",
-            ToAct::Decide { seat, .. } => {
-                self.seats.get(seat as usize).is_some_and(|s| s.ai.is_some())
-            }
+            ToAct::Decide { seat, .. } => self
+                .seats
+                .get(seat as usize)
+                .is_some_and(|s| s.ai.is_some()),
             ToAct::Over(_) => false,
         }
     }
@@ -1290,15 +1291,15 @@ async fn post_action(
     let mut live = slot.live.lock().await;
     let seat = live.seat_of(token.as_deref())?;
     // A resubmission: answer again with what it did.
-    if let Some(cid) = &req.id {
-        if let Some(&at) = live.client_ids.get(cid) {
-            let ev = live
-                .events
-                .get(at as usize - 1)
-                .map(|e| events_json(e.for_viewer(Viewer::Seat(seat))))
-                .unwrap_or(Value::Null);
-            return Ok(Json(json!({ "seq": at, "events": ev, "repeated": true })));
-        }
+    if let Some(cid) = &req.id
+        && let Some(&at) = live.client_ids.get(cid)
+    {
+        let ev = live
+            .events
+            .get(at as usize - 1)
+            .map(|e| events_json(e.for_viewer(Viewer::Seat(seat))))
+            .unwrap_or(Value::Null);
+        return Ok(Json(json!({ "seq": at, "events": ev, "repeated": true })));
     }
     app.limit(token.as_deref(), &client)?;
     live.playing()?;
@@ -1601,7 +1602,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/games/{id}", get(game_page))
         .route("/assets/{name}", get(asset));
     r.fallback(not_found)
-        .layer(axum::middleware::from_fn_with_state(app.clone(), nodes::route))
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            nodes::route,
+        ))
         .layer(axum::middleware::map_response(limits::json_errors))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)

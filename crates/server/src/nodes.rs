@@ -27,7 +27,7 @@
 //! to know which node is alive; the lease row already says so, and every node can answer
 //! every request.
 
-use crate::store::{LeaseTake, Notification, NodeId};
+use crate::store::{LeaseTake, NodeId, Notification};
 use crate::{ApiError, ApiResult, App, Config, GameSlot, Live, live_seat};
 use axum::body::Body;
 use axum::extract::{Request, State};

@@ -267,7 +267,9 @@ pub(crate) async fn claim(
             live.seq(),
         ));
     }
-    let ev = app.commit(&mut live, Step::Resign { seat: gone }, None).await?;
+    let ev = app
+        .commit(&mut live, Step::Resign { seat: gone }, None)
+        .await?;
     app.roll_dice(&mut live).await?;
     let seq = live.seq();
     drop(live);

@@ -93,7 +93,7 @@ pub struct StepRow {
 /// The database: which one, and its connection (SQLite) or pool (PostgreSQL).
 pub enum Store {
     Sqlite(SqliteDb),
-    Postgres(postgres::Postgres),
+    Postgres(Box<postgres::Postgres>),
 }
 
 /// The SQLite connection, and the steps waiting to be written (group commit: one
@@ -122,7 +122,9 @@ impl Store {
     /// (its id and the base URL other nodes forward to).
     pub async fn open(db: &str, node: &NodeId) -> Result<Store, StoreError> {
         if is_postgres(db) {
-            Ok(Store::Postgres(postgres::Postgres::open(db, node).await?))
+            Ok(Store::Postgres(Box::new(
+                postgres::Postgres::open(db, node).await?,
+            )))
         } else {
             let path = std::path::PathBuf::from(db.strip_prefix("sqlite:").unwrap_or(db));
             let s = tokio::task::spawn_blocking(move || sqlite::Sqlite::open(&path))
@@ -177,7 +179,8 @@ impl Store {
                 // one transaction (this step, or it went in with an earlier batch).
                 let queue = db.queue.clone();
                 blocking(&db.conn, move |s| {
-                    let batch = std::mem::take(&mut *queue.lock().unwrap_or_else(|p| p.into_inner()));
+                    let batch =
+                        std::mem::take(&mut *queue.lock().unwrap_or_else(|p| p.into_inner()));
                     let (steps, answers): (Vec<_>, Vec<_>) = batch.into_iter().unzip();
                     for (verdict, answer) in s.append_steps(&steps).into_iter().zip(answers) {
                         let _ = answer.send(verdict);

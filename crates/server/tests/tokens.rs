@@ -91,7 +91,7 @@ async fn every_endpoint_checks_the_token() {
 async fn no_response_holds_the_seed_or_anything_not_yet_drawn() {
     for scenario in ["egg_hunt", "zones"] {
         let db = common::TestDb::new().await;
-            let app: Arc<App> = db.app().await;
+        let app: Arc<App> = db.app().await;
         let (st, c) = call(
             &app,
             "POST",

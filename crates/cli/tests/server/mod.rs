@@ -34,7 +34,10 @@ fn psql(base: &str, sql: &str) {
 impl TestDb {
     pub fn new() -> TestDb {
         let dir = tempfile::TempDir::new().unwrap();
-        match std::env::var("BATTLEMAT_TEST_PG").ok().filter(|u| !u.is_empty()) {
+        match std::env::var("BATTLEMAT_TEST_PG")
+            .ok()
+            .filter(|u| !u.is_empty())
+        {
             None => TestDb {
                 url: format!("sqlite:{}", dir.path().join("games.db").display()),
                 _dir: dir,
@@ -149,4 +152,3 @@ pub fn http(
         .unwrap_or(Value::Null);
     Ok((status, json))
 }
-

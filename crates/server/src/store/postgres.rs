@@ -18,7 +18,7 @@ const MIGRATIONS: &[&str] = &[
 ];
 
 /// An arbitrary key for the advisory lock migrations run under.
-const MIGRATION_LOCK: i64 = 0x00BA_771E_3A7;
+const MIGRATION_LOCK: i64 = 0x000B_A771_E3A7;
 
 /// Connections a node keeps to PostgreSQL at most.
 const POOL_SIZE: usize = 16;
@@ -180,11 +180,8 @@ impl Postgres {
             ],
         )
         .await?;
-        tx.execute(
-            "SELECT pg_notify($1, $2 || ':0')",
-            &[&self.channel, &g.id],
-        )
-        .await?;
+        tx.execute("SELECT pg_notify($1, $2 || ':0')", &[&self.channel, &g.id])
+            .await?;
         tx.commit().await?;
         Ok(())
     }
@@ -386,10 +383,7 @@ impl Postgres {
             return Ok(LeaseTake::Taken);
         }
         let r = c
-            .query_one(
-                "SELECT node, addr FROM leases WHERE game = $1",
-                &[&game],
-            )
+            .query_one("SELECT node, addr FROM leases WHERE game = $1", &[&game])
             .await?;
         Ok(LeaseTake::Held {
             node: r.get(0),
@@ -454,9 +448,7 @@ async fn listen_once(
             }
         }
     });
-    client
-        .batch_execute(&format!("LISTEN {channel}"))
-        .await?;
+    client.batch_execute(&format!("LISTEN {channel}")).await?;
     // Whatever changed before the LISTEN took effect is caught up now.
     if out.send(Notification::Reconnected).is_err() {
         driver.abort();

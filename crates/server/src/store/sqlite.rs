@@ -1,8 +1,8 @@
 //! The SQLite store: one connection to a file in WAL mode with `synchronous=FULL`, its
 //! schema versioned by `PRAGMA user_version`.
 
-use rusqlite::{Connection, params};
 use super::{GameRow, SeatRow, StepRow, StoreError};
+use rusqlite::{Connection, params};
 use std::path::Path;
 
 const MIGRATIONS: &[&str] = &[
@@ -106,12 +106,20 @@ impl Sqlite {
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
         {
             Ok(tx) => tx,
-            Err(e) => return batch.iter().map(|_| Err(StoreError::Other(e.to_string()))).collect(),
+            Err(e) => {
+                return batch
+                    .iter()
+                    .map(|_| Err(StoreError::Other(e.to_string())))
+                    .collect();
+            }
         };
         let out: Vec<Result<(), StoreError>> = batch.iter().map(|a| append(&tx, a)).collect();
         match tx.commit() {
             Ok(()) => out,
-            Err(e) => batch.iter().map(|_| Err(StoreError::Other(e.to_string()))).collect(),
+            Err(e) => batch
+                .iter()
+                .map(|_| Err(StoreError::Other(e.to_string())))
+                .collect(),
         }
     }
 

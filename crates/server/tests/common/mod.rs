@@ -170,8 +170,8 @@ impl TestDb {
     pub async fn server_seed(&self, id: &str) -> String {
         match &self.schema {
             None => {
-                let conn = rusqlite::Connection::open(self.url.trim_start_matches("sqlite:"))
-                    .unwrap();
+                let conn =
+                    rusqlite::Connection::open(self.url.trim_start_matches("sqlite:")).unwrap();
                 conn.query_row("SELECT server_seed FROM games WHERE id = ?1", [id], |r| {
                     r.get(0)
                 })
