@@ -231,14 +231,24 @@ step that differs is named); 1 the file cannot be read. docs/files.md says what 
         #[arg(long, value_name = "FILE.svg")]
         svg: Option<PathBuf>,
     },
-    /// Host online games: the HTTP API (docs/server.md), games kept in a SQLite file.
+    /// Host online games: the HTTP API (docs/server.md), games kept in a SQLite file or
+    /// PostgreSQL (several nodes may share one).
     Serve {
         /// The address to listen on (port 0: any free port).
         #[arg(long, default_value = "127.0.0.1:8080")]
         addr: String,
-        /// The database: a SQLite file (`sqlite:battlemat.db` or a path), created if absent.
+        /// The database: a SQLite file (`sqlite:battlemat.db` or a path), created if absent,
+        /// or PostgreSQL (`postgres://user@host:5432/db`), whose schema is migrated at start.
         #[arg(long, default_value = "sqlite:battlemat.db")]
         db: String,
+        /// Several nodes on one PostgreSQL: seconds a node's lease on a game lasts unless
+        /// renewed (it renews every third of it); a dead node's games move after this.
+        #[arg(long, default_value_t = 10.0)]
+        lease: f64,
+        /// The base URL other nodes forward this node's games' commands to (default: the
+        /// address it listens on).
+        #[arg(long)]
+        node_url: Option<String>,
         /// Seconds without a request after which a seat the game waits on is gone (another
         /// seat may then claim the game).
         #[arg(long, default_value_t = 120)]
@@ -813,6 +823,8 @@ fn run(cli: Cli) -> Result<()> {
             ip_rate,
             max_open_games,
             ws_messages,
+            lease,
+            node_url,
         } => {
             let rate = |flag: &str, v: &str| -> Result<battlemat_server::limits::Rate> {
                 let (b, p) = v
@@ -837,20 +849,17 @@ fn run(cli: Cli) -> Result<()> {
             config.ip_rate = rate("ip-rate", &ip_rate)?;
             config.max_open_games = max_open_games;
             config.ws_messages = ws_messages;
-            let path = db.strip_prefix("sqlite:").unwrap_or(&db);
-            if db.starts_with("postgres://") || db.starts_with("postgresql://") {
-                bail!("--db {db}: PostgreSQL is not supported yet; use a SQLite file");
+            if !(lease.is_finite() && lease >= 0.01) {
+                bail!("--lease {lease}: give the seconds a lease lasts, at least 0.01");
             }
+            config.lease_ms = (lease * 1000.0).round() as u64;
+            config.node_url = node_url.unwrap_or_default();
             let rt = tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
                 .build()
                 .context("starting the server's runtime")?;
-            rt.block_on(battlemat_server::serve(
-                &addr,
-                std::path::Path::new(path),
-                config,
-            ))
-            .map_err(|e| anyhow::anyhow!(e))
+            rt.block_on(battlemat_server::serve(&addr, &db, config))
+                .map_err(|e| anyhow::anyhow!(e))
         }
     }
 }

@@ -1,72 +1,22 @@
 //! `battlemat serve` as a process: killed with SIGKILL while a client posts actions, then
 //! started again on the same database — every acknowledged action is there, and the game
-//! goes on from it.
+//! goes on from it. On a SQLite file, or on PostgreSQL with `BATTLEMAT_TEST_PG` (./test.sh
+//! runs both).
+
+mod server;
 
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use server::{TestDb, http, start};
+use std::process::Command;
 use std::time::{Duration, Instant};
-
-fn start(db: &std::path::Path) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_battlemat"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-        .arg(db)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    out.read_line(&mut line).unwrap();
-    // Keep reading what it prints: a closed pipe would end it at its next line (SIGPIPE).
-    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|r| r.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_string();
-    (child, addr)
-}
-
-/// One HTTP/1.1 request (Connection: close): the status and the JSON body.
-fn http(
-    addr: &str,
-    method: &str,
-    path: &str,
-    token: Option<&str>,
-    body: Option<&Value>,
-) -> std::io::Result<(u16, Value)> {
-    let mut s = TcpStream::connect(addr)?;
-    s.set_read_timeout(Some(Duration::from_secs(10)))?;
-    let body = body.map(Value::to_string).unwrap_or_default();
-    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )?;
-    let mut out = String::new();
-    s.read_to_string(&mut out)?;
-    let status = out
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .ok_or_else(|| std::io::Error::other(format!("no status in {out:?}")))?;
-    let json = out
-        .split("\r\n\r\n")
-        .nth(1)
-        .and_then(|b| serde_json::from_str(b).ok())
-        .unwrap_or(Value::Null);
-    Ok((status, json))
-}
 
 #[test]
 fn a_killed_server_loses_no_acknowledged_action() {
-    let dir = tempfile::TempDir::new().unwrap();
-    let db = dir.path().join("games.db");
-    let (mut server, addr) = start(&db);
+    let db = TestDb::new();
+    // On PostgreSQL the restarted server is a new node (a new port): it takes the game
+    // over once the dead one's lease expires, a second after its last renewal.
+    let lease = ["--lease", "1"];
+    let (mut server, addr) = start(&db.url, &lease);
     let (st, created) = http(
         &addr,
         "POST",
@@ -129,11 +79,10 @@ fn a_killed_server_loses_no_acknowledged_action() {
         })
     };
     std::thread::sleep(Duration::from_millis(700));
-    server.kill().unwrap(); // SIGKILL
-    server.wait().unwrap();
+    server.kill(); // SIGKILL
     let acked = client.join().unwrap();
     assert!(acked > 2, "the client made moves before the kill ({acked})");
-    let (mut again, addr) = start(&db);
+    let (mut again, addr) = start(&db.url, &lease);
     let (_, g) = http(&addr, "GET", &format!("/api/games/{id}"), None, None).unwrap();
     let seq = g["seq"].as_i64().unwrap();
     assert!(
@@ -154,18 +103,20 @@ fn a_killed_server_loses_no_acknowledged_action() {
         )
         .unwrap();
         let a = legal["actions"][0]["text"].clone();
-        let (st, r) = http(
-            &addr,
-            "POST",
-            &format!("/api/games/{id}/actions"),
-            Some(t),
-            Some(&json!({"action": a, "seq": seq})),
-        )
-        .unwrap();
+        let body = json!({"action": a, "seq": seq});
+        let path = format!("/api/games/{id}/actions");
+        let start = Instant::now();
+        let (st, r) = loop {
+            let (st, r) = http(&addr, "POST", &path, Some(t), Some(&body)).unwrap();
+            // 503: the dead node's lease has not expired yet (PostgreSQL only).
+            if st != 503 || start.elapsed() > Duration::from_secs(5) {
+                break (st, r);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
         assert_eq!(st, 200, "{r}");
     }
-    again.kill().unwrap();
-    again.wait().unwrap();
+    again.kill();
 }
 
 /// `battlemat verify` of the server's record: before the end the dice cannot be checked
@@ -174,8 +125,9 @@ fn a_killed_server_loses_no_acknowledged_action() {
 /// (exit 4), and so does one whose revealed seed is not the one committed to.
 #[test]
 fn verify_checks_a_server_record_die_by_die() {
-    let dir = tempfile::TempDir::new().unwrap();
-    let (mut server, addr) = start(&dir.path().join("games.db"));
+    let db = TestDb::new();
+    let dir = db.dir();
+    let (mut server, addr) = start(&db.url, &[]);
     let (st, created) = http(
         &addr,
         "POST",
@@ -225,7 +177,7 @@ fn verify_checks_a_server_record_die_by_die() {
         assert_eq!(st, 200, "{r}");
     }
     let verify = |rec: &Value, name: &str| -> (i32, String) {
-        let path = dir.path().join(name);
+        let path = dir.join(name);
         std::fs::write(&path, rec.to_string()).unwrap();
         let out = Command::new(env!("CARGO_BIN_EXE_battlemat"))
             .arg("verify")
@@ -266,7 +218,7 @@ fn verify_checks_a_server_record_die_by_die() {
     );
     let replay = Command::new(env!("CARGO_BIN_EXE_battlemat"))
         .args(["replay", "--verify"])
-        .arg(dir.path().join("game.json"))
+        .arg(dir.join("game.json"))
         .output()
         .unwrap();
     assert_eq!(
@@ -293,6 +245,5 @@ fn verify_checks_a_server_record_die_by_die() {
     let (code, out) = verify(&bad, "bad-seed.json");
     assert_eq!(code, 4, "{out}");
     assert!(out.contains("commitment"), "{out}");
-    server.kill().unwrap();
-    server.wait().unwrap();
+    server.kill();
 }

@@ -42,6 +42,7 @@
 pub mod dice;
 mod hint;
 pub mod limits;
+pub mod nodes;
 pub mod openapi;
 pub mod record;
 mod replay;
@@ -64,7 +65,7 @@ use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
-use store::{GameRow, SeatRow, Store, StoreError};
+use store::{GameRow, SeatRow, StepRow, Store, StoreError};
 use tokio::sync::{Mutex as AsyncMutex, Notify, Semaphore};
 
 /// The largest request body the API reads.
@@ -99,6 +100,12 @@ pub struct Config {
     pub ws_window: u64,
     /// Seconds between keep-alive lines on the NDJSON streams.
     pub keep_alive: u64,
+    /// Several nodes on one PostgreSQL: how long a node's lease on a game lasts unless it
+    /// renews it (milliseconds; renewed every third of it).
+    pub lease_ms: u64,
+    /// The base URL other nodes forward this node's games' commands to (empty: the
+    /// `base_url`).
+    pub node_url: String,
     /// The time (seconds).
     pub clock: Clock,
 }
@@ -123,6 +130,8 @@ impl Config {
             ws_messages: 50,
             ws_window: 20,
             keep_alive: 6,
+            lease_ms: 10_000,
+            node_url: String::new(),
             clock: Arc::new(now_secs),
         }
     }
@@ -177,7 +186,14 @@ impl IntoResponse for ApiError {
 
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
+        match e {
+            StoreError::Seq { at, .. } => ApiError::conflict(e.to_string(), at),
+            StoreError::Lease(_) => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("{e} (this node's lease lapsed): send it again"),
+            ),
+            _ => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+        }
     }
 }
 
@@ -221,6 +237,8 @@ pub(crate) struct Live {
     chance_index: u64,
     /// An AI is thinking about this game (one at a time).
     thinking: bool,
+    /// The seq each client action id was stored at (a resubmission is answered again).
+    client_ids: HashMap<String, i64>,
     /// The last time a step was made or a seat made a request (seconds).
     touched: AtomicI64,
     clock: Clock,
@@ -324,6 +342,45 @@ impl Live {
         }
     }
     /// 409 unless the game has started and is not over.
+    /// Whether the server moves next: a die of a seeded game, or an AI seat's decision.
+    fn waits_on_server(&self) -> bool {
+        match self.state.to_act() {
+            ToAct::Chance(_) => self.row.dice == "seeded",
+            ToAct::Decide { seat, .. } => self
+                .seats
+                .get(seat as usize)
+                .is_some_and(|s| s.ai.is_some()),
+            ToAct::Over(_) => false,
+        }
+    }
+
+    /// Apply stored steps (the ones after this game's seq, in order) as they were made: a
+    /// game restored, or caught up with what another node wrote.
+    fn replay(&mut self, rows: Vec<StepRow>) -> Result<(), String> {
+        for r in rows {
+            if r.seq != self.seq() + 1 {
+                return Err(format!("step {} follows step {}", r.seq, self.seq()));
+            }
+            let step: Step<Value> =
+                serde_json::from_str(&r.step).map_err(|e| format!("step {}: {e}", r.seq))?;
+            if matches!(self.state.to_act(), ToAct::Chance(_)) {
+                self.chance_index += 1;
+            }
+            let ev = self
+                .state
+                .apply_seen(&step)
+                .map_err(|e| format!("step {} does not replay: {e}", r.seq))?;
+            if let Some(c) = r.client_id {
+                self.client_ids.insert(c, r.seq);
+            }
+            self.steps.push(step);
+            self.events.push(ev);
+            self.row.seq = r.seq;
+        }
+        self.row.over = matches!(self.state.to_act(), ToAct::Over(_));
+        Ok(())
+    }
+
     fn playing(&self) -> ApiResult<()> {
         if self.row.over {
             return Err(ApiError::conflict("the game is over", self.seq()));
@@ -344,7 +401,9 @@ impl Live {
 
 /// The server's shared part.
 pub struct App {
-    store: Mutex<Store>,
+    store: Store,
+    /// This server among several on one PostgreSQL, and the games it holds the lease of.
+    node: nodes::Node,
     games: Mutex<HashMap<String, Arc<GameSlot>>>,
     /// Each token's games (by the token's SHA-256).
     tokens: Mutex<HashMap<String, BTreeSet<String>>>,
@@ -405,17 +464,23 @@ fn body_or_empty<T: serde::de::DeserializeOwned>(body: &[u8]) -> ApiResult<T> {
 }
 
 impl App {
-    /// Open the database at `path` with the default limits and resume every game in it.
-    pub fn open(path: &std::path::Path, base_url: &str) -> Result<Arc<App>, String> {
-        App::open_with(path, Config::new(base_url))
+    /// Open the database `db` (`sqlite:PATH`, a path, or `postgres://…`) with the default
+    /// limits and resume every game in it.
+    pub async fn open(db: &str, base_url: &str) -> Result<Arc<App>, String> {
+        App::open_with(db, Config::new(base_url)).await
     }
 
-    /// Open the database at `path` and resume every game in it. Every seat counts as seen
-    /// at the restart (the time it was down is not held against it).
-    pub fn open_with(path: &std::path::Path, config: Config) -> Result<Arc<App>, String> {
-        let store = Store::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    /// Open the database `db` and resume every game in it. Every seat counts as seen at
+    /// the restart (the time it was down is not held against it). On PostgreSQL this node
+    /// also listens for the changes other nodes make and renews its leases.
+    pub async fn open_with(db: &str, config: Config) -> Result<Arc<App>, String> {
+        let node = nodes::Node::new(&config);
+        let store = Store::open(db, &node.id)
+            .await
+            .map_err(|e| format!("{}: {e}", nodes::redact(db)))?;
         let app = App {
-            store: Mutex::new(store),
+            store,
+            node,
             games: Mutex::new(HashMap::new()),
             tokens: Mutex::new(HashMap::new()),
             any: Notify::new(),
@@ -423,21 +488,26 @@ impl App {
             buckets: Buckets::default(),
             config,
         };
-        let rows = app.store().games().map_err(|e| e.to_string())?;
+        let rows = app.store().games(None).await.map_err(|e| e.to_string())?;
         for row in rows {
             let id = row.id.clone();
-            let live = app.restore(row).map_err(|e| format!("game {id}: {e}"))?;
+            let live = app
+                .restore(row)
+                .await
+                .map_err(|e| format!("game {id}: {e}"))?;
             app.index_tokens(&live);
             app.games
                 .lock()
                 .expect("games lock")
                 .insert(id, Arc::new(GameSlot::new(live)));
         }
-        Ok(Arc::new(app))
+        let app = Arc::new(app);
+        nodes::start(&app);
+        Ok(app)
     }
 
-    fn store(&self) -> std::sync::MutexGuard<'_, Store> {
-        self.store.lock().unwrap_or_else(|p| p.into_inner())
+    fn store(&self) -> &Store {
+        &self.store
     }
 
     fn now(&self) -> i64 {
@@ -474,46 +544,39 @@ impl App {
     }
 
     /// A stored game, replayed step by step.
-    fn restore(&self, row: GameRow) -> Result<Live, String> {
+    async fn restore(&self, row: GameRow) -> Result<Live, String> {
         let entry = battlemat_rulesets::get(&row.ruleset)?;
         let setup: Value = serde_json::from_str(&row.setup).map_err(|e| e.to_string())?;
-        let mut state = entry.ruleset.new_game(&setup).map_err(|e| e.to_string())?;
+        let state = entry.ruleset.new_game(&setup).map_err(|e| e.to_string())?;
         let now = self.now();
         let seats = self
             .store()
             .seats(&row.id)
+            .await
             .map_err(|e| e.to_string())?
             .into_iter()
             .map(|s| live_seat(&row.ruleset, s, now))
             .collect::<Result<Vec<_>, _>>()?;
-        let rows = self.store().steps(&row.id).map_err(|e| e.to_string())?;
-        let mut steps = Vec::new();
-        let mut events = Vec::new();
-        let mut chance_index = 0;
-        for r in rows {
-            let step: Step<Value> =
-                serde_json::from_str(&r.step).map_err(|e| format!("step {}: {e}", r.seq))?;
-            if matches!(state.to_act(), ToAct::Chance(_)) {
-                chance_index += 1;
-            }
-            let ev = state
-                .apply_seen(&step)
-                .map_err(|e| format!("step {} does not replay: {e}", r.seq))?;
-            steps.push(step);
-            events.push(ev);
-        }
+        let rows = self
+            .store()
+            .steps(&row.id, 0)
+            .await
+            .map_err(|e| e.to_string())?;
         let touched = row.touched.max(row.created_at);
-        Ok(Live {
+        let mut live = Live {
             row,
             seats,
             state,
-            steps,
-            events,
-            chance_index,
+            steps: Vec::new(),
+            events: Vec::new(),
+            chance_index: 0,
             thinking: false,
+            client_ids: HashMap::new(),
             touched: AtomicI64::new(touched),
             clock: self.config.clock.clone(),
-        })
+        };
+        live.replay(rows)?;
+        Ok(live)
     }
 
     fn slot(&self, id: &str) -> ApiResult<Arc<GameSlot>> {
@@ -532,7 +595,7 @@ impl App {
     }
 
     /// Judge a step on a copy, store it, then make it so (the one write path).
-    fn commit(
+    async fn commit(
         &self,
         live: &mut Live,
         step: Step<Value>,
@@ -548,12 +611,16 @@ impl App {
         let over = matches!(next.to_act(), ToAct::Over(_));
         let seq = live.seq() + 1;
         self.store()
-            .append_step(&live.row.id, seq, &step_json(&step), client_id, over)?;
+            .append_step(&live.row.id, seq, &step_json(&step), client_id, over)
+            .await?;
         live.state = next;
         live.steps.push(step);
         live.events.push(ev.clone());
         live.row.seq = seq;
         live.row.over = over;
+        if let Some(c) = client_id {
+            live.client_ids.insert(c.to_string(), seq);
+        }
         live.touch();
         if chance {
             live.chance_index += 1;
@@ -563,7 +630,7 @@ impl App {
 
     /// Roll every die the game waits for (seeded games that have started), each a stored
     /// step.
-    fn roll_dice(&self, live: &mut Live) -> ApiResult<()> {
+    async fn roll_dice(&self, live: &mut Live) -> ApiResult<()> {
         if live.row.dice != "seeded" || !live.started() {
             return Ok(());
         }
@@ -574,7 +641,7 @@ impl App {
                 live.chance_index,
                 &c.outcomes,
             );
-            self.commit(live, Step::Roll { value: face }, None)?;
+            self.commit(live, Step::Roll { value: face }, None).await?;
         }
         Ok(())
     }
@@ -594,7 +661,7 @@ impl App {
     }
 
     /// Put a new game in: stored, indexed, and driven.
-    fn insert(self: &Arc<App>, mut live: Live) -> ApiResult<()> {
+    async fn insert(self: &Arc<App>, mut live: Live) -> ApiResult<()> {
         let id = live.row.id.clone();
         let rows: Vec<SeatRow> = live
             .seats
@@ -602,9 +669,10 @@ impl App {
             .enumerate()
             .map(|(i, s)| s.row(i))
             .collect();
-        self.store().insert_game(&live.row, &rows)?;
+        self.store().insert_game(&live.row, &rows).await?;
+        self.node.held(&id);
         // The dice a started game waits for are rolled before anyone is answered.
-        self.roll_dice(&mut live)?;
+        self.roll_dice(&mut live).await?;
         self.index_tokens(&live);
         self.games
             .lock()
@@ -631,7 +699,7 @@ impl App {
         let mut times = Vec::new();
         let mut gone = Vec::new();
         for (id, slot) in slots {
-            let live = slot.live.lock().await;
+            let mut live = slot.live.lock().await;
             let touched = live.touched.load(Ordering::Relaxed);
             times.push((id.clone(), touched));
             let idle = now - touched;
@@ -641,8 +709,11 @@ impl App {
                 } else {
                     idle > self.config.open_ttl
                 };
-            if expired {
-                self.store().delete_game(&id).map_err(|e| e.to_string())?;
+            if expired && self.owns(&mut live).await {
+                self.store()
+                    .delete_game(&id)
+                    .await
+                    .map_err(|e| e.to_string())?;
                 for s in &live.seats {
                     if let Some(h) = &s.token_hash {
                         self.unindex_token(h, &id);
@@ -655,9 +726,35 @@ impl App {
             }
         }
         times.retain(|(id, _)| !gone.contains(id));
-        self.store().touch(&times).map_err(|e| e.to_string())?;
+        self.store()
+            .touch(&times)
+            .await
+            .map_err(|e| e.to_string())?;
         self.buckets.forget_full();
         Ok(gone)
+    }
+}
+
+impl App {
+    /// Drive every game the server moves next in (an AI seat or a die): after a restart,
+    /// or (`orphans`) only those this node does not hold, whose holder may have died.
+    pub(crate) fn drive_waiting(self: &Arc<App>, orphans: bool) {
+        let slots: Vec<(String, Arc<GameSlot>)> = self
+            .games
+            .lock()
+            .expect("games lock")
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        for (id, slot) in slots {
+            let waits = slot
+                .live
+                .try_lock()
+                .is_ok_and(|l| l.waits_on_server() && !l.thinking);
+            if waits && !(orphans && self.node.holds(&id)) {
+                drive(self.clone(), id);
+            }
+        }
     }
 }
 
@@ -699,8 +796,11 @@ fn drive(app: Arc<App>, id: String) {
                 if live.thinking || !live.started() {
                     return;
                 }
+                if !live.waits_on_server() || !app.owns(&mut live).await {
+                    return;
+                }
                 let before = live.seq();
-                if app.roll_dice(&mut live).is_err() {
+                if app.roll_dice(&mut live).await.is_err() {
                     return;
                 }
                 if live.seq() != before {
@@ -748,6 +848,7 @@ fn drive(app: Arc<App>, id: String) {
             }
             if app
                 .commit(&mut live, Step::Act { seat, action }, None)
+                .await
                 .is_err()
             {
                 return;
@@ -872,6 +973,7 @@ fn new_live(
         events: Vec::new(),
         chance_index: 0,
         thinking: false,
+        client_ids: HashMap::new(),
         touched: AtomicI64::new(now),
         clock: app.config.clock.clone(),
     })
@@ -1002,7 +1104,7 @@ async fn create_game(
             token,
         })
         .collect();
-    app.insert(live)?;
+    app.insert(live).await?;
     Ok((
         StatusCode::CREATED,
         Json(json!({ "id": id, "seats": out, "dice_commitment": commitment })),
@@ -1192,16 +1294,15 @@ async fn post_action(
     let mut live = slot.live.lock().await;
     let seat = live.seat_of(token.as_deref())?;
     // A resubmission: answer again with what it did.
-    if let Some(cid) = &req.id {
-        let done = app.store().seq_of_client_id(&id, cid)?;
-        if let Some(at) = done {
-            let ev = live
-                .events
-                .get(at as usize - 1)
-                .map(|e| events_json(e.for_viewer(Viewer::Seat(seat))))
-                .unwrap_or(Value::Null);
-            return Ok(Json(json!({ "seq": at, "events": ev, "repeated": true })));
-        }
+    if let Some(cid) = &req.id
+        && let Some(&at) = live.client_ids.get(cid)
+    {
+        let ev = live
+            .events
+            .get(at as usize - 1)
+            .map(|e| events_json(e.for_viewer(Viewer::Seat(seat))))
+            .unwrap_or(Value::Null);
+        return Ok(Json(json!({ "seq": at, "events": ev, "repeated": true })));
     }
     app.limit(token.as_deref(), &client)?;
     live.playing()?;
@@ -1259,8 +1360,8 @@ async fn post_action(
             Step::Act { seat, action }
         }
     };
-    let ev = app.commit(&mut live, step, req.id.as_deref())?;
-    app.roll_dice(&mut live)?;
+    let ev = app.commit(&mut live, step, req.id.as_deref()).await?;
+    app.roll_dice(&mut live).await?;
     let seq = live.seq();
     drop(live);
     app.wake(&slot);
@@ -1290,8 +1391,8 @@ async fn resign(
     let seat = live.seat_of(token.as_deref())?;
     app.limit(token.as_deref(), &client)?;
     live.playing()?;
-    let ev = app.commit(&mut live, Step::Resign { seat }, None)?;
-    app.roll_dice(&mut live)?;
+    let ev = app.commit(&mut live, Step::Resign { seat }, None).await?;
+    app.roll_dice(&mut live).await?;
     let seq = live.seq();
     drop(live);
     app.wake(&slot);
@@ -1509,31 +1610,26 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/games/{id}", get(game_page))
         .route("/assets/{name}", get(asset));
     r.fallback(not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            nodes::route,
+        ))
         .layer(axum::middleware::map_response(limits::json_errors))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
 }
 
 /// Serve on `addr` until the process ends.
-pub async fn serve(addr: &str, db: &std::path::Path, mut config: Config) -> Result<(), String> {
+pub async fn serve(addr: &str, db: &str, mut config: Config) -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| format!("{addr}: {e}"))?;
     let local = listener.local_addr().map_err(|e| e.to_string())?;
     let base = format!("http://{local}");
     config.base_url = base.clone();
-    let app = App::open_with(db, config)?;
+    let app = App::open_with(db, config).await?;
     // Games waiting on an AI or a die when the server stopped go on.
-    let ids: Vec<String> = app
-        .games
-        .lock()
-        .expect("games lock")
-        .keys()
-        .cloned()
-        .collect();
-    for id in ids {
-        drive(app.clone(), id);
-    }
+    app.drive_waiting(false);
     // Every minute: write when games were touched, clean up the abandoned ones.
     let sweeper = app.clone();
     tokio::spawn(async move {
@@ -1546,8 +1642,9 @@ pub async fn serve(addr: &str, db: &std::path::Path, mut config: Config) -> Resu
     });
     // One write, so a reader that takes the first line and goes sees it all.
     println!(
-        "Battlemat is serving on {base} (database {})\nOpen {base}/ in a browser (the API: docs/server.md, {base}/api/openapi.json).",
-        db.display()
+        "Battlemat is serving on {base} (database {}, node {})\nOpen {base}/ in a browser (the API: docs/server.md, {base}/api/openapi.json).",
+        nodes::redact(db),
+        app.node.id.id
     );
     axum::serve(
         listener,

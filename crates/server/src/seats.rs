@@ -112,7 +112,7 @@ pub(crate) async fn join(
         ai: None,
         last_seen: AtomicI64::new(now),
     };
-    app.store().update_seat(&id, &s.row(seat))?;
+    app.store().update_seat(&id, &s.row(seat)).await?;
     live.seats[seat] = s;
     live.touch();
     app.tokens
@@ -122,7 +122,7 @@ pub(crate) async fn join(
         .or_default()
         .insert(id.clone());
     let started = live.started();
-    app.roll_dice(&mut live)?;
+    app.roll_dice(&mut live).await?;
     drop(live);
     app.wake(&slot);
     drive(app.clone(), id.clone());
@@ -186,13 +186,13 @@ pub(crate) async fn leave(
             ai: None,
             last_seen: AtomicI64::new(now),
         };
-        app.store().update_seat(&id, &s.row(i))?;
+        app.store().update_seat(&id, &s.row(i)).await?;
         live.seats[i] = s;
         app.unindex_token(&hash, &id);
         "freed".to_string()
     } else if to == "forfeit" {
-        app.commit(&mut live, Step::Resign { seat }, None)?;
-        app.roll_dice(&mut live)?;
+        app.commit(&mut live, Step::Resign { seat }, None).await?;
+        app.roll_dice(&mut live).await?;
         to
     } else {
         let seed = live.seats[i].seed.clone();
@@ -207,7 +207,7 @@ pub(crate) async fn leave(
             now,
         )
         .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
-        app.store().update_seat(&id, &s.row(i))?;
+        app.store().update_seat(&id, &s.row(i)).await?;
         live.seats[i] = s;
         app.unindex_token(&hash, &id);
         to
@@ -267,8 +267,10 @@ pub(crate) async fn claim(
             live.seq(),
         ));
     }
-    let ev = app.commit(&mut live, Step::Resign { seat: gone }, None)?;
-    app.roll_dice(&mut live)?;
+    let ev = app
+        .commit(&mut live, Step::Resign { seat: gone }, None)
+        .await?;
+    app.roll_dice(&mut live).await?;
     let seq = live.seq();
     drop(live);
     app.wake(&slot);
@@ -360,8 +362,8 @@ pub(crate) async fn rematch(
     let new_id = new.row.id.clone();
     let commitment = new.row.commitment.clone();
     let players: Vec<String> = new.seats.iter().map(|s| s.player.clone()).collect();
-    app.insert(new)?;
-    app.store().set_rematch(&id, &new_id)?;
+    app.insert(new).await?;
+    app.store().set_rematch(&id, &new_id).await?;
     live.row.rematch = Some(new_id.clone());
     drop(live);
     app.wake(&slot);

@@ -1,33 +1,53 @@
-//! Storage: SQLite in a file (WAL), migrations run at start, and the one write a step needs.
+//! Storage: SQLite in a file (the default, nothing to install) or PostgreSQL (several nodes
+//! on one database), migrations run at start, and the one write a step needs.
 //!
 //! A step is written in one transaction that also moves the game's `seq` on, and only
 //! after it commits is anyone told of it; a write whose seq is not the next one fails (two
 //! writers could never both land the same seq). Seats are rows of their own, changed when
 //! a player joins, leaves or hands a seat to an AI; a game cleaned up goes with its seats
 //! and steps in one transaction.
+//!
+//! # One interface, two stores: an enum
+//!
+//! [`Store`] is an enum of the two backends with one `async` method per operation, not a
+//! trait object: there are exactly two stores, both known here, and an `async fn` in a
+//! trait cannot be called through `dyn` without boxing every future. Each method is the
+//! same operation on both; what only PostgreSQL has (leases, LISTEN/NOTIFY, for several
+//! nodes) answers plainly on SQLite (one node holds every game; nothing to listen to).
+//!
+//! Neither blocks the async runtime: rusqlite is synchronous, so its calls run on tokio's
+//! blocking threads, one at a time behind a mutex (SQLite has one writer anyway), and the
+//! steps queued while one batch is written go in together in the next transaction — one
+//! fsync for many steps (group commit), each still answered only after its commit;
+//! PostgreSQL is spoken by `tokio-postgres` through a `deadpool-postgres` pool. On
+//! PostgreSQL a step is one statement (update the game's seq where it is the one before
+//! and this node holds the lease, insert the step, notify) — one round trip, atomic, and
+//! durable when it returns (`synchronous_commit` is PostgreSQL's default, on).
 
-use rusqlite::{Connection, OptionalExtension, params};
-use std::path::Path;
+mod postgres;
+mod sqlite;
 
-const MIGRATIONS: &[&str] = &[
-    include_str!("../migrations/sqlite/0001_games.sql"),
-    include_str!("../migrations/sqlite/0002_seats.sql"),
-];
+pub use postgres::{LeaseTake, Notification};
+
+use std::sync::{Arc, Mutex};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("database: {0}")]
-    Db(#[from] rusqlite::Error),
+    Sqlite(#[from] rusqlite::Error),
+    #[error("database: {}", postgres_message(.0))]
+    Postgres(#[from] tokio_postgres::Error),
+    #[error("database: {0}")]
+    Other(String),
     #[error("game {game} is at step {at}, not {expected}")]
     Seq {
         game: String,
         at: i64,
         expected: i64,
     },
-}
-
-pub struct Store {
-    conn: Connection,
+    /// This node no longer holds the game's lease (another node has taken it).
+    #[error("game {0} is now held by another node")]
+    Lease(String),
 }
 
 /// A game as stored: everything but its steps.
@@ -70,194 +90,234 @@ pub struct StepRow {
     pub client_id: Option<String>,
 }
 
+/// The database: which one, and its connection (SQLite) or pool (PostgreSQL).
+pub enum Store {
+    Sqlite(SqliteDb),
+    Postgres(Box<postgres::Postgres>),
+}
+
+/// The SQLite connection, and the steps waiting to be written (group commit: one
+/// transaction, one fsync, for every step queued while the previous batch was written).
+pub struct SqliteDb {
+    conn: Arc<Mutex<sqlite::Sqlite>>,
+    queue: Arc<Mutex<Vec<(sqlite::Append, Answer)>>>,
+}
+
+type Answer = tokio::sync::oneshot::Sender<Result<(), StoreError>>;
+
+/// Run a SQLite call on a blocking thread (rusqlite is synchronous).
+async fn blocking<T: Send + 'static>(
+    db: &Arc<Mutex<sqlite::Sqlite>>,
+    f: impl FnOnce(&mut sqlite::Sqlite) -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, StoreError> {
+    let db = db.clone();
+    tokio::task::spawn_blocking(move || f(&mut db.lock().unwrap_or_else(|p| p.into_inner())))
+        .await
+        .map_err(|e| StoreError::Other(format!("the database thread: {e}")))?
+}
+
 impl Store {
-    /// Open (or create) the database at `path` and bring its schema up to date.
-    pub fn open(path: &Path) -> Result<Store, StoreError> {
-        let conn = Connection::open(path)?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "FULL")?;
-        conn.pragma_update(None, "foreign_keys", "ON")?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        let have: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-        for (i, m) in MIGRATIONS.iter().enumerate().skip(have.max(0) as usize) {
-            let tx = conn.unchecked_transaction()?;
-            tx.execute_batch(m)?;
-            tx.pragma_update(None, "user_version", (i + 1) as i64)?;
-            tx.commit()?;
+    /// Open the database `db` (`sqlite:PATH`, a path, or `postgres://…`) and bring its
+    /// schema up to date. `node` names this server among several on one PostgreSQL
+    /// (its id and the base URL other nodes forward to).
+    pub async fn open(db: &str, node: &NodeId) -> Result<Store, StoreError> {
+        if is_postgres(db) {
+            Ok(Store::Postgres(Box::new(
+                postgres::Postgres::open(db, node).await?,
+            )))
+        } else {
+            let path = std::path::PathBuf::from(db.strip_prefix("sqlite:").unwrap_or(db));
+            let s = tokio::task::spawn_blocking(move || sqlite::Sqlite::open(&path))
+                .await
+                .map_err(|e| StoreError::Other(e.to_string()))??;
+            Ok(Store::Sqlite(SqliteDb {
+                conn: Arc::new(Mutex::new(s)),
+                queue: Arc::new(Mutex::new(Vec::new())),
+            }))
         }
-        Ok(Store { conn })
     }
 
-    pub fn insert_game(&mut self, g: &GameRow, seats: &[SeatRow]) -> Result<(), StoreError> {
-        let tx = self.conn.transaction()?;
-        tx.execute(
-            "INSERT INTO games (id, ruleset, version, scenario, setup, dice, commitment, \
-             server_seed, public, created_at, seq, over, options, client, touched) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 0, 0, ?11, ?12, ?10)",
-            params![
-                g.id,
-                g.ruleset,
-                g.version,
-                g.scenario,
-                g.setup,
-                g.dice,
-                g.commitment,
-                g.server_seed,
-                g.public,
-                g.created_at,
-                g.options,
-                g.client
-            ],
-        )?;
-        for s in seats {
-            tx.execute(
-                "INSERT INTO seats (game, seat, player, token_hash, seed) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![g.id, s.seat, s.player, s.token_hash, s.seed],
-            )?;
+    pub fn is_postgres(&self) -> bool {
+        matches!(self, Store::Postgres(_))
+    }
+
+    /// The new game and its seats (and, on PostgreSQL, its lease for this node).
+    pub async fn insert_game(&self, g: &GameRow, seats: &[SeatRow]) -> Result<(), StoreError> {
+        match self {
+            Store::Sqlite(db) => {
+                let (g, seats) = (g.clone(), seats.to_vec());
+                blocking(&db.conn, move |s| s.insert_game(&g, &seats)).await
+            }
+            Store::Postgres(p) => p.insert_game(g, seats).await,
         }
-        tx.commit()?;
-        Ok(())
     }
 
     /// Append step `seq` (which must be the game's next) and mark the game over if it is.
-    pub fn append_step(
-        &mut self,
+    pub async fn append_step(
+        &self,
         game: &str,
         seq: i64,
         step: &str,
         client_id: Option<&str>,
         over: bool,
     ) -> Result<(), StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let at: i64 = tx.query_row("SELECT seq FROM games WHERE id = ?1", [game], |r| r.get(0))?;
-        if at + 1 != seq {
-            return Err(StoreError::Seq {
-                game: game.to_string(),
-                at,
-                expected: seq - 1,
-            });
+        match self {
+            Store::Sqlite(db) => {
+                let (tx, rx) = tokio::sync::oneshot::channel();
+                let append = sqlite::Append {
+                    game: game.to_string(),
+                    seq,
+                    step: step.to_string(),
+                    client_id: client_id.map(str::to_string),
+                    over,
+                };
+                db.queue
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push((append, tx));
+                // Whoever takes the connection next writes everything queued by then in
+                // one transaction (this step, or it went in with an earlier batch).
+                let queue = db.queue.clone();
+                blocking(&db.conn, move |s| {
+                    let batch =
+                        std::mem::take(&mut *queue.lock().unwrap_or_else(|p| p.into_inner()));
+                    let (steps, answers): (Vec<_>, Vec<_>) = batch.into_iter().unzip();
+                    for (verdict, answer) in s.append_steps(&steps).into_iter().zip(answers) {
+                        let _ = answer.send(verdict);
+                    }
+                    Ok(())
+                })
+                .await?;
+                rx.await
+                    .map_err(|_| StoreError::Other("the database thread ended".into()))?
+            }
+            Store::Postgres(p) => p.append_step(game, seq, step, client_id, over).await,
         }
-        tx.execute(
-            "INSERT INTO steps (game, seq, step, client_id) VALUES (?1, ?2, ?3, ?4)",
-            params![game, seq, step, client_id],
-        )?;
-        tx.execute(
-            "UPDATE games SET seq = ?2, over = ?3 WHERE id = ?1",
-            params![game, seq, over],
-        )?;
-        tx.commit()?;
-        Ok(())
     }
 
-    pub fn games(&self) -> Result<Vec<GameRow>, StoreError> {
-        let mut q = self.conn.prepare(
-            "SELECT id, ruleset, version, scenario, setup, dice, commitment, server_seed, public, \
-             created_at, seq, over, options, rematch, client, touched FROM games \
-             ORDER BY created_at, id",
-        )?;
-        let rows = q.query_map([], |r| {
-            Ok(GameRow {
-                id: r.get(0)?,
-                ruleset: r.get(1)?,
-                version: r.get(2)?,
-                scenario: r.get(3)?,
-                setup: r.get(4)?,
-                dice: r.get(5)?,
-                commitment: r.get(6)?,
-                server_seed: r.get(7)?,
-                public: r.get(8)?,
-                created_at: r.get(9)?,
-                seq: r.get(10)?,
-                over: r.get(11)?,
-                options: r.get(12)?,
-                rematch: r.get(13)?,
-                client: r.get(14)?,
-                touched: r.get(15)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+    /// Every game, or the one with this id.
+    pub async fn games(&self, id: Option<&str>) -> Result<Vec<GameRow>, StoreError> {
+        match self {
+            Store::Sqlite(db) => {
+                let id = id.map(str::to_string);
+                blocking(&db.conn, move |s| s.games(id.as_deref())).await
+            }
+            Store::Postgres(p) => p.games(id).await,
+        }
     }
 
-    pub fn seats(&self, game: &str) -> Result<Vec<SeatRow>, StoreError> {
-        let mut q = self.conn.prepare(
-            "SELECT seat, player, token_hash, seed FROM seats WHERE game = ?1 ORDER BY seat",
-        )?;
-        let rows = q.query_map([game], |r| {
-            Ok(SeatRow {
-                seat: r.get(0)?,
-                player: r.get(1)?,
-                token_hash: r.get(2)?,
-                seed: r.get(3)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+    pub async fn seats(&self, game: &str) -> Result<Vec<SeatRow>, StoreError> {
+        match self {
+            Store::Sqlite(db) => {
+                let game = game.to_string();
+                blocking(&db.conn, move |s| s.seats(&game)).await
+            }
+            Store::Postgres(p) => p.seats(game).await,
+        }
     }
 
-    pub fn steps(&self, game: &str) -> Result<Vec<StepRow>, StoreError> {
-        let mut q = self
-            .conn
-            .prepare("SELECT seq, step, client_id FROM steps WHERE game = ?1 ORDER BY seq")?;
-        let rows = q.query_map([game], |r| {
-            Ok(StepRow {
-                seq: r.get(0)?,
-                step: r.get(1)?,
-                client_id: r.get(2)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+    /// A game's steps after `after`, in order.
+    pub async fn steps(&self, game: &str, after: i64) -> Result<Vec<StepRow>, StoreError> {
+        match self {
+            Store::Sqlite(db) => {
+                let game = game.to_string();
+                blocking(&db.conn, move |s| s.steps(&game, after)).await
+            }
+            Store::Postgres(p) => p.steps(game, after).await,
+        }
     }
 
     /// A seat taken, left or handed to an AI: its player, token and seed now.
-    pub fn update_seat(&mut self, game: &str, s: &SeatRow) -> Result<(), StoreError> {
-        self.conn.execute(
-            "UPDATE seats SET player = ?3, token_hash = ?4, seed = ?5 WHERE game = ?1 AND seat = ?2",
-            params![game, s.seat, s.player, s.token_hash, s.seed],
-        )?;
-        Ok(())
+    pub async fn update_seat(&self, game: &str, seat: &SeatRow) -> Result<(), StoreError> {
+        match self {
+            Store::Sqlite(db) => {
+                let (game, seat) = (game.to_string(), seat.clone());
+                blocking(&db.conn, move |s| s.update_seat(&game, &seat)).await
+            }
+            Store::Postgres(p) => p.update_seat(game, seat).await,
+        }
     }
 
-    pub fn set_rematch(&mut self, game: &str, rematch: &str) -> Result<(), StoreError> {
-        self.conn.execute(
-            "UPDATE games SET rematch = ?2 WHERE id = ?1",
-            params![game, rematch],
-        )?;
-        Ok(())
+    pub async fn set_rematch(&self, game: &str, rematch: &str) -> Result<(), StoreError> {
+        match self {
+            Store::Sqlite(db) => {
+                let (game, rematch) = (game.to_string(), rematch.to_string());
+                blocking(&db.conn, move |s| s.set_rematch(&game, &rematch)).await
+            }
+            Store::Postgres(p) => p.set_rematch(game, rematch).await,
+        }
     }
 
     /// When each game was last touched, written in one transaction.
-    pub fn touch(&mut self, times: &[(String, i64)]) -> Result<(), StoreError> {
-        let tx = self.conn.transaction()?;
-        for (game, t) in times {
-            tx.execute(
-                "UPDATE games SET touched = ?2 WHERE id = ?1 AND touched < ?2",
-                params![game, t],
-            )?;
+    pub async fn touch(&self, times: &[(String, i64)]) -> Result<(), StoreError> {
+        match self {
+            Store::Sqlite(db) => {
+                let times = times.to_vec();
+                blocking(&db.conn, move |s| s.touch(&times)).await
+            }
+            Store::Postgres(p) => p.touch(times).await,
         }
-        tx.commit()?;
-        Ok(())
     }
 
     /// Remove a game, its seats and its steps (an abandoned game cleaned up).
-    pub fn delete_game(&mut self, game: &str) -> Result<(), StoreError> {
-        let tx = self.conn.transaction()?;
-        tx.execute("DELETE FROM steps WHERE game = ?1", [game])?;
-        tx.execute("DELETE FROM seats WHERE game = ?1", [game])?;
-        tx.execute("DELETE FROM games WHERE id = ?1", [game])?;
-        tx.commit()?;
-        Ok(())
+    pub async fn delete_game(&self, game: &str) -> Result<(), StoreError> {
+        match self {
+            Store::Sqlite(db) => {
+                let game = game.to_string();
+                blocking(&db.conn, move |s| s.delete_game(&game)).await
+            }
+            Store::Postgres(p) => p.delete_game(game).await,
+        }
     }
 
-    /// The seq a client's action id was stored at, if it was.
-    pub fn seq_of_client_id(&self, game: &str, id: &str) -> Result<Option<i64>, StoreError> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT seq FROM steps WHERE game = ?1 AND client_id = ?2",
-                [game, id],
-                |r| r.get(0),
-            )
-            .optional()?)
+    /// Take (or renew) the lease of a game for this node, for [`NodeId::lease_ms`]. SQLite
+    /// has one node, which holds every game.
+    pub async fn take_lease(&self, game: &str) -> Result<LeaseTake, StoreError> {
+        match self {
+            Store::Sqlite(_) => Ok(LeaseTake::Taken),
+            Store::Postgres(p) => p.take_lease(game).await,
+        }
     }
+
+    /// Renew every lease this node holds: the games it still holds.
+    pub async fn renew_leases(&self) -> Result<Vec<String>, StoreError> {
+        match self {
+            Store::Sqlite(_) => Ok(Vec::new()),
+            Store::Postgres(p) => p.renew_leases().await,
+        }
+    }
+
+    /// Listen for the changes other nodes make: each a game that changed, or `Reconnected`
+    /// after the listener lost its connection (notifications made meanwhile are lost, so
+    /// the caller catches up with everything). `None` on SQLite: one node, nobody else
+    /// writes.
+    pub fn listen(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Notification>> {
+        match self {
+            Store::Sqlite(_) => None,
+            Store::Postgres(p) => Some(p.listen()),
+        }
+    }
+}
+
+/// PostgreSQL's own words for an error (`tokio_postgres::Error` shows only "db error").
+fn postgres_message(e: &tokio_postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(d) => format!("{} ({})", d.message(), d.code().code()),
+        None => e.to_string(),
+    }
+}
+
+/// Whether a `--db` value names a PostgreSQL database.
+pub fn is_postgres(db: &str) -> bool {
+    db.starts_with("postgres://") || db.starts_with("postgresql://")
+}
+
+/// This server among several: its id (the URL it is reached at, unique among the nodes)
+/// and the base URL other nodes forward a game's commands to.
+#[derive(Clone, Debug)]
+pub struct NodeId {
+    pub id: String,
+    pub url: String,
+    /// How long a lease lasts unless renewed (milliseconds).
+    pub lease_ms: u64,
 }

@@ -1,6 +1,9 @@
-//! The HTTP API against a real SQLite file: tokens on every endpoint, stale seqs, a
+//! The HTTP API against a real database (a SQLite file, or PostgreSQL with
+//! `BATTLEMAT_TEST_PG`): tokens on every endpoint, stale seqs, a
 //! resubmitted action, illegal actions with their rule, a restart that resumes the game,
 //! AI seats that answer, no secret before the end, and dice anyone can recompute after it.
+
+mod common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
@@ -54,9 +57,8 @@ async fn who(app: &Arc<App>, id: &str) -> (Option<u64>, i64) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_through_the_api_with_tokens_seqs_and_a_restart() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("games.db");
-    let app = App::open(&db, "http://test").unwrap();
+    let db = common::TestDb::new().await;
+    let app = db.app().await;
     let (st, created) = call(
         &app,
         "POST",
@@ -211,7 +213,7 @@ async fn a_game_through_the_api_with_tokens_seqs_and_a_restart() {
     drop(app);
 
     // A restart resumes the game where it was.
-    let app = App::open(&db, "http://test").unwrap();
+    let app = db.app().await;
     let (_, again) = call(&app, "GET", &format!("/api/games/{id}"), Some(mine), None).await;
     assert_eq!(again["seq"], view["seq"]);
     assert_eq!(again["observation"], view["observation"]);
@@ -268,8 +270,8 @@ async fn a_game_through_the_api_with_tokens_seqs_and_a_restart() {
 /// An AI seat answers on its own, and the game can be followed by long-polling for steps.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_ai_seat_plays_its_turns() {
-    let dir = tempfile::tempdir().unwrap();
-    let app = App::open(&dir.path().join("g.db"), "http://test").unwrap();
+    let db = common::TestDb::new().await;
+    let app = db.app().await;
     let (st, created) = call(
         &app,
         "POST",
@@ -341,8 +343,8 @@ async fn an_ai_seat_plays_its_turns() {
 /// Bad requests get JSON errors and change nothing.
 #[tokio::test]
 async fn bad_requests_are_refused_in_json() {
-    let dir = tempfile::tempdir().unwrap();
-    let app = App::open(&dir.path().join("g.db"), "http://test").unwrap();
+    let db = common::TestDb::new().await;
+    let app = db.app().await;
     for body in [
         json!({"game": "chess", "seats": ["human"]}),
         json!({"game": "swtb", "seats": ["human"]}),
@@ -364,8 +366,8 @@ async fn bad_requests_are_refused_in_json() {
 /// then a line for each stored step.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_bot_stream_starts_with_the_game_then_its_steps() {
-    let dir = tempfile::tempdir().unwrap();
-    let app = App::open(&dir.path().join("g.db"), "http://test").unwrap();
+    let db = common::TestDb::new().await;
+    let app = db.app().await;
     let (_, created) = call(
         &app,
         "POST",

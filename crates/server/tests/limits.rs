@@ -16,8 +16,8 @@ fn swtb() -> serde_json::Value {
 
 #[tokio::test]
 async fn every_bad_request_is_a_json_error_saying_what() {
-    let dir = tempfile::tempdir().unwrap();
-    let app = App::open(&dir.path().join("g.db"), "http://test").unwrap();
+    let db = common::TestDb::new().await;
+    let app = db.app().await;
     // A body over the limit.
     let big = json!({"game": "x".repeat(70 * 1024), "seats": []});
     let (st, _, e, _) = send(&app, "POST", "/api/games", None, Some(big), None).await;
@@ -60,7 +60,7 @@ async fn every_bad_request_is_a_json_error_saying_what() {
 
 #[tokio::test]
 async fn actions_per_token_and_per_address_are_limited_with_retry_after() {
-    let dir = tempfile::tempdir().unwrap();
+    let db = common::TestDb::new().await;
     let mut config = TestClock::new().config();
     config.token_rate = Rate {
         burst: 3,
@@ -70,7 +70,7 @@ async fn actions_per_token_and_per_address_are_limited_with_retry_after() {
         burst: 5,
         per_sec: 1,
     };
-    let app = App::open_with(&dir.path().join("g.db"), config).unwrap();
+    let app = db.open(config).await;
     let (_, created) = call(&app, "POST", "/api/games", None, Some(swtb())).await;
     let id = created["id"].as_str().unwrap().to_string();
     let t = tokens(&created);
@@ -146,10 +146,10 @@ async fn actions_per_token_and_per_address_are_limited_with_retry_after() {
 
 #[tokio::test]
 async fn a_client_may_have_only_so_many_unfinished_games() {
-    let dir = tempfile::tempdir().unwrap();
+    let db = common::TestDb::new().await;
     let mut config = TestClock::new().config();
     config.max_open_games = 2;
-    let app = App::open_with(&dir.path().join("g.db"), config).unwrap();
+    let app = db.open(config).await;
     let mut first = None;
     for _ in 0..2 {
         let (st, _, c, _) = send(
@@ -221,10 +221,10 @@ async fn a_client_may_have_only_so_many_unfinished_games() {
 async fn a_websocket_that_sends_too_much_is_told_and_closed() {
     use futures_util::{SinkExt, StreamExt};
     use tokio_tungstenite::tungstenite::Message;
-    let dir = tempfile::tempdir().unwrap();
+    let db = common::TestDb::new().await;
     let mut config = TestClock::new().config();
     config.ws_messages = 5;
-    let app: Arc<App> = App::open_with(&dir.path().join("g.db"), config).unwrap();
+    let app: Arc<App> = db.open(config).await;
     let (_, c) = call(&app, "POST", "/api/games", None, Some(swtb())).await;
     let id = c["id"].as_str().unwrap().to_string();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

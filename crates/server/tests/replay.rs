@@ -3,6 +3,8 @@
 //! it is the live game's, each step's events are the ones the log showed, and a step
 //! outside the game is refused.
 
+mod common;
+
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use battlemat_server::{App, router};
@@ -30,8 +32,8 @@ async fn get(app: &Arc<App>, path: &str, token: Option<&str>) -> (StatusCode, Va
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_finished_game_replays_step_by_step() {
-    let dir = tempfile::tempdir().unwrap();
-    let app = App::open(&dir.path().join("g.db"), "http://test").unwrap();
+    let db = common::TestDb::new().await;
+    let app = db.app().await;
     let req = Request::builder()
         .method("POST")
         .uri("/api/games")
@@ -118,8 +120,8 @@ async fn a_finished_game_replays_step_by_step() {
 /// names them; nothing for a spectator, nothing off-turn.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hint_ranks_the_seats_actions() {
-    let dir = tempfile::tempdir().unwrap();
-    let app = App::open(&dir.path().join("g.db"), "http://test").unwrap();
+    let db = common::TestDb::new().await;
+    let app = db.app().await;
     let req = Request::builder()
         .method("POST")
         .uri("/api/games")

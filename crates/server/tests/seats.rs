@@ -49,8 +49,8 @@ fn recompute(rec: &Value) -> usize {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_open_seat_is_joined_with_its_own_seed_and_then_the_game_starts() {
-    let dir = tempfile::tempdir().unwrap();
-    let app = App::open(&dir.path().join("g.db"), "http://test").unwrap();
+    let db = common::TestDb::new().await;
+    let app = db.app().await;
     let (id, t, created) = create(
         &app,
         json!({"game": "swtb", "scenario": "outpost", "seats": ["human", "open"], "seed": "alpha", "public": true}),
@@ -149,7 +149,7 @@ async fn an_open_seat_is_joined_with_its_own_seed_and_then_the_game_starts() {
     assert!(recompute(&rec) >= 1);
     // A restart keeps the joined seat.
     drop(app);
-    let app = App::open(&dir.path().join("g.db"), "http://test").unwrap();
+    let app = db.app().await;
     let (st, mine) = call(&app, "GET", &format!("/api/games/{id}"), Some(&t1), None).await;
     assert_eq!(st, 200);
     assert_eq!(mine["you"], json!(1));
@@ -157,8 +157,8 @@ async fn an_open_seat_is_joined_with_its_own_seed_and_then_the_game_starts() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn leaving_frees_a_seat_before_the_start_and_forfeits_or_hands_it_to_an_ai_after() {
-    let dir = tempfile::tempdir().unwrap();
-    let app = App::open(&dir.path().join("g.db"), "http://test").unwrap();
+    let db = common::TestDb::new().await;
+    let app = db.app().await;
     // Before the start: the seat is free again.
     let (id, _, _) = create(
         &app,
@@ -262,8 +262,8 @@ async fn leaving_frees_a_seat_before_the_start_and_forfeits_or_hands_it_to_an_ai
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rematch_turns_the_seats_round_and_keeps_the_players_tokens() {
-    let dir = tempfile::tempdir().unwrap();
-    let app = App::open(&dir.path().join("g.db"), "http://test").unwrap();
+    let db = common::TestDb::new().await;
+    let app = db.app().await;
     let (id, t, _) = create(
         &app,
         json!({"game": "swtb", "scenario": "outpost", "seats": ["human", "human"]}),
@@ -343,11 +343,11 @@ async fn a_rematch_turns_the_seats_round_and_keeps_the_players_tokens() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_seat_gone_too_long_can_be_claimed_against() {
-    let dir = tempfile::tempdir().unwrap();
+    let db = common::TestDb::new().await;
     let clock = TestClock::new();
     let mut config = clock.config();
     config.gone_after = 60;
-    let app = App::open_with(&dir.path().join("g.db"), config).unwrap();
+    let app = db.open(config).await;
     let (id, t, _) = create(
         &app,
         json!({"game": "swtb", "scenario": "outpost", "seats": ["human", "human"]}),
@@ -407,13 +407,12 @@ async fn a_seat_gone_too_long_can_be_claimed_against() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn abandoned_games_are_cleaned_up_and_finished_ones_kept() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("g.db");
+    let db = common::TestDb::new().await;
     let clock = TestClock::new();
     let mut config = clock.config();
     config.open_ttl = 100;
     config.abandon_after = 1000;
-    let app = App::open_with(&db, config.clone()).unwrap();
+    let app = db.open(config.clone()).await;
     let body = json!({"game": "swtb", "scenario": "outpost", "seats": ["human", "human"]});
     let (open, _, _) = create(
         &app,
@@ -450,7 +449,7 @@ async fn abandoned_games_are_cleaned_up_and_finished_ones_kept() {
     clock.advance(1001);
     assert_eq!(app.sweep().await.unwrap(), vec![running.clone()]);
     drop(app);
-    let app = App::open_with(&db, config).unwrap();
+    let app = db.open(config).await;
     let (st, _) = call(&app, "GET", &format!("/api/games/{running}"), None, None).await;
     assert_eq!(st, 404);
     let (st, _) = call(
@@ -466,8 +465,8 @@ async fn abandoned_games_are_cleaned_up_and_finished_ones_kept() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_table_die_is_posted_only_by_the_seat_named() {
-    let dir = tempfile::tempdir().unwrap();
-    let app = App::open(&dir.path().join("g.db"), "http://test").unwrap();
+    let db = common::TestDb::new().await;
+    let app = db.app().await;
     let (id, t, _) = create(
         &app,
         json!({"game": "swtb", "scenario": "outpost", "seats": ["human", "human"], "dice": "table"}),

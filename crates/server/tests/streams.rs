@@ -73,10 +73,10 @@ async fn open(app: &std::sync::Arc<App>, path: &str, token: Option<&str>) -> (St
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_tokens_event_stream_tells_its_games_starts_turns_and_ends() {
-    let dir = tempfile::tempdir().unwrap();
+    let db = common::TestDb::new().await;
     let mut config = TestClock::new().config();
     config.keep_alive = 1;
-    let app = App::open_with(&dir.path().join("g.db"), config).unwrap();
+    let app = db.open(config).await;
     // Without a token, or with one that holds no seat: refused.
     let (st, _) = open(&app, "/api/stream/event", None).await;
     assert_eq!(st, StatusCode::UNAUTHORIZED);
@@ -173,8 +173,8 @@ async fn a_tokens_event_stream_tells_its_games_starts_turns_and_ends() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_games_stream_opens_with_the_whole_game() {
-    let dir = tempfile::tempdir().unwrap();
-    let app = App::open(&dir.path().join("g.db"), "http://test").unwrap();
+    let db = common::TestDb::new().await;
+    let app = db.app().await;
     let (_, c) = call(
         &app,
         "POST",
@@ -224,8 +224,8 @@ async fn a_games_stream_opens_with_the_whole_game() {
 /// document with each of its methods.
 #[tokio::test]
 async fn every_route_is_in_the_openapi_document() {
-    let dir = tempfile::tempdir().unwrap();
-    let app = App::open(&dir.path().join("g.db"), "http://test").unwrap();
+    let db = common::TestDb::new().await;
+    let app = db.app().await;
     let (st, doc) = call(&app, "GET", "/api/openapi.json", None, None).await;
     assert_eq!(st, StatusCode::OK);
     assert!(doc["openapi"].as_str().unwrap().starts_with("3."));

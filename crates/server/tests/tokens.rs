@@ -13,8 +13,8 @@ use std::sync::Arc;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_endpoint_checks_the_token() {
-    let dir = tempfile::tempdir().unwrap();
-    let app = App::open(&dir.path().join("g.db"), "http://test").unwrap();
+    let db = common::TestDb::new().await;
+    let app = db.app().await;
     let body = json!({"game": "swtb", "scenario": "outpost", "seats": ["human", "human"]});
     let (_, a) = call(&app, "POST", "/api/games", None, Some(body.clone())).await;
     let (_, b) = call(&app, "POST", "/api/games", None, Some(body)).await;
@@ -87,21 +87,11 @@ async fn every_endpoint_checks_the_token() {
     assert_eq!(who(&app, &id).await, (seat, seq));
 }
 
-/// The server seed as the database holds it (the test reads the file itself).
-fn server_seed(db: &std::path::Path, id: &str) -> String {
-    let conn = rusqlite::Connection::open(db).unwrap();
-    conn.query_row("SELECT server_seed FROM games WHERE id = ?1", [id], |r| {
-        r.get(0)
-    })
-    .unwrap()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_response_holds_the_seed_or_anything_not_yet_drawn() {
     for scenario in ["egg_hunt", "zones"] {
-        let dir = tempfile::tempdir().unwrap();
-        let db = dir.path().join("g.db");
-        let app: Arc<App> = App::open(&db, "http://test").unwrap();
+        let db = common::TestDb::new().await;
+        let app: Arc<App> = db.app().await;
         let (st, c) = call(
             &app,
             "POST",
@@ -113,7 +103,7 @@ async fn no_response_holds_the_seed_or_anything_not_yet_drawn() {
         assert_eq!(st, 201, "{c}");
         let id = c["id"].as_str().unwrap().to_string();
         let t = tokens(&c);
-        let seed = server_seed(&db, &id);
+        let seed = db.server_seed(&id).await;
         let viewers = [
             (Viewer::Spectator, None),
             (Viewer::Seat(0), t[0].as_deref()),

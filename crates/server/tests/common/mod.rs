@@ -101,3 +101,109 @@ pub async fn until(app: &Arc<App>, id: &str, f: impl Fn(&Value) -> bool) -> Valu
     }
     panic!("the game never got there");
 }
+
+/// The PostgreSQL the tests use when `BATTLEMAT_TEST_PG` names one
+/// (`postgres://postgres@127.0.0.1:5432/test`); otherwise they use SQLite files.
+pub fn postgres_url() -> Option<String> {
+    std::env::var("BATTLEMAT_TEST_PG")
+        .ok()
+        .filter(|u| !u.is_empty())
+}
+
+/// A database of one test's own: a SQLite file in a temporary folder, or, with
+/// `BATTLEMAT_TEST_PG`, a fresh schema in that PostgreSQL (dropped at the end), so tests
+/// run in parallel and leave nothing behind. The same test body runs on either store.
+pub struct TestDb {
+    /// What `--db` would be given.
+    pub url: String,
+    _dir: Option<tempfile::TempDir>,
+    /// PostgreSQL: the server's URL and the schema made for this test.
+    schema: Option<(String, String)>,
+}
+
+async fn pg(url: &str) -> tokio_postgres::Client {
+    let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .unwrap_or_else(|e| panic!("BATTLEMAT_TEST_PG={url}: {e}"));
+    tokio::spawn(conn);
+    client
+}
+
+impl TestDb {
+    pub async fn new() -> TestDb {
+        match postgres_url() {
+            None => {
+                let dir = tempfile::tempdir().unwrap();
+                let url = format!("sqlite:{}", dir.path().join("g.db").display());
+                TestDb {
+                    url,
+                    _dir: Some(dir),
+                    schema: None,
+                }
+            }
+            Some(base) => {
+                let schema = format!("t_{}", battlemat_server::dice::random_hex(8).unwrap());
+                pg(&base)
+                    .await
+                    .batch_execute(&format!("CREATE SCHEMA {schema}"))
+                    .await
+                    .unwrap();
+                let sep = if base.contains('?') { '&' } else { '?' };
+                TestDb {
+                    url: format!("{base}{sep}options=-csearch_path%3D{schema}"),
+                    _dir: None,
+                    schema: Some((base, schema)),
+                }
+            }
+        }
+    }
+
+    pub async fn open(&self, config: Config) -> Arc<App> {
+        App::open_with(&self.url, config).await.unwrap()
+    }
+
+    pub async fn app(&self) -> Arc<App> {
+        self.open(Config::new("http://test")).await
+    }
+
+    /// The server seed of a game as the database holds it (the test reads it itself).
+    pub async fn server_seed(&self, id: &str) -> String {
+        match &self.schema {
+            None => {
+                let conn =
+                    rusqlite::Connection::open(self.url.trim_start_matches("sqlite:")).unwrap();
+                conn.query_row("SELECT server_seed FROM games WHERE id = ?1", [id], |r| {
+                    r.get(0)
+                })
+                .unwrap()
+            }
+            Some(_) => pg(&self.url)
+                .await
+                .query_one("SELECT server_seed FROM games WHERE id = $1", &[&id])
+                .await
+                .unwrap()
+                .get(0),
+        }
+    }
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        if let Some((base, schema)) = self.schema.take() {
+            // A runtime of its own: a test's may be ending.
+            let _ = std::thread::spawn(move || {
+                let rt = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .unwrap();
+                rt.block_on(async {
+                    let c = pg(&base).await;
+                    c.batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))
+                        .await
+                        .unwrap();
+                });
+            })
+            .join();
+        }
+    }
+}

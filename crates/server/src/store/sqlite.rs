@@ -1,0 +1,225 @@
+//! The SQLite store: one connection to a file in WAL mode with `synchronous=FULL`, its
+//! schema versioned by `PRAGMA user_version`.
+
+use super::{GameRow, SeatRow, StepRow, StoreError};
+use rusqlite::{Connection, params};
+use std::path::Path;
+
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../migrations/sqlite/0001_games.sql"),
+    include_str!("../../migrations/sqlite/0002_seats.sql"),
+];
+
+/// A step to append: its game, seq, the step (JSON), the client's id, and whether the game
+/// is over after it.
+pub struct Append {
+    pub game: String,
+    pub seq: i64,
+    pub step: String,
+    pub client_id: Option<String>,
+    pub over: bool,
+}
+
+/// One step inside the batch's transaction: checked (its seq must be the game's next),
+/// then written; a step refused writes nothing.
+fn append(tx: &rusqlite::Transaction<'_>, a: &Append) -> Result<(), StoreError> {
+    let at: i64 = tx.query_row("SELECT seq FROM games WHERE id = ?1", [&a.game], |r| {
+        r.get(0)
+    })?;
+    if at + 1 != a.seq {
+        return Err(StoreError::Seq {
+            game: a.game.clone(),
+            at,
+            expected: a.seq - 1,
+        });
+    }
+    tx.execute(
+        "INSERT INTO steps (game, seq, step, client_id) VALUES (?1, ?2, ?3, ?4)",
+        params![a.game, a.seq, a.step, a.client_id],
+    )?;
+    tx.execute(
+        "UPDATE games SET seq = ?2, over = ?3 WHERE id = ?1",
+        params![a.game, a.seq, a.over],
+    )?;
+    Ok(())
+}
+
+pub struct Sqlite {
+    conn: Connection,
+}
+
+impl Sqlite {
+    /// Open (or create) the database at `path` and bring its schema up to date.
+    pub fn open(path: &Path) -> Result<Sqlite, StoreError> {
+        let conn = Connection::open(path)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        let have: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+        for (i, m) in MIGRATIONS.iter().enumerate().skip(have.max(0) as usize) {
+            let tx = conn.unchecked_transaction()?;
+            tx.execute_batch(m)?;
+            tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+            tx.commit()?;
+        }
+        Ok(Sqlite { conn })
+    }
+
+    pub fn insert_game(&mut self, g: &GameRow, seats: &[SeatRow]) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        tx.execute(
+            "INSERT INTO games (id, ruleset, version, scenario, setup, dice, commitment, \
+             server_seed, public, created_at, seq, over, options, client, touched) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 0, 0, ?11, ?12, ?10)",
+            params![
+                g.id,
+                g.ruleset,
+                g.version,
+                g.scenario,
+                g.setup,
+                g.dice,
+                g.commitment,
+                g.server_seed,
+                g.public,
+                g.created_at,
+                g.options,
+                g.client
+            ],
+        )?;
+        for s in seats {
+            tx.execute(
+                "INSERT INTO seats (game, seat, player, token_hash, seed) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![g.id, s.seat, s.player, s.token_hash, s.seed],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Append steps (each must be its game's next) in one transaction, so one fsync makes
+    /// them all durable (group commit): each step's own verdict, in order. A step refused
+    /// changes nothing; the others still go in.
+    pub fn append_steps(&mut self, batch: &[Append]) -> Vec<Result<(), StoreError>> {
+        let tx = match self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        {
+            Ok(tx) => tx,
+            Err(e) => {
+                return batch
+                    .iter()
+                    .map(|_| Err(StoreError::Other(e.to_string())))
+                    .collect();
+            }
+        };
+        let out: Vec<Result<(), StoreError>> = batch.iter().map(|a| append(&tx, a)).collect();
+        match tx.commit() {
+            Ok(()) => out,
+            Err(e) => batch
+                .iter()
+                .map(|_| Err(StoreError::Other(e.to_string())))
+                .collect(),
+        }
+    }
+
+    /// Every game, or the one with this id.
+    pub fn games(&self, id: Option<&str>) -> Result<Vec<GameRow>, StoreError> {
+        let mut q = self.conn.prepare(
+            "SELECT id, ruleset, version, scenario, setup, dice, commitment, server_seed, public, \
+             created_at, seq, over, options, rematch, client, touched FROM games \
+             WHERE ?1 IS NULL OR id = ?1 ORDER BY created_at, id",
+        )?;
+        let rows = q.query_map([id], |r| {
+            Ok(GameRow {
+                id: r.get(0)?,
+                ruleset: r.get(1)?,
+                version: r.get(2)?,
+                scenario: r.get(3)?,
+                setup: r.get(4)?,
+                dice: r.get(5)?,
+                commitment: r.get(6)?,
+                server_seed: r.get(7)?,
+                public: r.get(8)?,
+                created_at: r.get(9)?,
+                seq: r.get(10)?,
+                over: r.get(11)?,
+                options: r.get(12)?,
+                rematch: r.get(13)?,
+                client: r.get(14)?,
+                touched: r.get(15)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    pub fn seats(&self, game: &str) -> Result<Vec<SeatRow>, StoreError> {
+        let mut q = self.conn.prepare(
+            "SELECT seat, player, token_hash, seed FROM seats WHERE game = ?1 ORDER BY seat",
+        )?;
+        let rows = q.query_map([game], |r| {
+            Ok(SeatRow {
+                seat: r.get(0)?,
+                player: r.get(1)?,
+                token_hash: r.get(2)?,
+                seed: r.get(3)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// A game's steps after `after`, in order.
+    pub fn steps(&self, game: &str, after: i64) -> Result<Vec<StepRow>, StoreError> {
+        let mut q = self.conn.prepare(
+            "SELECT seq, step, client_id FROM steps WHERE game = ?1 AND seq > ?2 ORDER BY seq",
+        )?;
+        let rows = q.query_map(params![game, after], |r| {
+            Ok(StepRow {
+                seq: r.get(0)?,
+                step: r.get(1)?,
+                client_id: r.get(2)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// A seat taken, left or handed to an AI: its player, token and seed now.
+    pub fn update_seat(&mut self, game: &str, s: &SeatRow) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE seats SET player = ?3, token_hash = ?4, seed = ?5 WHERE game = ?1 AND seat = ?2",
+            params![game, s.seat, s.player, s.token_hash, s.seed],
+        )?;
+        Ok(())
+    }
+
+    pub fn set_rematch(&mut self, game: &str, rematch: &str) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE games SET rematch = ?2 WHERE id = ?1",
+            params![game, rematch],
+        )?;
+        Ok(())
+    }
+
+    /// When each game was last touched, written in one transaction.
+    pub fn touch(&mut self, times: &[(String, i64)]) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        for (game, t) in times {
+            tx.execute(
+                "UPDATE games SET touched = ?2 WHERE id = ?1 AND touched < ?2",
+                params![game, t],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Remove a game, its seats and its steps (an abandoned game cleaned up).
+    pub fn delete_game(&mut self, game: &str) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        tx.execute("DELETE FROM steps WHERE game = ?1", [game])?;
+        tx.execute("DELETE FROM seats WHERE game = ?1", [game])?;
+        tx.execute("DELETE FROM games WHERE id = ?1", [game])?;
+        tx.commit()?;
+        Ok(())
+    }
+}
