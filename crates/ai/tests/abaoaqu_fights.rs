@@ -28,7 +28,10 @@ fn abq_3_3_greedy_fires_what_it_declares() {
         total.cancelled_twice += f.cancelled_twice;
     }
     assert!(total.declared > 0, "{total:?}");
-    assert!(total.fired * 10 >= total.declared * 9, "most declared attacks fired: {total:?}");
+    assert!(
+        total.fired * 10 >= total.declared * 9,
+        "most declared attacks fired: {total:?}"
+    );
     assert!(total.destroyed > 0, "counters destroyed: {total:?}");
     assert_eq!(total.cancelled_twice, 0, "{total:?}");
 }

@@ -19,7 +19,9 @@ fn play(args: &[&str], input: &str) -> String {
 /// The hint's lines: `NUMBER) TEXT value V`, best first.
 fn hinted(text: &str) -> Vec<(usize, String, f64)> {
     text.lines()
-        .filter(|l| l.contains(" value ") && l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .filter(|l| {
+            l.contains(" value ") && l.trim_start().starts_with(|c: char| c.is_ascii_digit())
+        })
         .map(|l| {
             let (head, value) = l.split_once(" value ").unwrap();
             let value: f64 = value.split_whitespace().next().unwrap().parse().unwrap();

@@ -59,9 +59,10 @@ pub fn fights(setup: &battlemat_abaoaqu::Setup, players: &[PlayerKind], seed: u6
                     _ => {}
                 }
                 match (&g.now.phase, &action) {
-                    (_, Action::Shoot { .. } | Action::ShootGroup { .. } | Action::Close { .. }) => {
-                        f.declared += 1
-                    }
+                    (
+                        _,
+                        Action::Shoot { .. } | Action::ShootGroup { .. } | Action::Close { .. },
+                    ) => f.declared += 1,
                     (_, Action::Fire) => f.fired += 1,
                     (
                         Phase::Combat {

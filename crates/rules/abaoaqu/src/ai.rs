@@ -223,7 +223,11 @@ impl AbaoAqu {
     }
 
     /// Of the positions each listed action leads to (through `then`), the best for `seat`.
-    fn best_of(&self, seat: Seat, then: impl Fn(&AbaoAqu, Plan) -> Option<AbaoAqu>) -> Option<AbaoAqu> {
+    fn best_of(
+        &self,
+        seat: Seat,
+        then: impl Fn(&AbaoAqu, Plan) -> Option<AbaoAqu>,
+    ) -> Option<AbaoAqu> {
         let mut best: Option<(f64, AbaoAqu)> = None;
         for a in self.legal() {
             let Some(g) = self.plan(&a).ok().and_then(|p| then(self, p)) else {

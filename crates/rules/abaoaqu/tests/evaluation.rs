@@ -29,7 +29,11 @@ fn abq_3_3_a_fired_attack_counts_at_its_expected_result() {
     let fired = g.evaluate(0);
     assert!(fired > before, "{before} -> {fired}");
     assert!((ready - fired).abs() < 1e-12, "{ready} vs {fired}");
-    assert!((g.evaluate(1) + fired).abs() < 1e-12, "zero-sum: {}", g.evaluate(1));
+    assert!(
+        (g.evaluate(1) + fired).abs() < 1e-12,
+        "zero-sum: {}",
+        g.evaluate(1)
+    );
     // The target's chances: one sixth a face, read off the table at the column.
     let odds = g.expected_morale().expect("an attack waits")[1];
     let t = &Catalog::builtin().tables;
