@@ -10,8 +10,10 @@
 //! `cargo bench -p battlemat-ai --bench greedy` (BATTLEMAT_BENCH_POINTS positions a scenario,
 //! default 12; BATTLEMAT_BENCH_EXHAUSTIVE=0 skips the peer, which takes seconds and
 //! gigabytes a decision in the largest scenarios; BATTLEMAT_BENCH_ONLY=sd-era filters;
-//! BATTLEMAT_GREEDY_EXACT and BATTLEMAT_GREEDY_SAMPLES try other settings in the first row).
-use battlemat_ai::{Greedy, GreedyStats};
+//! BATTLEMAT_GREEDY_EXACT and BATTLEMAT_GREEDY_SAMPLES try other settings in the first row;
+//! BATTLEMAT_BENCH_MCTS=1 adds a row for the default MCTS player, `mcts`, searching each
+//! position afresh — run with RAYON_NUM_THREADS=1 for one core).
+use battlemat_ai::{Budget, DEFAULT_MCTS_ITERATIONS, Greedy, GreedyStats, Mcts, MctsConfig};
 use battlemat_core::{Game, Next, Step};
 use battlemat_dice::Roller;
 use std::collections::BTreeMap;
@@ -82,6 +84,23 @@ fn measure<G: Game>(player: Greedy, states: &[G]) -> Row {
     row
 }
 
+/// The default MCTS player's search from each position, a fresh player each time.
+fn measure_mcts<G: Game>(states: &[G]) -> Row {
+    let mut row = Row {
+        millis: vec![],
+        peak_memo: 0,
+        actions: 0,
+        sampled: 0,
+    };
+    for (i, g) in states.iter().enumerate() {
+        let mut m = Mcts::<G>::new(MctsConfig::new(Budget::Iterations(DEFAULT_MCTS_ITERATIONS)));
+        let t = Instant::now();
+        std::hint::black_box(m.search(g, &mut Roller::new(7, i as u64)));
+        row.millis.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    row
+}
+
 fn quantile(v: &[f64], q: f64) -> f64 {
     let mut s = v.to_vec();
     s.sort_by(f64::total_cmp);
@@ -121,6 +140,9 @@ fn game<G: Game>(id: &str) {
         };
         let row = measure(tried, &states);
         print("default", &row);
+        if env("BATTLEMAT_BENCH_MCTS", 0) != 0 {
+            print("mcts", &measure_mcts(&states));
+        }
         if peer {
             let old = measure(Greedy::exhaustive(), &states);
             print("exhaustive", &old);

@@ -4,8 +4,9 @@
 //! and verb; a long group folded, unfolded by typing its first words) and may type a
 //! number, an action, the first words of actions, or one of the commands: `help` (made
 //! from the game's own actions at that moment, so every game's help is its own), `board`,
-//! `history` (the game so far in words, as this seat was told it), `undo`, `resign` (asked
-//! again) and `quit`.
+//! `hint` (the AI's best few actions with their values: the registry's greedy hint, as the
+//! server's `/hint` gives it), `history` (the game so far in words, as this seat was told
+//! it), `undo`, `resign` (asked again) and `quit`.
 //!
 //! `undo` takes back the last action a human took, and everything after it: the dice it
 //! brought and the AIs' replies. Every other human at the terminal must agree (an AI is
@@ -395,6 +396,28 @@ pub fn run(a: PlayArgs) -> Result<()> {
                             show_menu = false;
                             continue;
                         }
+                        ("hint", n) => {
+                            let top = match n {
+                                "" => 5,
+                                n => match n.parse::<usize>() {
+                                    Ok(k) if k > 0 => k,
+                                    _ => {
+                                        println!(
+                                            "hint N: the AI's N best actions (a whole number from 1), or hint for five."
+                                        );
+                                        continue;
+                                    }
+                                },
+                            };
+                            // The hint's own dice (where greedy samples), fixed by the game and
+                            // the step, so asking twice gives the same answer; they are not the
+                            // game's dice.
+                            let mut roller = Roller::new(seed ^ HINT_DICE, gf.steps.len() as u64);
+                            let ranked = (entry.hint)(state.as_ref(), &mut roller);
+                            println!("{}", hint_lines(state.as_ref(), &legal, &no, &ranked, top));
+                            show_menu = false;
+                            continue;
+                        }
                         ("history", n) => {
                             let last = match n {
                                 "" => usize::MAX,
@@ -569,6 +592,41 @@ impl Saving {
     }
 }
 
+/// The hint's dice stream, apart from the game's and the AIs' ("hint" in ASCII).
+const HINT_DICE: u64 = 0x68696e74;
+
+/// `hint`: the AI's `top` best actions of `ranked` (the registry's greedy values for the
+/// deciding seat, best first), each with its number in the menu, its words and its value
+/// (the seat's expected evaluation after the action's dice, from -1 a sure loss to 1 a sure
+/// win).
+fn hint_lines(
+    state: &dyn DynState,
+    legal: &[DynAction],
+    no: &[usize],
+    ranked: &[(Value, f64)],
+    top: usize,
+) -> String {
+    if ranked.is_empty() {
+        return "No hint: there is nothing to choose between.".to_string();
+    }
+    let mut out = format!(
+        "The AI's best {} of {} (greedy: the value after each action's dice, -1 a loss to 1 a win):",
+        top.min(ranked.len()),
+        ranked.len()
+    );
+    for (action, value) in ranked.iter().take(top) {
+        let (number, text) = match legal.iter().position(|l| l.json == *action) {
+            Some(i) => (format!("{:>3})", no[i]), legal[i].text.clone()),
+            None => ("   ".to_string(), state.describe(action)),
+        };
+        out += &format!(
+            "\n  {number} {text:<22} value {value:+.3}{}",
+            odds_suffix(state, action)
+        );
+    }
+    out
+}
+
 /// The commands a human may type at a decision, with this game's own actions open now
 /// (one of each kind, as the list gives them, and a free point's form): every game's help
 /// is its own, and nothing here names a game.
@@ -617,6 +675,7 @@ fn help(state: &dyn DynState, seat: u8, legal: &[DynAction]) -> String {
     }
     out += "  board          show the table again
   history [N]    the game so far in words (the last N steps)
+  hint [N]       the AI's N best actions now (five if no N), with their values
   undo           take back the last action a human took, and what followed it (the
                  other humans are asked; seeded dice are not rolled again: the same
                  action rolls the same dice)

@@ -445,19 +445,32 @@ impl Outline {
                 let r = *radius as i128;
                 num < r * r * den
             }
-            Outline::Polygon { corners } => {
+            Outline::Polygon { corners: c } => {
                 // The open half-planes inside each edge cut the segment a + t(b - a) to an
                 // interval of t; it crosses the interior if some t in (0, 1) is left.
-                // Bounds are fractions num/den with den > 0.
-                let c = Self::ccw(corners);
+                // Bounds are fractions num/den with den > 0. The corners are read as given:
+                // a clockwise polygon's signs are turned (its area's sign), and a repeated
+                // corner's empty edge is passed over, so nothing is copied (this is most of
+                // line of sight's time).
                 let n = c.len();
+                let mut area = 0i128;
+                for i in 0..n {
+                    area += cross(
+                        (c[i].x as i128, c[i].y as i128),
+                        (c[(i + 1) % n].x as i128, c[(i + 1) % n].y as i128),
+                    );
+                }
+                let sign = if area < 0 { -1 } else { 1 };
                 let d = b.sub(a);
                 let (mut lo, mut hi) = ((0i128, 1i128), (1i128, 1i128));
                 for i in 0..n {
                     let e = c[(i + 1) % n].sub(c[i]);
+                    if e == (0, 0) {
+                        continue;
+                    }
                     // inside: c0 + t*c1 > 0
-                    let c0 = cross(e, a.sub(c[i]));
-                    let c1 = cross(e, d);
+                    let c0 = sign * cross(e, a.sub(c[i]));
+                    let c1 = sign * cross(e, d);
                     if c1 == 0 {
                         if c0 <= 0 {
                             return false;

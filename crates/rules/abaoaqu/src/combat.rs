@@ -430,7 +430,12 @@ impl AbaoAqu {
                 && map.distance(from, h) < reach
         };
         let mut buf = Vec::new();
-        for (h, here) in stacks.all() {
+        // Only the rows within reach (stacks are in map order, row by row).
+        let cols = u32::from(map.cols);
+        let low = (fr as u32).saturating_sub(reach).max(1) - 1;
+        let high = fr as u32 + reach;
+        let band = (low * cols) as HexId..(high * cols).min(u32::from(HexId::MAX)) as HexId;
+        for (h, here) in stacks.among(band) {
             if !near(h) || !here.iter().any(|&t| self.unit(t).side != side) {
                 continue;
             }
@@ -548,6 +553,62 @@ pub fn within_reach(map: &battlemat_geom::hexmap::HexMap, h: HexId, e: HexId, re
         && map.distance(h, e) < reach
 }
 
+/// The hexes holding an enemy of one side, found once for a listing that asks about many
+/// hexes, in map order (row by row) with their columns and rows: "is an enemy fewer than
+/// `reach` hexes away?" looks only at the band of rows within reach (found by binary
+/// search), not at every enemy.
+pub struct EnemyHexes {
+    /// (hex, column, row), in map order, each hex once.
+    hexes: Vec<(HexId, u8, u8)>,
+}
+
+impl EnemyHexes {
+    /// The hexes with a unit of a side other than `side` on the map.
+    pub fn of(g: &AbaoAqu, side: u8) -> EnemyHexes {
+        let map = &g.fixed.layout.map;
+        let mut hexes: Vec<(HexId, u8, u8)> = g
+            .now
+            .units
+            .iter()
+            .filter(|x| x.side != side)
+            .filter_map(|x| x.hex())
+            .map(|h| {
+                let (c, r) = map.col_row(h);
+                (h, c, r)
+            })
+            .collect();
+        hexes.sort_unstable();
+        hexes.dedup();
+        EnemyHexes { hexes }
+    }
+
+    /// Is there an enemy in `h`?
+    pub fn holds(&self, h: HexId) -> bool {
+        self.hexes.binary_search_by_key(&h, |e| e.0).is_ok()
+    }
+
+    /// Is an enemy fewer than `reach` hexes from `h` ([`within_reach`])?
+    pub fn within(&self, map: &battlemat_geom::hexmap::HexMap, h: HexId, reach: u32) -> bool {
+        if reach == 0 {
+            return false;
+        }
+        let (c, r) = map.col_row(h);
+        // The first hex of the first row within reach (rows from 1, hexes row by row).
+        let first = (r as u32).saturating_sub(reach).max(1) - 1;
+        let start = self
+            .hexes
+            .partition_point(|e| u32::from(e.0) < first * u32::from(map.cols));
+        self.hexes[start..]
+            .iter()
+            .take_while(|e| (e.2 as u32) < r as u32 + reach)
+            .any(|e| {
+                (e.1 as i32 - c as i32).unsigned_abs() < reach
+                    && (e.2 as i32 - r as i32).unsigned_abs() < reach
+                    && map.distance(h, e.0) < reach
+            })
+    }
+}
+
 /// Every stack on the map, found once: the units on the map sorted by hex (map order),
 /// then roster order — so that a listing that asks about many hexes reads each stack as a
 /// slice instead of scanning every counter.
@@ -589,6 +650,15 @@ impl Stacks {
             }
             Err(_) => &[],
         }
+    }
+
+    /// Each stack whose hex is in `hexes` (a range of hex numbers), in map order.
+    pub fn among(&self, hexes: std::ops::Range<HexId>) -> impl Iterator<Item = (HexId, &[UnitId])> {
+        let a = self.stacks.partition_point(|s| s.0 < hexes.start);
+        let b = self.stacks.partition_point(|s| s.0 < hexes.end);
+        self.stacks[a..b.max(a)]
+            .iter()
+            .map(|&(h, a, b)| (h, &self.units[a as usize..b as usize]))
     }
 
     /// Each stack, with its hex, in map order.

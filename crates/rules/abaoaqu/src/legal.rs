@@ -342,17 +342,7 @@ impl AbaoAqu {
                     // is judged in full.
                     let side = self.fixed.seating.side_of(*seat);
                     let map = &self.fixed.layout.map;
-                    let mut enemy = vec![false; map.len()];
-                    let mut enemies: Vec<HexId> = Vec::new();
-                    for x in &self.now.units {
-                        if let Place::Hex(h) = x.at
-                            && x.side != side
-                            && !enemy[h as usize]
-                        {
-                            enemy[h as usize] = true;
-                            enemies.push(h);
-                        }
-                    }
+                    let enemies = crate::combat::EnemyHexes::of(self, side);
                     let mut from: Vec<(HexId, u32)> = self
                         .now
                         .units
@@ -362,7 +352,7 @@ impl AbaoAqu {
                             Place::Hex(h)
                                 if x.seat == *seat
                                     && (self.can_shoot(u as UnitId)
-                                        || (enemy[h as usize] && self.can_close(u as UnitId))) =>
+                                        || (enemies.holds(h) && self.can_close(u as UnitId))) =>
                             {
                                 let u = u as UnitId;
                                 Some((h, self.anti_ms(u).max(self.anti_ship(u)) as u32))
@@ -376,12 +366,7 @@ impl AbaoAqu {
                         from.clear();
                     }
                     // `can_attack_from`, with the enemies' hexes found once.
-                    from.retain(|&(h, reach)| {
-                        enemy[h as usize]
-                            || enemies
-                                .iter()
-                                .any(|&e| crate::combat::within_reach(map, h, e, reach))
-                    });
+                    from.retain(|&(h, reach)| enemies.holds(h) || enemies.within(map, h, reach));
                     let from: Vec<HexId> = from.into_iter().map(|(h, _)| h).collect();
                     out.extend(from.into_iter().map(|h| Action::From {
                         hex: self.hex_no(h),

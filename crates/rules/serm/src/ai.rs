@@ -1,7 +1,16 @@
-//! A heuristic value for AIs: soldiers left, weighted by their dice.
+//! A heuristic value for AIs: soldiers left, weighted by their dice, and cover.
+//!
+//! SERM-SHOOT: "any enemy the shooter can see may be shot", and terrain blocks the line
+//! (rulings.md). A soldier no enemy with a Shoot has a clear line to cannot be shot where it
+//! stands, so it counts [`COVER`] more than one in the open: the AIs move into cover, and out
+//! of the lines of the enemy's guns, where the table has any.
 
 use crate::state::Serm;
 use battlemat_core::{Game, Seat, result_value};
+
+/// What cover adds to a soldier's worth (a share of it): less than a soldier, so a shot that
+/// kills always beats hiding.
+pub const COVER: f64 = 0.2;
 
 impl Serm {
     pub fn evaluation(&self, seat: Seat) -> f64 {
@@ -14,11 +23,22 @@ impl Serm {
             let x = self.soldier(s);
             if x.alive {
                 let c = self.card(s);
-                v[x.side as usize] +=
-                    1.0 + (c.shoot + c.endure + c.react + c.movement) as f64 / 10.0;
+                let worth = 1.0 + (c.shoot + c.endure + c.react + c.movement) as f64 / 10.0;
+                let cover = if self.in_cover(s) { 1.0 + COVER } else { 1.0 };
+                v[x.side as usize] += worth * cover;
             }
         }
         let (a, b) = (v[mine as usize], v[1 - mine as usize]);
         ((a - b) / (a + b).max(1.0)).clamp(-0.95, 0.95)
+    }
+
+    /// SERM-SHOOT: no living enemy that can shoot has a clear line to `s` (turning is free
+    /// for a Shoot, so the arc does not matter; terrain blocks, soldiers do not).
+    pub fn in_cover(&self, s: crate::state::SoldierId) -> bool {
+        let side = self.soldier(s).side;
+        self.ids().all(|e| {
+            let y = self.soldier(e);
+            !y.alive || y.side == side || self.card(e).shoot == 0 || !self.clear_line(e, s)
+        })
     }
 }

@@ -1,0 +1,96 @@
+//! The evaluation the AIs use (`Game::evaluate`): attacks fixed but not yet rolled count at
+//! their exact expected results, a declaration under way at its best completion, and a side
+//! that must hold the fortress values its counters nearer it.
+
+mod common;
+
+use battlemat_abaoaqu::AbaoAqu;
+use battlemat_abaoaqu::data::{Catalog, Hit};
+use battlemat_abaoaqu::state::{Declaring, Phase, Stage};
+use battlemat_core::testing::act;
+use battlemat_core::{Game, Next};
+use common::*;
+
+/// ABQ-3-3: "the damage of the lead-off side's attacks is determined" in the damage check,
+/// and ABQ-7-4 the table: a lead-off attack just fired counts at the table's outcomes at
+/// its column, a die's six faces, before any die is rolled; the attack ready to fire is
+/// worth as much, and more than no attack.
+#[test]
+fn abq_3_3_a_fired_attack_counts_at_its_expected_result() {
+    let mut g = game(&["GM@1110"], &["ZK@1010"]);
+    skip_moves(&mut g);
+    assert_eq!(g.now.stage, Stage::LeadCombat);
+    let before = g.evaluate(0);
+    let attack = declare(&mut g, "1110", &[0], "1010", "shoot u1");
+    let ready = g.evaluate(0);
+    act(&mut g, "fire");
+    assert!(matches!(g.next(), Next::Decide(_)), "nothing rolled yet");
+    assert_eq!(g.now.pending.len(), 1);
+    let fired = g.evaluate(0);
+    assert!(fired > before, "{before} -> {fired}");
+    assert!((ready - fired).abs() < 1e-12, "{ready} vs {fired}");
+    assert!(
+        (g.evaluate(1) + fired).abs() < 1e-12,
+        "zero-sum: {}",
+        g.evaluate(1)
+    );
+    // The target's chances: one sixth a face, read off the table at the column.
+    let odds = g.expected_morale().expect("an attack waits")[1];
+    let t = &Catalog::builtin().tables;
+    let col = attack.column.expect("an attack with an effect");
+    let share = |h: Hit| (1..=6u8).filter(|&d| t.hit(d, col, false) == h).count() as f64 / 6.0;
+    assert!((odds[0] - share(Hit::None)).abs() < 1e-12, "{odds:?}");
+    assert!((odds[1] - share(Hit::Confused)).abs() < 1e-12, "{odds:?}");
+    assert!((odds[2] - share(Hit::Panic)).abs() < 1e-12, "{odds:?}");
+    assert!((odds[3] - share(Hit::Destroyed)).abs() < 1e-12, "{odds:?}");
+    assert!((odds.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+}
+
+/// ABQ-8-1, 8-2 (an attack declared step by step): a declaration begun from a hex with an
+/// enemy in reach is worth its best completion; a cancelled one costs its seat until the
+/// phase ends (so it is not begun again).
+#[test]
+fn abq_8_1_a_declaration_under_way_is_worth_its_best_completion() {
+    let mut g = game(&["GM@1110"], &["ZK@1010"]);
+    skip_moves(&mut g);
+    let idle = g.evaluate(0);
+    act(&mut g, "from 1110");
+    assert!(matches!(
+        g.now.phase,
+        Phase::Combat {
+            declaring: Declaring::Picking { .. },
+            ..
+        }
+    ));
+    let picking = g.evaluate(0);
+    let mut best = g.clone();
+    act(&mut best, "with u0");
+    act(&mut best, "target 1010");
+    act(&mut best, "shoot u1");
+    assert!(picking > idle, "{idle} -> {picking}");
+    assert!((picking - best.evaluate(0)).abs() < 1e-12);
+    act(&mut g, "cancel");
+    assert!(g.evaluate(0) < idle, "a cancelled declaration costs");
+}
+
+/// ABQ-S1 ("keep 10 units on the fortress itself at all times for 3 turns"): for the side
+/// that must hold the fortress, a counter nearer it (the bottom two rows) is worth more; for
+/// a side with nothing to hold, where a counter stands does not matter.
+#[test]
+fn abq_s1_nearer_the_fortress_evaluates_higher_for_the_side_that_must_hold_it() {
+    let at = |hex: &str| game_with(&[&format!("GM@{hex}")], &["ZK@6010"], Some(1), &[]);
+    let far = at("1005").evaluate(0);
+    let near = at("1015").evaluate(0);
+    let on = at("1020").evaluate(0);
+    assert!(far < near && near < on, "{far} {near} {on}");
+    let free = |hex: &str| game(&[&format!("GM@{hex}")], &["ZK@6010"]).evaluate(0);
+    assert_eq!(free("1005"), free("1020"));
+}
+
+/// The evaluation is a value for a seat: the two seats' sum to zero in a two-sided game
+/// away from the clamp, whatever the phase.
+#[test]
+fn the_evaluation_is_zero_sum_between_the_sides() {
+    let g: AbaoAqu = game(&["GM@1110", "GM@1111"], &["ZK@1010"]);
+    assert!((g.evaluate(0) + g.evaluate(1)).abs() < 1e-12);
+}
