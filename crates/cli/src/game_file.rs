@@ -740,7 +740,7 @@ fn process_alive(pid: u32) -> bool {
 }
 
 /// Write `text` as the file at `path`, replacing it whole (see [`GameFile::save`]).
-fn write_replacing(path: &Path, text: &str) -> Result<()> {
+pub fn write_replacing(path: &Path, text: &str) -> Result<()> {
     let target = match std::fs::canonicalize(path) {
         Ok(t) => t,
         Err(_) => path.to_path_buf(),
