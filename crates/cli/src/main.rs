@@ -11,6 +11,7 @@
 //! `anyhow` lives here and only here: library crates return typed errors.
 
 mod game_file;
+mod journal;
 mod lab;
 mod odds;
 mod play;
