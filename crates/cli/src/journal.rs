@@ -289,3 +289,112 @@ impl Saver {
         written.with_context(|| format!("writing {}", jp.display()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game_file::{ScenarioSource, SetupChoice};
+    use battlemat_core::ToAct;
+
+    /// A seeded game of the first game's first scenario, saved by a [`Saver`] after each
+    /// of `saves` actions (each with the dice it brought); the record after each save.
+    fn played(path: &Path, seed: u64, saves: usize) -> Vec<GameFile> {
+        let setup = SetupChoice {
+            source: ScenarioSource::Builtin(None),
+            options: Default::default(),
+        };
+        let dice = DiceMode::Seeded(battlemat_dice::Roller::new(seed, 0).position());
+        let (mut gf, _) = GameFile::create("swtb", &setup, dice).unwrap();
+        let mut state = gf.state().unwrap();
+        let mut saver = Saver::new(path.to_path_buf());
+        saver.save(&mut gf).unwrap();
+        let mut after = vec![gf.clone()];
+        for k in 0..saves {
+            if let ToAct::Chance(_) = state.to_act() {
+                gf.roll_pending(state.as_mut()).unwrap();
+            }
+            let ToAct::Decide { seat, .. } = state.to_act() else {
+                break;
+            };
+            let legal = state.legal_actions();
+            let action = legal[k % legal.len()].json.clone();
+            let step = Step::Act { seat, action };
+            state.apply(&step).unwrap();
+            gf.steps.push(step);
+            gf.roll_pending(state.as_mut()).unwrap();
+            saver.save(&mut gf).unwrap();
+            after.push(gf.clone());
+        }
+        after
+    }
+
+    fn steps(gf: &GameFile) -> Value {
+        serde_json::to_value(&gf.steps).unwrap()
+    }
+
+    /// Issue 25, "nothing lost on a crash": the journal cut at every byte of its last line
+    /// (a crash mid-write) loads the game as of the save before, whole and verified, never
+    /// a corrupt game; the whole journal loads the last save.
+    #[test]
+    fn a_journal_cut_at_any_byte_of_its_last_line_loads_the_save_before() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let path = dir.path().join("g.json");
+        let saves = played(&path, 5, 12);
+        assert!(saves.len() > 3, "the game went on");
+        let jp = journal_path(&path);
+        let journal = std::fs::read(&jp).unwrap();
+        let file = std::fs::read(&path).unwrap();
+        assert_eq!(
+            file.len() as u64,
+            std::fs::read(&path).unwrap().len() as u64,
+            "the file itself is written once"
+        );
+        let last = journal[..journal.len() - 1]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let (before, whole) = (&saves[saves.len() - 2], &saves[saves.len() - 1]);
+        for cut in last..=journal.len() {
+            std::fs::write(&jp, &journal[..cut]).unwrap();
+            let gf = GameFile::load(&path).unwrap();
+            let want = if cut == journal.len() { whole } else { before };
+            assert_eq!(steps(&gf), steps(want), "cut at {cut}");
+            assert_eq!(
+                serde_json::to_value(&gf.dice).unwrap(),
+                serde_json::to_value(&want.dice).unwrap(),
+                "cut at {cut}: the dice as saved"
+            );
+            gf.digest_matches().unwrap();
+            gf.replay_checked().unwrap();
+        }
+    }
+
+    /// A journal of another game, or a line edited, is refused with its line named; a line
+    /// the file already holds is skipped.
+    #[test]
+    fn a_journal_that_is_not_the_files_is_refused() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let (a, b) = (dir.path().join("a.json"), dir.path().join("b.json"));
+        played(&a, 5, 6);
+        let saves = played(&b, 6, 3);
+        // b's journal beside a.
+        std::fs::copy(journal_path(&b), journal_path(&a)).unwrap();
+        let e = GameFile::load(&a).unwrap_err().to_string();
+        assert!(e.contains("a.json.journal: line 1"), "{e}");
+        // A step changed by hand.
+        let text = std::fs::read_to_string(journal_path(&b)).unwrap();
+        let edited = text.replacen("\"seat\":0", "\"seat\":1", 1);
+        assert_ne!(edited, text);
+        std::fs::write(journal_path(&b), &edited).unwrap();
+        let e = GameFile::load(&b).unwrap_err().to_string();
+        assert!(e.contains("b.json.journal: line") && e.contains("digest"), "{e}");
+        // Written whole, the journal left behind: its lines are skipped.
+        std::fs::write(journal_path(&b), &text).unwrap();
+        let mut whole = GameFile::load(&b).unwrap();
+        whole.save(&b).unwrap();
+        assert!(!journal_path(&b).exists(), "a whole save removes the journal");
+        std::fs::write(journal_path(&b), &text).unwrap();
+        let gf = GameFile::load(&b).unwrap();
+        assert_eq!(steps(&gf), steps(saves.last().unwrap()));
+    }
+}
