@@ -42,7 +42,7 @@ pub struct ServerDice {
 impl DiceMode {
     /// What the mode fixes for the whole game (the chain's header): the seed and stream,
     /// not the position, which moves with every die.
-    fn fixed(&self) -> Value {
+    pub(crate) fn fixed(&self) -> Value {
         match self {
             DiceMode::Seeded(p) => json!({"seeded": {"seed": p.seed, "stream": p.stream}}),
             DiceMode::Table => json!("table"),
@@ -99,6 +99,10 @@ pub struct GameFile {
     pub digest: Option<String>,
     pub setup: Value,
     pub steps: Vec<Step<Value>>,
+    /// Steps were taken back since the file was read (`play`'s undo): the next save
+    /// rewrites it whole, as no journal line can take a step back ([`Saver`]).
+    #[serde(skip)]
+    pub truncated: bool,
 }
 
 /// Where a game's scenario comes from: built in (by id; none = the first), one scenario
@@ -298,13 +302,24 @@ impl GameFile {
             digest: None,
             setup,
             steps: vec![],
+            truncated: false,
         };
         Ok((gf, entry))
     }
 
+    /// Read a game file, its journal (left by a `play --save` that did not end) folded in.
     pub fn load(path: &Path) -> Result<GameFile> {
+        Ok(GameFile::load_text(path)?.0)
+    }
+
+    /// [`GameFile::load`], with the file as read and the journal's length read.
+    pub fn load_text(path: &Path) -> Result<(GameFile, FileId, u64)> {
+        let meta =
+            std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
         let text = read_capped(path, MAX_GAME_FILE)?;
-        GameFile::parse(path, &text)
+        let mut gf = GameFile::parse(path, &text)?;
+        let journal = gf.fold_journal(path)?;
+        Ok((gf, FileId::of(&meta), journal))
     }
 
     pub fn parse(path: &Path, text: &str) -> Result<GameFile> {
@@ -334,7 +349,9 @@ impl GameFile {
     /// pipe would block the opening) or that is read-only is refused before it is opened.
     pub fn load_locked(path: &Path) -> Result<(GameFile, Lock)> {
         let (lock, text) = Lock::take(path)?;
-        Ok((GameFile::parse(path, &text)?, lock))
+        let mut gf = GameFile::parse(path, &text)?;
+        gf.fold_journal(path)?;
+        Ok((gf, lock))
     }
 
     /// The record's hash chain over its header (ruleset, origin, dice mode, setup) and
@@ -391,9 +408,17 @@ impl GameFile {
     /// (created with the old file's permissions), flushed to disk, renamed over the old one,
     /// the folder flushed too. A symbolic link is written through to its target. Temporary
     /// files left by a writer that was killed are removed. Returns the text written.
+    /// The journal beside it, if any, is removed once the file holds its steps.
     pub fn save(&mut self, path: &Path) -> Result<String> {
         let text = self.text()?;
         write_replacing(path, &text)?;
+        let journal = crate::journal::journal_path(path);
+        match std::fs::remove_file(&journal) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(e).with_context(|| format!("removing {}", journal.display()));
+            }
+            _ => self.truncated = false,
+        }
         Ok(text)
     }
 
@@ -407,28 +432,6 @@ impl GameFile {
             );
         }
         self.save(path)
-    }
-
-    /// Save over a file this process wrote (or read) last as `last`: under the writers' lock,
-    /// and refused if another writer has changed it since (`act` on the same file while
-    /// `play` runs), so nothing another writer saved is overwritten.
-    pub fn save_over(&mut self, path: &Path, last: &str) -> Result<String> {
-        let (lock, now) = match Lock::take(path) {
-            Ok(l) => l,
-            // Removed since: nothing of anyone else's is there to lose.
-            Err(_) if std::fs::symlink_metadata(path).is_err() => return self.save(path),
-            Err(e) => return Err(e),
-        };
-        if now != last {
-            let steps = GameFile::parse(path, &now).map_or(0, |g| g.steps.len());
-            bail!(
-                "{} was changed by another program since this game last saved it (it now has {steps} steps): not overwritten, and the steps played here since are not in it; continue with `battlemat play --load {0}`",
-                path.display()
-            );
-        }
-        let text = self.save(path)?;
-        drop(lock);
-        Ok(text)
     }
 
     fn record(&self) -> DynRecord {
@@ -591,6 +594,7 @@ impl GameFile {
     /// again rolls what it rolled, and an undo never re-rolls a die (every die stays the
     /// seed's, and the file verifies).
     pub fn truncate(&mut self, keep: usize) -> Result<Box<dyn DynState>> {
+        self.truncated |= keep < self.steps.len();
         self.steps.truncate(keep);
         let mut state = self.start()?;
         let mut roller = match &self.dice {
@@ -740,7 +744,7 @@ fn process_alive(pid: u32) -> bool {
 }
 
 /// Write `text` as the file at `path`, replacing it whole (see [`GameFile::save`]).
-fn write_replacing(path: &Path, text: &str) -> Result<()> {
+pub fn write_replacing(path: &Path, text: &str) -> Result<()> {
     let target = match std::fs::canonicalize(path) {
         Ok(t) => t,
         Err(_) => path.to_path_buf(),
@@ -807,7 +811,15 @@ pub struct Lock {
 
 impl Lock {
     /// Lock the file at `path` as it is now and read it (see [`GameFile::load_locked`]).
-    fn take(path: &Path) -> Result<(Lock, String)> {
+    pub(crate) fn take(path: &Path) -> Result<(Lock, String)> {
+        let (lock, _) = Lock::hold(path)?;
+        let text = read_capped(path, MAX_GAME_FILE)?;
+        Ok((lock, text))
+    }
+
+    /// Lock the file at `path` as it is now, without reading it: the lock and the file's
+    /// metadata under it.
+    pub(crate) fn hold(path: &Path) -> Result<(Lock, std::fs::Metadata)> {
         for _ in 0..1000 {
             let meta =
                 std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
@@ -843,13 +855,38 @@ impl Lock {
             if !same_file(&held, &now) {
                 continue;
             }
-            let text = read_capped(path, MAX_GAME_FILE)?;
-            return Ok((Lock { _file: file }, text));
+            return Ok((Lock { _file: file }, now));
         }
         bail!(
             "{}: the file kept changing while waiting for it",
             path.display()
         )
+    }
+}
+
+/// A file as it is on disk: which file (device and inode), its length and its last change.
+/// Every writer replaces a game file by a rename, so a new identity means another writer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileId {
+    same: (u64, u64),
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+}
+
+impl FileId {
+    pub fn of(meta: &std::fs::Metadata) -> FileId {
+        #[cfg(unix)]
+        let same = {
+            use std::os::unix::fs::MetadataExt;
+            (meta.dev(), meta.ino())
+        };
+        #[cfg(not(unix))]
+        let same = (0, 0);
+        FileId {
+            same,
+            len: meta.len(),
+            modified: meta.modified().ok(),
+        }
     }
 }
 

@@ -11,10 +11,12 @@
 //! `anyhow` lives here and only here: library crates return typed errors.
 
 mod game_file;
+mod journal;
 mod lab;
 mod odds;
 mod play;
 mod progress;
+mod shard;
 mod sim;
 mod verify;
 
@@ -231,6 +233,19 @@ step that differs is named); 1 the file cannot be read. docs/files.md says what 
         #[arg(long, value_name = "FILE.svg")]
         svg: Option<PathBuf>,
     },
+    /// The report of a run split into shards (`sim`, `tournament` or `balance` with
+    /// --shard I/K --out FILE): the same report, byte for byte, as the run on one machine.
+    Merge {
+        /// The shard files, every shard of the run once (in any order).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print JSON instead of text (the shapes are in docs/json.md).
+        #[arg(long)]
+        json: bool,
+        /// Also draw the report's SVG charts (tournament, balance), as those commands do.
+        #[arg(long, value_name = "FILE.svg")]
+        svg: Option<PathBuf>,
+    },
     /// Host online games: the HTTP API (docs/server.md), games kept in a SQLite file or
     /// PostgreSQL (several nodes may share one).
     Serve {
@@ -280,8 +295,8 @@ step that differs is named); 1 the file cannot be read. docs/files.md says what 
 }
 
 /// How a batch of games runs (`sim`, `tournament`, `balance`): the dice's seed, the
-/// threads, and the output's form.
-#[derive(clap::Args, Clone, Copy, Debug)]
+/// threads, the output's form, and the shard of the run this process plays.
+#[derive(clap::Args, Clone, Debug)]
 pub struct RunArgs {
     /// The seed of the dice (a whole number; the same seed gives the same report).
     #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = parse_seed)]
@@ -292,6 +307,14 @@ pub struct RunArgs {
     /// Print JSON instead of text (the shapes are in docs/json.md).
     #[arg(long)]
     pub json: bool,
+    /// Play only shard I of K (from 0): the games whose index is I modulo K, each with the
+    /// dice it has in the whole run; written with --out, merged by `battlemat merge`
+    /// (docs/scale.md).
+    #[arg(long, value_name = "I/K", requires = "out", value_parser = shard::parse_shard)]
+    pub shard: Option<battlemat_lab::shard::Shard>,
+    /// The shard file to write (JSON, docs/json.md) instead of printing a report.
+    #[arg(long, value_name = "FILE.json", requires = "shard")]
+    pub out: Option<PathBuf>,
 }
 
 /// Which scenario, from where, with which options: shared by `new`, `play` and `sim`.
@@ -812,6 +835,7 @@ fn run(cli: Cli) -> Result<()> {
             fixed,
             svg,
         }),
+        Command::Merge { files, json, svg } => shard::merge(&files, &shard::Output { json, svg }),
         Command::Dice { command } => dice(command),
         Command::Serve {
             addr,

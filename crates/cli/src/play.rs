@@ -17,6 +17,7 @@
 //! dice cannot be unrolled).
 
 use crate::game_file::{DiceMode, GameFile};
+use crate::journal::Saver;
 use anyhow::{Result, bail};
 use battlemat_ai::PlayerKind;
 use battlemat_core::dynamic::{DynAction, DynState};
@@ -188,8 +189,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
     };
     let (mut gf, entry, save) = match &a.load {
         Some(path) => {
-            let text = crate::game_file::read_capped(path, crate::game_file::MAX_GAME_FILE)?;
-            let gf = GameFile::parse(path, &text)?;
+            let (gf, text, journal) = GameFile::load_text(path)?;
             if matches!(gf.dice, DiceMode::Server(_)) {
                 bail!(
                     "{} is a server's record: its dice are the server's, so the game goes on on the server",
@@ -205,10 +205,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 );
             }
             let entry = battlemat_rulesets::get(&gf.ruleset).map_err(anyhow::Error::msg)?;
-            let save = Saving {
-                path: path.clone(),
-                last: Some(text),
-            };
+            let save = Saver::loaded(path.clone(), text, journal);
             (gf, entry, Some(save))
         }
         None => {
@@ -223,7 +220,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
                     path.display()
                 );
             }
-            let save = a.save.clone().map(|path| Saving { path, last: None });
+            let save = a.save.clone().map(Saver::new);
             (gf, entry, save)
         }
     };
@@ -567,29 +564,11 @@ pub fn run(a: PlayArgs) -> Result<()> {
         }
     }
     if let Some(s) = &mut save {
-        s.save(&mut gf)?;
+        // The journal folded in: the file is whole again.
+        s.save_whole(&mut gf)?;
         println!("Saved to {}.", s.path.display());
     }
     Ok(())
-}
-
-/// Where `play` saves, and the text it last wrote there (or read from it): every save is
-/// made under the writers' lock and refused if another writer changed the file since.
-struct Saving {
-    path: PathBuf,
-    /// None before the first save of a new game file.
-    last: Option<String>,
-}
-
-impl Saving {
-    fn save(&mut self, gf: &mut GameFile) -> Result<()> {
-        let text = match &self.last {
-            Some(last) => gf.save_over(&self.path, last)?,
-            None => gf.save_new(&self.path)?,
-        };
-        self.last = Some(text);
-        Ok(())
-    }
 }
 
 /// The hint's dice stream, apart from the game's and the AIs' ("hint" in ASCII).

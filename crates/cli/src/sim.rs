@@ -94,7 +94,6 @@ pub fn run(a: SimArgs) -> Result<()> {
     let safety = choice.safety_limit(&info);
     choice.seat(&a.game, a.players.len())?;
     let (setup, origin) = choice.setup(&entry)?;
-    let scenario = origin.name();
     let players = parse_players(&a.players)?;
     if players.is_empty() || players.len() > info.max_seats as usize {
         bail!("--players: name 1 to {} players", info.max_seats);
@@ -103,27 +102,78 @@ pub fn run(a: SimArgs) -> Result<()> {
     check_threads(a.run.threads)?;
     // The setup is read and checked once; each game starts from a clone of its new game.
     let prepared = (entry.prepare)(&setup).map_err(anyhow::Error::msg)?;
-    let progress = crate::progress::Progress::new(a.games, "games");
-    let results: Vec<Result<Played, String>> = battlemat_lab::run_games(
+    let config = crate::shard::Base {
+        command: "sim",
+        game: &a.game,
+        info: &info,
+        scenario: origin.name(),
+        options: given_options,
+        setup,
+        seed: a.run.seed,
+        safety,
+    }
+    .config(
+        players.iter().map(ToString::to_string).collect(),
         a.games,
+        a.games,
+    );
+    let shard = crate::shard::chosen(a.run.shard);
+    let indices = battlemat_lab::shard::Shard::games(&shard, a.games);
+    let threads = a.run.threads.unwrap_or_else(rayon::current_num_threads);
+    let progress = crate::progress::Progress::new(indices.len() as u64, "games", threads);
+    let results: Vec<Result<Played, String>> = battlemat_lab::run_indices(
+        &indices,
         a.run.seed,
         a.run.threads.unwrap_or(0),
         &|_, roller| prepared.play(&players, roller, 1_000_000),
         &|| progress.tick(),
     )
     .map_err(anyhow::Error::msg)?;
-    progress.finish(a.run.threads.unwrap_or_else(rayon::current_num_threads));
+    progress.finish(threads);
     let mut played = Vec::with_capacity(results.len());
-    for (i, r) in results.into_iter().enumerate() {
+    for (&i, r) in indices.iter().zip(results) {
         played.push(r.map_err(|e| anyhow::anyhow!("game {i}: {e}"))?);
     }
+    if let Some(out) = &a.run.out {
+        let games = indices
+            .into_iter()
+            .zip(played)
+            .map(|(index, played)| battlemat_lab::shard::GameRecord {
+                index,
+                played,
+                armies: None,
+            })
+            .collect();
+        return crate::shard::write(out, &config, shard, games);
+    }
+    output(
+        &config,
+        &played,
+        &crate::shard::Output {
+            json: a.run.json,
+            svg: None,
+        },
+    )
+}
+
+/// The report of a whole run from its games' results in game order (one run's, or its
+/// shards' merged).
+pub fn output(
+    config: &crate::shard::Config,
+    played: &[Played],
+    out: &crate::shard::Output,
+) -> Result<()> {
+    if played.is_empty() {
+        bail!("no games to report");
+    }
+    let safety = config.safety;
     let seats = played[0].result.ranks.len();
     let n = played.len() as u64;
     let mut wins = vec![0u64; seats];
     let mut scores = vec![0f64; seats];
     let mut draws = 0;
     let mut unfinished = 0;
-    for p in &played {
+    for p in played {
         if safety && p.result.by_limit {
             unfinished += 1;
             continue;
@@ -140,16 +190,17 @@ pub fn run(a: SimArgs) -> Result<()> {
             scores[s] += *sc as f64;
         }
     }
+    let players = &config.players;
     let report = Report {
-        game: a.game.clone(),
-        scenario,
-        options: given_options,
+        game: config.game.clone(),
+        scenario: config.scenario.clone(),
+        options: config.options.clone(),
         games: n,
-        seed: a.run.seed,
+        seed: config.seed,
         seats: (0..seats)
             .map(|s| SeatReport {
                 seat: s as u8,
-                player: players[s % players.len()].to_string(),
+                player: players[s % players.len()].clone(),
                 wins: wins[s],
                 win_rate: wins[s] as f64 / n as f64,
                 ci95: battlemat_lab::stats::wilson(wins[s] as f64, n as f64),
@@ -158,19 +209,17 @@ pub fn run(a: SimArgs) -> Result<()> {
             .collect(),
         draws,
         unfinished: safety.then_some(unfinished),
-        safety_limit: safety
-            .then(|| info.safety_limit.as_ref().map(|(k, v)| format!("{k}={v}")))
-            .flatten(),
+        safety_limit: config.safety_limit.clone(),
         mean_steps: played.iter().map(|p| p.steps as f64).sum::<f64>() / n as f64,
         mean_decisions: played.iter().map(|p| p.decisions as f64).sum::<f64>() / n as f64,
     };
-    if a.run.json {
+    if out.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
     }
     println!(
         "{} — {} — {} games, seed {}",
-        info.name, report.scenario, n, a.run.seed
+        config.game_name, report.scenario, n, config.seed
     );
     for s in &report.seats {
         println!(

@@ -10,6 +10,12 @@
 //! the seed and results are gathered in game order, so a report is the same bytes whatever
 //! the thread count ([`run_games`]).
 //!
+//! A run can be split across machines ([`shard`]): shard `I/K` plays the games whose index
+//! is `I` modulo `K`, each from its own dice stream as above, and writes their results to a
+//! shard file; [`shard::merge`] checks that the files hold every game exactly once under one
+//! configuration and gives the results back in game order, so the report made from them is
+//! the one run's, byte for byte, whatever `K`.
+//!
 //! Statistics are the plain, well-understood ones: Wilson intervals for rates, a
 //! Bradley–Terry fit for Elo with intervals from its Fisher information ([`stats`]).
 //!
@@ -21,6 +27,7 @@
 
 pub mod balance;
 pub mod plot;
+pub mod shard;
 pub mod stats;
 pub mod tournament;
 
@@ -76,14 +83,28 @@ pub fn run_games<T: Send>(
     if games > MAX_GAMES {
         return Err(too_many_games(1, games));
     }
+    let all: Vec<u64> = (0..games).collect();
+    run_indices(&all, seed, threads, play, tick)
+}
+
+/// Play the games with these indices (a shard's, [`shard::Shard::games`]) as [`run_games`]
+/// plays them: game `i` from dice stream `i` of `seed`, whatever else is played beside it.
+/// The results come back in the order of `indices`.
+pub fn run_indices<T: Send>(
+    indices: &[u64],
+    seed: u64,
+    threads: usize,
+    play: &(dyn Fn(u64, &mut Roller) -> T + Sync),
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<T>, String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| format!("cannot start the worker threads: {e}"))?;
     Ok(pool.install(|| {
-        (0..games)
-            .into_par_iter()
-            .map(|i| {
+        indices
+            .par_iter()
+            .map(|&i| {
                 let mut roller = Roller::new(seed, i);
                 let r = play(i, &mut roller);
                 tick();

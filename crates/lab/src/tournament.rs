@@ -10,6 +10,7 @@
 // The tallies are a matrix read by (row, column): indices say it best.
 #![allow(clippy::needless_range_loop)]
 
+use crate::shard::Shard;
 use crate::stats::{Rating, Tally, fit_elo, wilson};
 use battlemat_ai::{Played, PlayerKind};
 use battlemat_core::GameResult;
@@ -109,12 +110,11 @@ fn seat0_score(r: &GameResult) -> f64 {
     }
 }
 
-/// Play the tournament: `play` plays one game with these players in seat order, dice
-/// from the roller. `tick` is called after each game.
 /// Plays one game with these players in seat order.
 pub type PlayOne<'a> = &'a (dyn Fn(&[PlayerKind], &mut Roller) -> Result<Played, String> + Sync);
 
-pub fn run(spec: &Spec, play: PlayOne<'_>, tick: &(dyn Fn() + Sync)) -> Result<Report, String> {
+/// How many games the tournament plays in all, after checking the spec.
+pub fn total_games(spec: &Spec) -> Result<u64, String> {
     let n = spec.players.len();
     if n < 2 {
         return Err("a tournament needs at least two players".into());
@@ -123,11 +123,33 @@ pub fn run(spec: &Spec, play: PlayOne<'_>, tick: &(dyn Fn() + Sync)) -> Result<R
         return Err("at least one game a pair".into());
     }
     let gpp = spec.games_per_pair;
-    let games = schedule_len(n, gpp)
+    schedule_len(n, gpp)
         .filter(|&g| g <= crate::MAX_GAMES)
-        .ok_or_else(|| crate::too_many_games(n as u64 * (n as u64 - 1) / 2, gpp))?;
-    let results = crate::run_games(
-        games,
+        .ok_or_else(|| crate::too_many_games(n as u64 * (n as u64 - 1) / 2, gpp))
+}
+
+/// Play the tournament: `play` plays one game with these players in seat order, dice
+/// from the roller. `tick` is called after each game.
+pub fn run(spec: &Spec, play: PlayOne<'_>, tick: &(dyn Fn() + Sync)) -> Result<Report, String> {
+    let whole = Shard { index: 0, count: 1 };
+    let games: Vec<Played> = play_games(spec, whole, play, tick)?
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect();
+    report(spec, &games)
+}
+
+/// Play one shard's games (all of them with shard `0/1`): each with its index, in order.
+pub fn play_games(
+    spec: &Spec,
+    shard: Shard,
+    play: PlayOne<'_>,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<(u64, Played)>, String> {
+    let (n, gpp) = (spec.players.len(), spec.games_per_pair);
+    let indices = shard.games(total_games(spec)?);
+    let results = crate::run_indices(
+        &indices,
         spec.seed,
         spec.threads,
         &|i, roller| {
@@ -136,12 +158,29 @@ pub fn run(spec: &Spec, play: PlayOne<'_>, tick: &(dyn Fn() + Sync)) -> Result<R
         },
         tick,
     )?;
+    indices
+        .into_iter()
+        .zip(results)
+        .map(|(i, r)| r.map(|p| (i, p)).map_err(|e| format!("game {i}: {e}")))
+        .collect()
+}
+
+/// The report of a whole tournament from its games' results, in game order (one run's, or
+/// its shards' merged).
+pub fn report(spec: &Spec, results: &[Played]) -> Result<Report, String> {
+    let games = total_games(spec)?;
+    if results.len() as u64 != games {
+        return Err(format!(
+            "{} results for a tournament of {games} games",
+            results.len()
+        ));
+    }
+    let (n, gpp) = (spec.players.len(), spec.games_per_pair);
     let mut tally = vec![vec![Tally::default(); n]; n];
     // Games stopped by the safety limit, by pair (lower index first).
     let mut unfinished = vec![vec![0u64; n]; n];
     let mut steps = 0.0;
-    for (i, r) in results.into_iter().enumerate() {
-        let played = r.map_err(|e| format!("game {i}: {e}"))?;
+    for (i, played) in results.iter().enumerate() {
         steps += played.steps as f64;
         let (a, b) = pairing(n, gpp, i as u64);
         if spec.unfinished_by_limit && played.result.by_limit {
