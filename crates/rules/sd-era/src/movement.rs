@@ -593,7 +593,7 @@ impl SdEra {
             cargo: None,
         });
         // A transport loads or drops along the eight main winds only (a short menu).
-        let main_wind = k < 16 && k % 2 == 0;
+        let main_wind = k < 16 && k.is_multiple_of(2);
         if main_wind && !load.is_empty() {
             debug_assert!(self.judge_move(u, Target::Point(to), load, &[]).is_ok());
             out.push(crate::events::Action::Move {

@@ -258,7 +258,7 @@ impl SdEra {
                     shape: Shape::Line {
                         points: vec![xy(a), xy(b)],
                     },
-                    side: Some(g as u8),
+                    side: Some(g),
                     label: String::new(),
                 });
             }

@@ -731,11 +731,12 @@ impl SdEra {
                 u.waiting = u.is_unit();
             }
         }
-        if edge && !ring {
-            if let Some(seat) = self.next_deployer(0) {
-                self.now.phase = Phase::Deploy { seat };
-                return;
-            }
+        if edge
+            && !ring
+            && let Some(seat) = self.next_deployer(0)
+        {
+            self.now.phase = Phase::Deploy { seat };
+            return;
         }
         // What the first step sets off is in the state (CONVOY's first enemy turn moves
         // the ship); a new game has no event log yet.
