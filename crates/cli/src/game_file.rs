@@ -314,7 +314,8 @@ impl GameFile {
 
     /// [`GameFile::load`], with the file as read and the journal's length read.
     pub fn load_text(path: &Path) -> Result<(GameFile, FileId, u64)> {
-        let meta = std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
+        let meta =
+            std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
         let text = read_capped(path, MAX_GAME_FILE)?;
         let mut gf = GameFile::parse(path, &text)?;
         let journal = gf.fold_journal(path)?;

@@ -178,8 +178,7 @@ impl Saver {
             return self.save_whole(gf);
         };
         let dice = serde_json::to_value(&gf.dice)?;
-        if gf.truncated || gf.steps.len() < self.steps || fixed(gf) != self.fixed
-        {
+        if gf.truncated || gf.steps.len() < self.steps || fixed(gf) != self.fixed {
             return self.save_whole(gf);
         }
         if gf.steps.len() == self.steps {
@@ -387,12 +386,18 @@ mod tests {
         assert_ne!(edited, text);
         std::fs::write(journal_path(&b), &edited).unwrap();
         let e = GameFile::load(&b).unwrap_err().to_string();
-        assert!(e.contains("b.json.journal: line") && e.contains("digest"), "{e}");
+        assert!(
+            e.contains("b.json.journal: line") && e.contains("digest"),
+            "{e}"
+        );
         // Written whole, the journal left behind: its lines are skipped.
         std::fs::write(journal_path(&b), &text).unwrap();
         let mut whole = GameFile::load(&b).unwrap();
         whole.save(&b).unwrap();
-        assert!(!journal_path(&b).exists(), "a whole save removes the journal");
+        assert!(
+            !journal_path(&b).exists(),
+            "a whole save removes the journal"
+        );
         std::fs::write(journal_path(&b), &text).unwrap();
         let gf = GameFile::load(&b).unwrap();
         assert_eq!(steps(&gf), steps(saves.last().unwrap()));

@@ -125,7 +125,10 @@ mod tests {
     #[test]
     fn a_long_run_is_estimated_and_a_short_one_is_not() {
         let e = estimate(Duration::from_millis(1800), 2, 400, 2).unwrap();
-        assert!(e.starts_with("estimate: about 6 min on 2 threads for 400 games"), "{e}");
+        assert!(
+            e.starts_with("estimate: about 6 min on 2 threads for 400 games"),
+            "{e}"
+        );
         assert!(estimate(Duration::from_millis(100), 2, 400, 2).is_none());
         let e = estimate(Duration::from_secs(30), 1, 400, 1).unwrap();
         assert!(e.contains("3.3 hours on 1 thread "), "{e}");

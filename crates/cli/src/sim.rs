@@ -158,7 +158,11 @@ pub fn run(a: SimArgs) -> Result<()> {
 
 /// The report of a whole run from its games' results in game order (one run's, or its
 /// shards' merged).
-pub fn output(config: &crate::shard::Config, played: &[Played], out: &crate::shard::Output) -> Result<()> {
+pub fn output(
+    config: &crate::shard::Config,
+    played: &[Played],
+    out: &crate::shard::Output,
+) -> Result<()> {
     if played.is_empty() {
         bail!("no games to report");
     }

@@ -151,7 +151,10 @@ fn shards_that_do_not_make_one_run_are_refused() {
     more[3] = "6";
     let other = shards(dir.path(), "six", &more, 3);
     let err = fails(&["merge", f[0], f[1], &other[2]]);
-    assert!(err.contains("differs") && err.contains("games 6 against 5"), "{err}");
+    assert!(
+        err.contains("differs") && err.contains("games 6 against 5"),
+        "{err}"
+    );
 
     // A torn file, a game file, nothing at all.
     let torn = dir.path().join("torn.json");
@@ -163,7 +166,10 @@ fn shards_that_do_not_make_one_run_are_refused() {
     let game = dir.path().join("g.json").display().to_string();
     ok(&["new", "swtb", "--seed", "1", "-o", &game]);
     let err = fails(&["merge", &game]);
-    assert!(err.contains(&format!("{game}: not a Battlemat shard file")), "{err}");
+    assert!(
+        err.contains(&format!("{game}: not a Battlemat shard file")),
+        "{err}"
+    );
     let err = fails(&["merge", "/no/such/shard.json"]);
     assert!(err.contains("/no/such/shard.json"), "{err}");
 

@@ -641,7 +641,9 @@ mod tests {
 
     /// A fake game: each seat fields 0 to 2 units, each a type drawn from `types`
     /// (name, cost, power); the side with more power wins, level sides by a die.
-    fn fake(types: &'static [(&'static str, f64, i64)]) -> impl Fn(u64, &mut Roller) -> Result<Game, String> + Sync {
+    fn fake(
+        types: &'static [(&'static str, f64, i64)],
+    ) -> impl Fn(u64, &mut Roller) -> Result<Game, String> + Sync {
         move |_: u64, r: &mut Roller| {
             let pick = |r: &mut Roller| -> Vec<String> {
                 let n = r.roll(3);
@@ -686,14 +688,22 @@ mod tests {
     /// suggested a cost above 5, the weak one below, each with an interval narrow enough.
     #[test]
     fn a_stronger_unit_type_is_suggested_a_higher_cost() {
-        let rep = run(&spec(4000), &fake(&[("strong", 5.0, 3), ("weak", 5.0, 1)]), &|| {}).unwrap();
+        let rep = run(
+            &spec(4000),
+            &fake(&[("strong", 5.0, 3), ("weak", 5.0, 1)]),
+            &|| {},
+        )
+        .unwrap();
         let strong = rep.units.iter().find(|u| u.unit == "strong").unwrap();
         let weak = rep.units.iter().find(|u| u.unit == "weak").unwrap();
         assert!(strong.win_rate > 0.5 && weak.win_rate < 0.5);
         assert!(strong.worth > weak.worth);
         let cost = |u: &UnitLine| match u.verdict {
             Verdict::Cost { cost, ci95 } => {
-                assert!(ci95[1] - ci95[0] <= 2.0 * COST_PRECISION * u.cost, "{ci95:?}");
+                assert!(
+                    ci95[1] - ci95[0] <= 2.0 * COST_PRECISION * u.cost,
+                    "{ci95:?}"
+                );
                 cost
             }
             ref v => panic!("{}: {v:?}", u.unit),
@@ -701,8 +711,14 @@ mod tests {
         let (s, w) = (cost(strong), cost(weak));
         assert!(s > 5.0 && w < 5.0, "{s} {w}");
         let text = rep.text("T");
-        assert!(text.contains("suggested cost") && text.contains("within\n  ±25%"), "{text}");
-        assert!(text.contains("seat 0 wins") && text.contains(" of 4000 "), "{text}");
+        assert!(
+            text.contains("suggested cost") && text.contains("within\n  ±25%"),
+            "{text}"
+        );
+        assert!(
+            text.contains("seat 0 wins") && text.contains(" of 4000 "),
+            "{text}"
+        );
         assert_eq!(rep.svg("T").unwrap().len(), 2);
     }
 
@@ -711,7 +727,12 @@ mod tests {
     /// always gave a number); now they give none, and say so.
     #[test]
     fn a_tiny_sample_suggests_no_cost() {
-        let rep = run(&spec(20), &fake(&[("strong", 5.0, 3), ("weak", 5.0, 1)]), &|| {}).unwrap();
+        let rep = run(
+            &spec(20),
+            &fake(&[("strong", 5.0, 3), ("weak", 5.0, 1)]),
+            &|| {},
+        )
+        .unwrap();
         for u in &rep.units {
             assert!(
                 matches!(u.verdict, Verdict::NotEnoughGames { .. }),
@@ -735,7 +756,10 @@ mod tests {
         assert!(harm.worth_ci95[1] < 0.0, "{harm:?}");
         assert!(matches!(harm.verdict, Verdict::NoWorth { .. }), "{harm:?}");
         let text = rep.text("T");
-        let line = text.lines().find(|l| l.trim_start().starts_with("harm")).unwrap();
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with("harm"))
+            .unwrap();
         assert!(line.contains("none: interval [-"), "{line}");
         assert!(line.ends_with("is not above 0"), "{line}");
         // The others keep their costs.
@@ -768,7 +792,10 @@ mod tests {
             text.contains("warning: banner: fielded by both sides in every game"),
             "{text}"
         );
-        assert!(text.contains("warning: banner: cannot be estimated"), "{text}");
+        assert!(
+            text.contains("warning: banner: cannot be estimated"),
+            "{text}"
+        );
         assert!(text.contains("warning: ghost: never fielded"), "{text}");
     }
 

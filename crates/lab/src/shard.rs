@@ -121,8 +121,7 @@ impl ShardFile {
 
     /// Read a shard file (`name` for the errors).
     pub fn parse(name: &str, text: &str) -> Result<ShardFile, String> {
-        let v: Value = serde_json::from_str(text)
-            .map_err(|e| format!("{name}: not JSON: {e}"))?;
+        let v: Value = serde_json::from_str(text).map_err(|e| format!("{name}: not JSON: {e}"))?;
         match v.get("battlemat_shard").and_then(Value::as_u64) {
             Some(f) if f == u64::from(FORMAT) => {}
             Some(f) => {
@@ -214,10 +213,7 @@ pub fn merge(files: Vec<(String, ShardFile)>) -> Result<(Value, Vec<GameRecord>)
                 } else {
                     format!("in both {} and {name}", names[*other])
                 };
-                return Err(format!(
-                    "game {} is {twice}: give each shard once",
-                    g.index
-                ));
+                return Err(format!("game {} is {twice}: give each shard once", g.index));
             }
             found.insert(g.index, (k, g));
         }
@@ -274,10 +270,17 @@ mod tests {
         let text = f.text().unwrap();
         assert_eq!(text.lines().count(), 5, "{text}");
         assert_eq!(ShardFile::parse("a", &text).unwrap(), f);
-        let e = ShardFile::parse("a", &text.replace("\"battlemat_shard\":1", "\"battlemat_shard\":9"))
-            .unwrap_err();
+        let e = ShardFile::parse(
+            "a",
+            &text.replace("\"battlemat_shard\":1", "\"battlemat_shard\":9"),
+        )
+        .unwrap_err();
         assert!(e.contains("format 9"), "{e}");
-        assert!(ShardFile::parse("a", "{}").unwrap_err().contains("not a Battlemat shard"));
+        assert!(
+            ShardFile::parse("a", "{}")
+                .unwrap_err()
+                .contains("not a Battlemat shard")
+        );
     }
 
     #[test]
@@ -294,12 +297,18 @@ mod tests {
         assert_eq!(games, (0..10).map(record).collect::<Vec<_>>());
         // A missing shard: the first index no file holds.
         let e = merge(all[..2].to_vec()).unwrap_err();
-        assert!(e.contains("game 2 is in none") && e.contains("7 of the run's 10"), "{e}");
+        assert!(
+            e.contains("game 2 is in none") && e.contains("7 of the run's 10"),
+            "{e}"
+        );
         // The same shard twice.
         let mut twice = all.clone();
         twice.push(("again.json".into(), file(shards[1], 10, 1)));
         let e = merge(twice).unwrap_err();
-        assert!(e.contains("game 1 is in both s1.json and again.json"), "{e}");
+        assert!(
+            e.contains("game 1 is in both s1.json and again.json"),
+            "{e}"
+        );
         // Another run's shard.
         let mut mixed = all.clone();
         mixed[2].1 = file(shards[2], 10, 2);
