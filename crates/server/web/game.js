@@ -132,7 +132,11 @@ function oddsChart(o, title) {
   if (details.length) {
     const d = document.createElement("p");
     d.className = "odds-details";
-    d.textContent = details.map(([k, v]) => `${k}: ${typeof v === "number" && !Number.isInteger(v) ? v.toFixed(2) : v}`).join(" · ");
+    // docs/json.md: a detail named `…_chance` is a chance, shown as a percentage.
+    const shown = (k, v) => typeof v !== "number" ? v
+      : k.endsWith("_chance") ? `${(v * 100).toFixed(1)}%`
+      : Number.isInteger(v) ? v : v.toFixed(2);
+    d.textContent = details.map(([k, v]) => `${k.replaceAll("_", " ")}: ${shown(k, v)}`).join(" · ");
     box.append(d);
   }
   return box;
