@@ -16,7 +16,7 @@
 //! | [`army`] | SDE-T2's points and unit limits, the draft |
 //! | [`saved`] | a saved state checked as strictly as a setup |
 //! | [`turn`] | SDE-T1 turn order, turns, SDE-F's free move, the end, resigning, who decides |
-//! | [`movement`] | SDE-MOVE, SDE-CHARGE, SDE-T; the candidate moves |
+//! | [`movement`] | SDE-MOVE, SDE-CHARGE, SDE-T: judging and making a move; `movement/candidates.rs` the candidate moves (contact, cover, transports) |
 //! | [`combat`] | SDE-SHOOT, SDE-RANGE, SDE-SIGHT, SDE-MELEE; SDE-A, B, C, H, M, S, V in the dice |
 //! | [`knockback`] | SDE-KB1..KB3; balls and bombs moving (SDE-SOCCER.2); everything pending |
 //! | [`missions`] | SDE-KOTH.2, SDE-KICKBOMB.2, SDE-RING.2, SDE-SAFARI.2 (the animals and their turn) |
@@ -24,7 +24,7 @@
 //! | [`eggs`] | SDE-EGG: the eggs, what comes out of them, the credits |
 //! | [`convoy`] | SDE-CONVOY: the ship, the pool, the roll-offs |
 //! | [`zones`] | SDE-ZONES: zones, cards, blips |
-//! | [`legal`] | the one judge: `plan` (used by `check`, the candidates and `act`), by phase and rule area |
+//! | [`legal`] | the one judge: `plan` (used by `check`, the candidates and `act`), by phase and rule area; `legal/fights.rs` a fight's steps, the choices and shots (SDE-MELEE, SDE-SHOOT), `legal/start.rs` the draft, edges and placing (each mission's `.1`, SDE-RING.1) |
 //! | [`carry`] | what an accepted plan does, handed to the rule module that owns it |
 //! | [`candidates`] | the candidate list (`legal_actions`), each candidate judged by `plan` |
 //! | [`events`], [`action_text`] | actions and events as data, and the actions' short text (`move u2 3.25,1.5`) |
