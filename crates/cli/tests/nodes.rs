@@ -7,7 +7,7 @@
 mod server;
 
 use serde_json::{Value, json};
-use server::{TestDb, http, start};
+use server::{TestDb, create_two_human_game, http, start};
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::sync::{Arc, Mutex};
@@ -90,22 +90,7 @@ fn two_nodes_share_a_game_and_the_second_carries_it_on() {
     let lease = ["--lease", "1"];
     let (mut a, addr_a) = start(&db.url, &lease);
     let (mut b, addr_b) = start(&db.url, &lease);
-    let (st, created) = http(
-        &addr_a,
-        "POST",
-        "/api/games",
-        None,
-        Some(&json!({"game": "swtb", "scenario": "outpost", "seats": ["human", "human"]})),
-    )
-    .unwrap();
-    assert_eq!(st, 201, "{created}");
-    let id = created["id"].as_str().unwrap().to_string();
-    let tokens: Vec<String> = created["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["token"].as_str().unwrap().to_string())
-        .collect();
+    let (id, tokens) = create_two_human_game(&addr_a);
     // B hears of the new game.
     wait_for("node B knows the game", Duration::from_secs(2), || {
         http(&addr_b, "GET", &format!("/api/games/{id}"), None, None).is_ok_and(|(s, _)| s == 200)

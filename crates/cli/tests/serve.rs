@@ -6,7 +6,7 @@
 mod server;
 
 use serde_json::{Value, json};
-use server::{TestDb, http, start};
+use server::{TestDb, create_two_human_game, http, start};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -17,22 +17,7 @@ fn a_killed_server_loses_no_acknowledged_action() {
     // over once the dead one's lease expires, a second after its last renewal.
     let lease = ["--lease", "1"];
     let (mut server, addr) = start(&db.url, &lease);
-    let (st, created) = http(
-        &addr,
-        "POST",
-        "/api/games",
-        None,
-        Some(&json!({"game": "swtb", "scenario": "outpost", "seats": ["human", "human"]})),
-    )
-    .unwrap();
-    assert_eq!(st, 201, "{created}");
-    let id = created["id"].as_str().unwrap().to_string();
-    let tokens: Vec<String> = created["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["token"].as_str().unwrap().to_string())
-        .collect();
+    let (id, tokens) = create_two_human_game(&addr);
     // A client plays as fast as it can; the server is killed under it.
     let client = {
         let (addr, id, tokens) = (addr.clone(), id.clone(), tokens.clone());

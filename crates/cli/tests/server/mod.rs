@@ -152,3 +152,20 @@ pub fn http(
         .unwrap_or(Value::Null);
     Ok((status, json))
 }
+
+/// Create a two-human game of SWTB's outpost through
+/// `addr`: its id and the seats' tokens.
+pub fn create_two_human_game(addr: &str) -> (String, Vec<String>) {
+    let body =
+        serde_json::json!({"game": "swtb", "scenario": "outpost", "seats": ["human", "human"]});
+    let (st, created) = http(addr, "POST", "/api/games", None, Some(&body)).unwrap();
+    assert_eq!(st, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let tokens = created["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["token"].as_str().unwrap().to_string())
+        .collect();
+    (id, tokens)
+}
