@@ -11,6 +11,7 @@
 //! - `greedy_decision`: one greedy choice (exact expectimax over every legal action) in the
 //!   opening position.
 use battlemat_ai::{Budget, Greedy, Mcts, MctsConfig, PlayerKind, play};
+use battlemat_core::Ruleset;
 use battlemat_core::{Game, Record, Step, ToAct};
 use battlemat_dice::Roller;
 use battlemat_swtb::Swtb;

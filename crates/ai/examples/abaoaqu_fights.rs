@@ -8,7 +8,7 @@ mod abq_fights;
 
 use battlemat_abaoaqu::AbaoAqu;
 use battlemat_ai::PlayerKind;
-use battlemat_core::Game;
+use battlemat_core::Ruleset;
 use std::collections::BTreeMap;
 
 fn main() {

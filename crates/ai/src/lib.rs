@@ -31,8 +31,10 @@ use std::str::FromStr;
 /// The memo's hasher: foldhash, not SipHash (hashing whole states was 42 % of Greedy's time).
 pub type Memo<G> = HashMap<G, f64, foldhash::fast::FixedState>;
 
+pub mod erased;
 pub mod mcts;
 
+pub use erased::{AiFor, DynAi, DynPlayer, PlayError, Prepared, WrongGame};
 pub use mcts::{Budget, Mcts, MctsConfig};
 
 /// Which player sits in a seat, by name: `random`, `greedy`, `mcts` (the default budget,
@@ -411,8 +413,8 @@ pub fn play<G: Game>(
     players: &[PlayerKind],
     roller: &mut Roller,
     max_steps: usize,
-) -> Result<Played, String> {
-    let state = G::new_game(setup).map_err(|e| e.to_string())?;
+) -> Result<Played, PlayError> {
+    let state = G::new_game(setup)?;
     play_from(state, players, roller, max_steps)
 }
 
@@ -422,7 +424,7 @@ pub fn play_from<G: Game>(
     players: &[PlayerKind],
     roller: &mut Roller,
     max_steps: usize,
-) -> Result<Played, String> {
+) -> Result<Played, PlayError> {
     let mut steps = 0;
     let mut decisions = 0;
     let mut events = Vec::new();
@@ -439,11 +441,13 @@ pub fn play_from<G: Game>(
         .collect();
     loop {
         if steps > max_steps {
-            return Err(format!("game did not end within {max_steps} steps"));
+            return Err(PlayError::TooLong { max_steps });
         }
         let step = match state.next() {
             Next::Over => {
-                let result = state.result().ok_or("the game is over without a result")?;
+                let result = state
+                    .result()
+                    .ok_or(PlayError::Broken("the game is over without a result"))?;
                 return Ok(Played {
                     result,
                     steps,
@@ -457,9 +461,13 @@ pub fn play_from<G: Game>(
                 decisions += 1;
                 let action = seated
                     .get_mut(seat as usize)
-                    .ok_or("a seat beyond the game's seats must decide")?
+                    .ok_or(PlayError::Broken(
+                        "a seat beyond the game's seats must decide",
+                    ))?
                     .choose(&state, roller)
-                    .ok_or("a seat must decide but has no legal action")?;
+                    .ok_or(PlayError::Broken(
+                        "a seat must decide but has no legal action",
+                    ))?;
                 Step::Act { seat, action }
             }
         };
@@ -467,7 +475,10 @@ pub fn play_from<G: Game>(
         events.clear();
         state
             .apply_trusted(&step, &mut events)
-            .map_err(|e| format!("step {steps}: {e}"))?;
+            .map_err(|error| PlayError::Refused {
+                index: steps,
+                error,
+            })?;
         steps += 1;
     }
 }

@@ -8,7 +8,7 @@ mod abq_fights;
 
 use battlemat_abaoaqu::AbaoAqu;
 use battlemat_ai::PlayerKind;
-use battlemat_core::Game;
+use battlemat_core::Ruleset;
 use std::collections::BTreeMap;
 
 /// ABQ-3-3 ("the damage of the lead-off side's attacks is determined" in the damage check)

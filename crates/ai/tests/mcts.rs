@@ -1,6 +1,7 @@
 //! The MCTS player through the Game API: reproducible, legal, and stronger than chance.
 
 use battlemat_ai::{Budget, Mcts, MctsConfig, PlayerKind, play};
+use battlemat_core::Ruleset;
 use battlemat_core::{Game, Next, Step};
 use battlemat_dice::Roller;
 use battlemat_swtb::Swtb;

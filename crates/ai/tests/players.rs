@@ -1,4 +1,5 @@
 use battlemat_ai::{PlayerKind, play};
+use battlemat_core::Ruleset;
 use battlemat_core::{Game, Step, ToAct};
 use battlemat_dice::Roller;
 use battlemat_swtb::{Action, Swtb};

@@ -131,7 +131,7 @@ impl ScenarioSource {
     /// The setup, as JSON, and where it came from.
     pub fn setup(
         &self,
-        entry: &battlemat_rulesets::Entry,
+        entry: &crate::games::Entry,
         options: &BTreeMap<String, String>,
     ) -> Result<(Value, Origin)> {
         let info = entry.ruleset.info();
@@ -265,7 +265,7 @@ impl SetupChoice {
     /// For a game played by a varying number of players, say how many sit down (unless the
     /// options already do).
     pub fn seat(&mut self, game: &str, players: usize) -> Result<()> {
-        let info = battlemat_rulesets::get(game)
+        let info = crate::games::get(game)
             .map_err(anyhow::Error::msg)?
             .ruleset
             .info();
@@ -279,7 +279,7 @@ impl SetupChoice {
     }
 
     /// The setup, as JSON, and where it came from.
-    pub fn setup(&self, entry: &battlemat_rulesets::Entry) -> Result<(Value, Origin)> {
+    pub fn setup(&self, entry: &crate::games::Entry) -> Result<(Value, Origin)> {
         self.source.setup(entry, &self.options)
     }
 }
@@ -289,8 +289,8 @@ impl GameFile {
         game: &str,
         setup: &SetupChoice,
         dice: DiceMode,
-    ) -> Result<(GameFile, battlemat_rulesets::Entry)> {
-        let entry = battlemat_rulesets::get(game).map_err(anyhow::Error::msg)?;
+    ) -> Result<(GameFile, crate::games::Entry)> {
+        let entry = crate::games::get(game).map_err(anyhow::Error::msg)?;
         let info = entry.ruleset.info();
         let (setup, origin) = setup.setup(&entry)?;
         let gf = GameFile {
@@ -447,8 +447,8 @@ impl GameFile {
     /// seeded game against its seed and the saved dice position against the dice rolled.
     /// The error names the first step that does not hold.
     pub fn replay_checked(&self) -> Result<Replayed, Mismatch> {
-        let entry = battlemat_rulesets::get(&self.ruleset)
-            .map_err(|e| Mismatch::new(None, e.to_string()))?;
+        let entry =
+            crate::games::get(&self.ruleset).map_err(|e| Mismatch::new(None, e.to_string()))?;
         // The version and the setup (a record without steps).
         let (mut state, _) = entry
             .ruleset
@@ -559,14 +559,14 @@ impl GameFile {
     /// replays it as it was (that is what let it load), and the new steps are made under the
     /// current rules, so the file is now of the current version.
     pub fn stamp_current_version(&mut self) -> Result<()> {
-        let entry = battlemat_rulesets::get(&self.ruleset).map_err(anyhow::Error::msg)?;
+        let entry = crate::games::get(&self.ruleset).map_err(anyhow::Error::msg)?;
         self.version = entry.ruleset.info().version;
         Ok(())
     }
 
     /// The game as its setup starts it, before any step (the version and setup checked).
     pub fn start(&self) -> Result<Box<dyn DynState>> {
-        let entry = battlemat_rulesets::get(&self.ruleset).map_err(anyhow::Error::msg)?;
+        let entry = crate::games::get(&self.ruleset).map_err(anyhow::Error::msg)?;
         let (state, _) = entry
             .ruleset
             .replay(&self.record())

@@ -27,7 +27,7 @@ fn prepare<'a>(
     game: &'a str,
     mut choice: SetupChoice,
     info: &'a battlemat_core::RulesetInfo,
-    entry: &battlemat_rulesets::Entry,
+    entry: &crate::games::Entry,
     seed: u64,
 ) -> Result<crate::shard::Base<'a>> {
     let options = choice.options.clone();
@@ -64,7 +64,7 @@ fn tournament_spec(config: &Config, threads: usize) -> Result<battlemat_lab::tou
 }
 
 pub fn tournament(a: TournamentArgs) -> Result<()> {
-    let entry = battlemat_rulesets::get(&a.game).map_err(anyhow::Error::msg)?;
+    let entry = crate::games::get(&a.game).map_err(anyhow::Error::msg)?;
     let info = entry.ruleset.info();
     let players = parse_players(&a.players)?;
     if players.len() < 2 {
@@ -74,7 +74,7 @@ pub fn tournament(a: TournamentArgs) -> Result<()> {
     crate::sim::check_games(pairs, a.games)?;
     check_threads(a.run.threads)?;
     let base = prepare("tournament", &a.game, a.setup, &info, &entry, a.run.seed)?;
-    let prepared = (entry.prepare)(&base.setup).map_err(anyhow::Error::msg)?;
+    let prepared = entry.ai.prepare(&base.setup).map_err(anyhow::Error::msg)?;
     let names = players.iter().map(ToString::to_string).collect();
     let config = base.config(names, a.games, pairs * a.games);
     let spec = tournament_spec(&config, a.run.threads.unwrap_or(0))?;
@@ -169,7 +169,7 @@ fn balance_spec(config: &Config, threads: usize) -> battlemat_lab::balance::Spec
 }
 
 pub fn balance(a: BalanceArgs) -> Result<()> {
-    let entry = battlemat_rulesets::get(&a.game).map_err(anyhow::Error::msg)?;
+    let entry = crate::games::get(&a.game).map_err(anyhow::Error::msg)?;
     let info = entry.ruleset.info();
     let player: PlayerKind = a
         .player
@@ -181,9 +181,9 @@ pub fn balance(a: BalanceArgs) -> Result<()> {
     // Random armies where the game has points rules (unless --fixed): each game draws its
     // own from its dice stream before playing.
     let setup = base.setup.clone();
-    let armies = (entry.armies)(&setup).map_err(anyhow::Error::msg)?;
+    let armies = entry.ruleset.armies(&setup).map_err(anyhow::Error::msg)?;
     let random = armies.is_some() && !a.fixed;
-    let prepared = (entry.prepare)(&setup).map_err(anyhow::Error::msg)?;
+    let prepared = entry.ai.prepare(&setup).map_err(anyhow::Error::msg)?;
     let mut config = base.config(vec![player.to_string()], a.games, a.games);
     config.random_armies = random;
     let spec = balance_spec(&config, a.run.threads.unwrap_or(0));
@@ -196,9 +196,15 @@ pub fn balance(a: BalanceArgs) -> Result<()> {
             // The same armies every game: only the sides are compared.
             return prepared.play(&[player], r, 1_000_000).map(|p| (p, None));
         }
-        let drawn = (entry.random_armies)(&setup, r)?.ok_or("the game has no random armies")?;
-        let fielded = (entry.armies)(&drawn)?;
-        let game = (entry.prepare)(&drawn)?;
+        let drawn =
+            entry
+                .ruleset
+                .random_armies(&setup, r)?
+                .ok_or(battlemat_ai::PlayError::Broken(
+                    "the game has no random armies",
+                ))?;
+        let fielded = entry.ruleset.armies(&drawn)?;
+        let game = entry.ai.prepare(&drawn)?;
         game.play(&[player], r, 1_000_000).map(|p| (p, fielded))
     };
     let games = battlemat_lab::balance::play_games(&spec, shard, &play, &|| progress.tick())

@@ -11,6 +11,7 @@
 //! `anyhow` lives here and only here: library crates return typed errors.
 
 mod game_file;
+mod games;
 mod journal;
 mod lab;
 mod odds;
@@ -396,7 +397,7 @@ fn main() {
             .iter()
             .any(|a| a == "-h" || a == "--help" || a == "help")
     {
-        for e in battlemat_rulesets::all() {
+        for e in crate::games::all() {
             let info = e.ruleset.info();
             if !info.odds.is_empty() {
                 usage.push_str(&format!("  {}: {}\n", info.id, info.odds));
@@ -889,7 +890,7 @@ fn run(cli: Cli) -> Result<()> {
 }
 
 fn rulesets(json: bool) -> Result<()> {
-    let infos: Vec<_> = battlemat_rulesets::all()
+    let infos: Vec<_> = crate::games::all()
         .iter()
         .map(|e| e.ruleset.info())
         .collect();

@@ -1,6 +1,6 @@
 //! `battlemat odds GAME --key value ...`: a game's exact odds of one matchup, its parameters
 //! passed through untouched; `--plot` draws them, `--check-sims` checks them against the
-//! game's own simulated rolls (`Game::matchup_sample`).
+//! game's own simulated rolls (`Ruleset::matchup_sample`).
 
 use crate::print_json;
 use anyhow::{Result, bail};
@@ -47,7 +47,7 @@ fn parse_params(params: &[String]) -> Result<BTreeMap<String, String>> {
 }
 
 pub fn run(game: &str, params: &[String], json: bool) -> Result<()> {
-    let entry = battlemat_rulesets::get(game).map_err(anyhow::Error::msg)?;
+    let entry = crate::games::get(game).map_err(anyhow::Error::msg)?;
     let mut params = params.to_vec();
     let json = json || params.iter().any(|p| p == "--json");
     params.retain(|p| p != "--json");

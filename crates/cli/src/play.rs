@@ -204,7 +204,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
                     a.game
                 );
             }
-            let entry = battlemat_rulesets::get(&gf.ruleset).map_err(anyhow::Error::msg)?;
+            let entry = crate::games::get(&gf.ruleset).map_err(anyhow::Error::msg)?;
             let save = Saver::loaded(path.clone(), text, journal);
             (gf, entry, Some(save))
         }
@@ -260,7 +260,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
         }
     };
     let mut ai_roller = Roller::new(seed, 1);
-    let mut ai_players: std::collections::BTreeMap<u8, Box<dyn battlemat_rulesets::DynPlayer>> =
+    let mut ai_players: std::collections::BTreeMap<u8, Box<dyn battlemat_ai::DynPlayer>> =
         std::collections::BTreeMap::new();
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
@@ -325,8 +325,8 @@ pub fn run(a: PlayArgs) -> Result<()> {
                     // trees between moves).
                     let player = ai_players
                         .entry(seat)
-                        .or_insert_with(|| (entry.new_player)(kind));
-                    let Some(action) = player.choose(state.as_ref(), &mut ai_roller) else {
+                        .or_insert_with(|| entry.ai.new_player(kind));
+                    let Some(action) = player.choose(state.as_ref(), &mut ai_roller)? else {
                         bail!("the AI found no action");
                     };
                     // The short text the AI chose (its events then say it in words, with
@@ -410,7 +410,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
                             // the step, so asking twice gives the same answer; they are not the
                             // game's dice.
                             let mut roller = Roller::new(seed ^ HINT_DICE, gf.steps.len() as u64);
-                            let ranked = (entry.hint)(state.as_ref(), &mut roller);
+                            let ranked = entry.ai.hint(state.as_ref(), &mut roller)?;
                             println!("{}", hint_lines(state.as_ref(), &legal, &no, &ranked, top));
                             show_menu = false;
                             continue;

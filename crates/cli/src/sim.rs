@@ -86,7 +86,7 @@ pub fn parse_players(names: &[String]) -> Result<Vec<PlayerKind>> {
 }
 
 pub fn run(a: SimArgs) -> Result<()> {
-    let entry = battlemat_rulesets::get(&a.game).map_err(anyhow::Error::msg)?;
+    let entry = crate::games::get(&a.game).map_err(anyhow::Error::msg)?;
     let info = entry.ruleset.info();
     let mut choice = a.setup;
     // The report shows the options as given; the seats filled in show in its seat list.
@@ -101,7 +101,7 @@ pub fn run(a: SimArgs) -> Result<()> {
     check_games(1, a.games)?;
     check_threads(a.run.threads)?;
     // The setup is read and checked once; each game starts from a clone of its new game.
-    let prepared = (entry.prepare)(&setup).map_err(anyhow::Error::msg)?;
+    let prepared = entry.ai.prepare(&setup).map_err(anyhow::Error::msg)?;
     let config = crate::shard::Base {
         command: "sim",
         game: &a.game,
@@ -121,7 +121,7 @@ pub fn run(a: SimArgs) -> Result<()> {
     let indices = battlemat_lab::shard::Shard::games(&shard, a.games);
     let threads = a.run.threads.unwrap_or_else(rayon::current_num_threads);
     let progress = crate::progress::Progress::new(indices.len() as u64, "games", threads);
-    let results: Vec<Result<Played, String>> = battlemat_lab::run_indices(
+    let results: Vec<Result<Played, battlemat_ai::PlayError>> = battlemat_lab::run_indices(
         &indices,
         a.run.seed,
         a.run.threads.unwrap_or(0),

@@ -204,7 +204,7 @@ fn options_words(options: &std::collections::BTreeMap<String, String>) -> String
 
 /// Is the setup the one its origin says?
 fn check_setup(gf: &GameFile) -> Finding {
-    let entry = match battlemat_rulesets::get(&gf.ruleset) {
+    let entry = match crate::games::get(&gf.ruleset) {
         Ok(e) => e,
         Err(e) => return finding("setup", Verdict::Failed, e.to_string()),
     };

@@ -6,8 +6,8 @@
 //! with [`DynState::as_any`].
 
 use crate::{
-    DataFile, Game, GameResult, Illegal, Odds, Record, ReplayError, RulesetInfo, Scene, Seat,
-    SetupError, Step, ToAct, Viewer,
+    Armies, DataFile, Game, GameResult, Illegal, MatchupError, Odds, Record, ReplayError,
+    RulesetInfo, Scene, Seat, SetupError, Step, ToAct, Viewer,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -76,13 +76,23 @@ pub trait DynRuleset: Send + Sync {
         options: &BTreeMap<String, String>,
     ) -> Result<Value, SetupError>;
     fn new_game(&self, setup: &Value) -> Result<Box<dyn DynState>, SetupError>;
-    fn matchup_odds(&self, params: &BTreeMap<String, String>) -> Result<Odds, String>;
-    /// [`Game::matchup_sample`].
+    fn matchup_odds(&self, params: &BTreeMap<String, String>) -> Result<Odds, MatchupError>;
+    /// [`Ruleset::matchup_sample`].
     fn matchup_sample(
         &self,
         params: &BTreeMap<String, String>,
         roller: &mut battlemat_dice::Roller,
-    ) -> Result<crate::MatchupRoll, String>;
+    ) -> Result<crate::MatchupRoll, MatchupError>;
+    /// What each seat of a setup fields under the game's points rules
+    /// ([`Ruleset::armies`]); `None` without them.
+    fn armies(&self, setup: &Value) -> Result<Option<Armies>, SetupError>;
+    /// The setup with armies drawn at random within its points rules
+    /// ([`Ruleset::random_armies`]); `None` without them.
+    fn random_armies(
+        &self,
+        setup: &Value,
+        roller: &mut battlemat_dice::Roller,
+    ) -> Result<Option<Value>, SetupError>;
     /// Replay a record; the error names the failing step (typed: a front end can tell a
     /// record of another version from a bad step).
     fn replay(&self, record: &DynRecord)
@@ -126,6 +136,56 @@ impl Clone for Box<dyn DynState> {
         self.clone_box()
     }
 }
+
+/// A setup of `G` read from its JSON, or an error saying what in it does not read.
+pub fn setup_from_json<G: Game>(setup: &Value) -> Result<G::Setup, SetupError> {
+    G::Setup::deserialize(setup)
+        .map_err(|e| SetupError::new("setup", format!("malformed setup: {e}")))
+}
+
+/// Typed work done for a game whose type is known only to the registry: the registry calls
+/// [`GameVisitor::visit`] with the game's type, so a front end (the AI's erased players, the
+/// command line) instantiates its generic code for that game without naming it and without
+/// the registry depending on the front end.
+///
+/// Rejected: a struct of function pointers per game, filled in by the registry. It spoke
+/// JSON and `String` errors, and tied the registry to every crate whose machinery it held
+/// (the AI's players).
+pub trait GameVisitor {
+    type Output;
+    fn visit<G: Game>(self) -> Self::Output;
+}
+
+/// The visitor that erases a game's rule set ([`RulesetOf`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EraseRuleset;
+
+impl GameVisitor for EraseRuleset {
+    type Output = Box<dyn DynRuleset>;
+    fn visit<G: Game>(self) -> Box<dyn DynRuleset> {
+        Box::new(RulesetOf::<G>::default())
+    }
+}
+
+/// A game id the registry does not know, with the ids it does.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnknownGame {
+    pub id: String,
+    pub known: Vec<String>,
+}
+
+impl std::fmt::Display for UnknownGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "no game {:?}; games are {}",
+            self.id,
+            self.known.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownGame {}
 
 /// `G` as a [`DynRuleset`].
 pub struct RulesetOf<G>(PhantomData<fn() -> G>);
@@ -185,27 +245,39 @@ impl<G: Game> DynRuleset for RulesetOf<G> {
         serde_json::to_value(&s).map_err(|e| SetupError::new("setup", e.to_string()))
     }
     fn new_game(&self, setup: &Value) -> Result<Box<dyn DynState>, SetupError> {
-        let s: G::Setup = serde_json::from_value(setup.clone())
-            .map_err(|e| SetupError::new("setup", format!("malformed setup: {e}")))?;
+        let s = setup_from_json::<G>(setup)?;
         Ok(Box::new(Erased(G::new_game(&s)?)))
     }
-    fn matchup_odds(&self, params: &BTreeMap<String, String>) -> Result<Odds, String> {
+    fn matchup_odds(&self, params: &BTreeMap<String, String>) -> Result<Odds, MatchupError> {
         G::matchup_odds(params)
     }
     fn matchup_sample(
         &self,
         params: &BTreeMap<String, String>,
         roller: &mut battlemat_dice::Roller,
-    ) -> Result<crate::MatchupRoll, String> {
+    ) -> Result<crate::MatchupRoll, MatchupError> {
         G::matchup_sample(params, roller)
+    }
+    fn armies(&self, setup: &Value) -> Result<Option<Armies>, SetupError> {
+        Ok(G::armies(&setup_from_json::<G>(setup)?))
+    }
+    fn random_armies(
+        &self,
+        setup: &Value,
+        roller: &mut battlemat_dice::Roller,
+    ) -> Result<Option<Value>, SetupError> {
+        match G::random_armies(&setup_from_json::<G>(setup)?, roller) {
+            None => Ok(None),
+            Some(drawn) => serde_json::to_value(drawn?)
+                .map(Some)
+                .map_err(|e| SetupError::new("setup", format!("the drawn setup is not JSON: {e}"))),
+        }
     }
     fn replay(
         &self,
         record: &DynRecord,
     ) -> Result<(Box<dyn DynState>, Vec<DynEvent>), ReplayError> {
-        let setup: G::Setup = serde_json::from_value(record.setup.clone()).map_err(|e| {
-            ReplayError::Setup(SetupError::new("setup", format!("malformed setup: {e}")))
-        })?;
+        let setup = setup_from_json::<G>(&record.setup).map_err(ReplayError::Setup)?;
         let mut steps = Vec::with_capacity(record.steps.len());
         for (index, s) in record.steps.iter().enumerate() {
             steps.push(match s {

@@ -14,7 +14,7 @@
 //! that referees.
 //!
 //! From shakmaty we take the split between plain-data setup and a checked, playable state:
-//! [`Game::new_game`] validates a `Setup` once and says what is wrong and where. From
+//! [`Ruleset::new_game`] validates a `Setup` once and says what is wrong and where. From
 //! boardgame.io, per-viewer observations ([`Game::observe`]).
 //!
 //! Decisions are not only the active player's: [`ToAct::Decide`] names any seat, so a
@@ -46,7 +46,7 @@ pub mod testing;
 pub use options::{GameOptions, OptionRow};
 pub use record::{Chain, Record, ReplayError};
 pub use scene::{Anchors, Scene};
-pub use seating::Seating;
+pub use seating::{Outcome, Seating, TwoSided};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -425,7 +425,7 @@ pub struct RulesetInfo {
     pub legal_actions: ActionList,
     pub options: Vec<OptionInfo>,
     pub scenarios: Vec<ScenarioInfo>,
-    /// The parameters `battlemat odds GAME` takes (`Game::matchup_odds`), in words; empty
+    /// The parameters `battlemat odds GAME` takes (`Ruleset::matchup_odds`), in words; empty
     /// for a game without matchup odds.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub odds: String,
@@ -486,7 +486,7 @@ impl Odds {
     }
 }
 
-/// One simulated roll of a matchup ([`Game::matchup_sample`]): the outcome's name and the
+/// One simulated roll of a matchup ([`Ruleset::matchup_sample`]): the outcome's name and the
 /// value each of the odds' [`Odds::distributions`] took.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MatchupRoll {
@@ -504,7 +504,36 @@ impl From<String> for MatchupRoll {
     }
 }
 
-/// What the seats of a setup field ([`Game::armies`]).
+/// Why a matchup (`battlemat odds GAME --attacker X …`) cannot be worked out: a unit or
+/// parameter the game does not know, or a game without matchup odds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchupError {
+    pub message: String,
+}
+
+impl fmt::Display for MatchupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for MatchupError {}
+
+impl From<String> for MatchupError {
+    fn from(message: String) -> MatchupError {
+        MatchupError { message }
+    }
+}
+
+impl From<&str> for MatchupError {
+    fn from(message: &str) -> MatchupError {
+        MatchupError {
+            message: message.to_string(),
+        }
+    }
+}
+
+/// What the seats of a setup field ([`Ruleset::armies`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Armies {
     /// Per seat, its units' type names (a type twice if fielded twice).
@@ -527,7 +556,7 @@ pub enum ActionList {
 
 /// Why a rules crate refuses a record of an older `version` of ruleset `id` (this is
 /// `current`): what changed since (`changed`), and the git commit whose rules still replay
-/// it. For [`Game::replays_older`] when a change could touch any game.
+/// it. For [`Ruleset::replays_older`] when a change could touch any game.
 pub fn older_version_refused(
     id: &str,
     version: &str,
@@ -541,43 +570,19 @@ pub fn older_version_refused(
     )
 }
 
-/// The Game API.
+/// A rule set: everything about a game that comes before a state — what it is, its
+/// scenarios and setups, its points rules, its odds outside any game, and which older
+/// versions of its rules it still replays.
 ///
-/// A value of the implementing type is a *state*. Implementations guarantee:
-/// - [`Game::legal_actions`] is empty unless [`Game::next`] is `Decide`, lists actions in a
-///   fixed order, and every listed action passes [`Game::check`]; with
-///   [`ActionList::Complete`] it lists every action `check` accepts;
-/// - [`Game::apply_action`] changes nothing when it returns an error;
-/// - no floating point and no hidden randomness: the state is a pure function of the setup
-///   and the steps.
-///
-/// The required methods never call each other through a provided one: [`Game::to_act`],
-/// [`Game::apply`] and the rest are built on `next`, `prompt`, `result`, `apply_action`,
-/// `apply_chance` and `resign`, so no default can recurse into itself.
-pub trait Game:
-    Clone + PartialEq + Eq + Hash + Debug + Serialize + DeserializeOwned + Send + Sync + 'static
-{
+/// Apart from [`Game`], the state's trait, so the front ends' questions about a game
+/// (`battlemat info`, `odds`, the lab's armies) and a state's (who acts, what is legal) are
+/// answered by two small traits rather than one large one. Each game implements it on its
+/// state type, whose [`Ruleset::State`] is itself: `G::info()` and `G::setup(…)` read the
+/// same for a state type as they did.
+pub trait Ruleset: Send + Sync + 'static {
+    /// The playable state a checked setup becomes.
+    type State: Game;
     type Setup: Clone + Debug + Serialize + DeserializeOwned + Send + Sync;
-    /// Actions are plain data with a short text form (`Display`/`FromStr`) that players type.
-    type Action: Clone
-        + Debug
-        + PartialEq
-        + Eq
-        + Hash
-        + Serialize
-        + DeserializeOwned
-        + Display
-        + FromStr<Err = String>
-        + Send
-        + Sync;
-    /// Events narrate what happened; `Display` is a sentence in the game's words.
-    type Event: Clone + Debug + PartialEq + Display + Serialize + DeserializeOwned + Send + Sync;
-    /// What a viewer sees; its `Display` is a text picture of the table.
-    type Observation: Clone + Debug + Serialize + Display;
-
-    /// Does `legal_actions` list every legal action?
-    const LEGAL_ACTIONS: ActionList = ActionList::Complete;
-
     fn info() -> RulesetInfo;
 
     /// A setup for a named scenario with `key=value` options. A game whose number of seats
@@ -603,7 +608,7 @@ pub trait Game:
     }
 
     /// Check a setup once and make the playable state.
-    fn new_game(setup: &Self::Setup) -> Result<Self, SetupError>;
+    fn new_game(setup: &Self::Setup) -> Result<Self::State, SetupError>;
 
     /// Can this version of the rules replay a record made with `version` of them (an older
     /// one)? `Ok` when the rules that changed since cannot have touched a game of `setup`;
@@ -616,6 +621,94 @@ pub trait Game:
             info.id, info.version
         ))
     }
+
+    /// What each seat of `setup` fields, for the balance lab: unit types by name (with
+    /// repeats) and each type's cost under the game's points rules. `None` for a game (or
+    /// scenario) without points rules.
+    fn armies(_setup: &Self::Setup) -> Option<Armies> {
+        None
+    }
+
+    /// `setup` with each side's army drawn again at random within its points rules (the
+    /// balance lab's army compositions; `roller` draws them). `None` where
+    /// [`Ruleset::armies`] is.
+    fn random_armies(
+        _setup: &Self::Setup,
+        _roller: &mut battlemat_dice::Roller,
+    ) -> Option<Result<Self::Setup, SetupError>> {
+        None
+    }
+
+    /// Exact odds of one attack between two kinds of unit, outside any game
+    /// (`battlemat odds GAME --attacker X --defender Y ...`): parameters as `key = value`,
+    /// flags as `key = "true"`.
+    fn matchup_odds(_params: &BTreeMap<String, String>) -> Result<Odds, MatchupError> {
+        Err(format!("{} has no matchup odds", Self::info().id).into())
+    }
+
+    /// One simulated roll of the matchup `params` describe: the name of the
+    /// [`Ruleset::matchup_odds`] outcome it gave and the value of each of its distributions,
+    /// dice from `roller`. Simulated through the rules' own dice handling, not the exact
+    /// odds' arithmetic, so `battlemat odds ... --check-sims N` checks one against the other.
+    fn matchup_sample(
+        _params: &BTreeMap<String, String>,
+        _roller: &mut battlemat_dice::Roller,
+    ) -> Result<MatchupRoll, MatchupError> {
+        Err(format!("{} has no simulated check of its odds yet", Self::info().id).into())
+    }
+}
+
+/// The Game API.
+///
+/// A value of the implementing type is a *state*. Implementations guarantee:
+/// - [`Game::legal_actions`] is empty unless [`Game::next`] is `Decide`, lists actions in a
+///   fixed order, and every listed action passes [`Game::check`]; with
+///   [`ActionList::Complete`] it lists every action `check` accepts;
+/// - [`Game::apply_action`] changes nothing when it returns an error;
+/// - no floating point and no hidden randomness: the state is a pure function of the setup
+///   and the steps.
+///
+/// The required methods never call each other through a provided one: [`Game::to_act`],
+/// [`Game::apply`] and the rest are built on `next`, `prompt`, `result`, `apply_action`,
+/// `apply_chance` and `resign`, so no default can recurse into itself.
+pub trait Game:
+    Ruleset<State = Self>
+    + Clone
+    + PartialEq
+    + Eq
+    + Hash
+    + Debug
+    + Serialize
+    + DeserializeOwned
+    + Send
+    + Sync
+    + 'static
+{
+    /// What the judge works out for a legal action: everything carrying it out needs, so it
+    /// is judged once ([`Game::plan`], then [`Game::carry_out`]).
+    type Plan;
+    /// Why the judge refuses an action: core's [`Why`] (a rule id and a reason), or a game's
+    /// own reason that [`Game::explain`] puts in words from the state.
+    type Refusal;
+    /// Actions are plain data with a short text form (`Display`/`FromStr`) that players type.
+    type Action: Clone
+        + Debug
+        + PartialEq
+        + Eq
+        + Hash
+        + Serialize
+        + DeserializeOwned
+        + Display
+        + FromStr<Err = String>
+        + Send
+        + Sync;
+    /// Events narrate what happened; `Display` is a sentence in the game's words.
+    type Event: Clone + Debug + PartialEq + Display + Serialize + DeserializeOwned + Send + Sync;
+    /// What a viewer sees; its `Display` is a text picture of the table.
+    type Observation: Clone + Debug + Serialize + Display;
+
+    /// Does `legal_actions` list every legal action?
+    const LEGAL_ACTIONS: ActionList = ActionList::Complete;
 
     fn seats(&self) -> u8;
 
@@ -640,16 +733,44 @@ pub trait Game:
         *out = self.legal_actions();
     }
 
-    /// Is `action` legal for the deciding seat now? If not, why, and which rule says so.
-    fn check(&self, action: &Self::Action) -> Result<(), Illegal>;
+    /// The one judge of an action: the seat's action is legal now, and this is what it does
+    /// (its plan); or it is not, and why. Checking, applying and the trusted path are all
+    /// written once on it ([`Game::check`], [`Game::apply_action`],
+    /// [`Game::apply_listed_action`]).
+    fn plan(&self, action: &Self::Action) -> Result<Self::Plan, Self::Refusal>;
 
-    /// Check and carry out an action in one pass (the rules judge it once): refused, it
-    /// changes nothing. The seat has been checked by the caller.
+    /// A refusal in words, naming the rule that forbids it.
+    fn explain(&self, refusal: Self::Refusal) -> Illegal;
+
+    /// Do what a plan says. Called only with a plan [`Game::plan`] (or
+    /// [`Game::listed_plan`]) made from this state.
+    fn carry_out(&mut self, plan: Self::Plan, events: &mut Vec<Self::Event>);
+
+    /// The plan of an action a trusted source took from `legal_actions`. By default it is
+    /// judged as usual; a game may read it off the action without judging it again (the
+    /// commonest step of a random or searched game). The conformance kit checks at every deep
+    /// step that this gives the same state and events as [`Game::apply`].
+    fn listed_plan(&self, action: &Self::Action) -> Result<Self::Plan, Self::Refusal> {
+        self.plan(action)
+    }
+
+    /// Is `action` legal for the deciding seat now? If not, why, and which rule says so.
+    /// Written once, on [`Game::plan`]: a game does not override it.
+    fn check(&self, action: &Self::Action) -> Result<(), Illegal> {
+        self.plan(action).map(drop).map_err(|r| self.explain(r))
+    }
+
+    /// Judge and carry out an action in one pass: refused, it changes nothing. The seat has
+    /// been checked by the caller. Written once, on [`Game::plan`] and [`Game::carry_out`].
     fn apply_action(
         &mut self,
         action: &Self::Action,
         events: &mut Vec<Self::Event>,
-    ) -> Result<(), Illegal>;
+    ) -> Result<(), Illegal> {
+        let plan = self.plan(action).map_err(|r| self.explain(r))?;
+        self.carry_out(plan, events);
+        Ok(())
+    }
 
     /// Carry out a die result or draw. Called only with a listed outcome.
     fn apply_chance(&mut self, value: u32, events: &mut Vec<Self::Event>);
@@ -714,23 +835,6 @@ pub trait Game:
         scene
     }
 
-    /// What each seat of `setup` fields, for the balance lab: unit types by name (with
-    /// repeats) and each type's cost under the game's points rules. `None` for a game (or
-    /// scenario) without points rules.
-    fn armies(_setup: &Self::Setup) -> Option<Armies> {
-        None
-    }
-
-    /// `setup` with each side's army drawn again at random within its points rules (the
-    /// balance lab's army compositions; `roller` draws them). `None` where
-    /// [`Game::armies`] is.
-    fn random_armies(
-        _setup: &Self::Setup,
-        _roller: &mut battlemat_dice::Roller,
-    ) -> Option<Result<Self::Setup, SetupError>> {
-        None
-    }
-
     /// A heuristic value of the position for `seat`, in `[-1, 1]`, for AIs that stop
     /// searching before the end. The default scores finished games only.
     fn evaluate(&self, seat: Seat) -> f64 {
@@ -749,27 +853,6 @@ pub trait Game:
     /// Exact odds of what `action` will do, if it leads to dice.
     fn odds(&self, _action: &Self::Action) -> Option<Odds> {
         None
-    }
-
-    /// Exact odds of one attack between two kinds of unit, outside any game
-    /// (`battlemat odds GAME --attacker X --defender Y ...`): parameters as `key = value`,
-    /// flags as `key = "true"`.
-    fn matchup_odds(_params: &BTreeMap<String, String>) -> Result<Odds, String> {
-        Err(format!("{} has no matchup odds", Self::info().id))
-    }
-
-    /// One simulated roll of the matchup `params` describe: the name of the
-    /// [`Game::matchup_odds`] outcome it gave and the value of each of its distributions,
-    /// dice from `roller`. Simulated through the rules' own dice handling, not the exact
-    /// odds' arithmetic, so `battlemat odds ... --check-sims N` checks one against the other.
-    fn matchup_sample(
-        _params: &BTreeMap<String, String>,
-        _roller: &mut battlemat_dice::Roller,
-    ) -> Result<MatchupRoll, String> {
-        Err(format!(
-            "{} has no simulated check of its odds yet",
-            Self::info().id
-        ))
     }
 
     /// What the game waits for, in words: [`Game::next`] with the prompt, the chance
@@ -868,14 +951,15 @@ pub trait Game:
     }
 
     /// Carry out an action a trusted source took from `legal_actions` (the action step of
-    /// [`Game::apply_trusted`]). By default it is judged as usual ([`Game::apply_action`]); a
-    /// game may read what it does off the action without judging it again.
+    /// [`Game::apply_trusted`]), on its [`Game::listed_plan`]. Written once.
     fn apply_listed_action(
         &mut self,
         action: &Self::Action,
         events: &mut Vec<Self::Event>,
     ) -> Result<(), Illegal> {
-        self.apply_action(action, events)
+        let plan = self.listed_plan(action).map_err(|r| self.explain(r))?;
+        self.carry_out(plan, events);
+        Ok(())
     }
 
     /// shakmaty-style: consume the state, return the next one, or this one with the error.

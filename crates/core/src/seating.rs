@@ -10,7 +10,7 @@
 //! Rejected: a player-count parameter that each game interprets. It is simpler, but every
 //! game would invent its own mapping and front ends could not show who plays what.
 
-use crate::{GameResult, Seat, SetupError};
+use crate::{Game, GameResult, Seat, SetupError};
 use serde::{Deserialize, Serialize};
 
 /// How a two-sided game ended: the winning side (`None`: a draw), why in the game's words,
@@ -161,6 +161,80 @@ impl Seating {
             }
             None => self.result(&[0, 0], &[1, 1], reason),
         }
+    }
+}
+
+/// A game of two sides that ends with one side winning (or a draw), kept as an [`Outcome`]:
+/// the finish, the finish at a house rule's limit, a seat's resignation and the result,
+/// written once for A-Bao-A-Qu, the mobile-suit d20 combat and SERM.
+///
+/// A game supplies where it keeps the outcome, its seating, a side's name, the verb its
+/// side's resignation is told with, its game-over event, and what else ending play clears
+/// (its phase; A-Bao-A-Qu's pending attacks).
+///
+/// Rejected: a `finish` in each game. Four copies of the same ten lines drifted (one game's
+/// resignation named no seat, one cleared what another kept).
+pub trait TwoSided: Game {
+    /// What a side does when a seat of it resigns, in the game's words ("surrenders").
+    const RESIGNS: &'static str;
+
+    fn seating(&self) -> &Seating;
+
+    /// A side's name in the game's words ("Federation").
+    fn name_of_side(&self, side: u8) -> String;
+
+    /// How the game ended, as the state keeps it (`None` while it goes on).
+    fn kept_outcome(&self) -> &Option<Outcome>;
+
+    /// Where the state keeps it.
+    fn kept_outcome_mut(&mut self) -> &mut Option<Outcome>;
+
+    /// The event that says the game is over and why.
+    fn game_over_event(reason: String) -> Self::Event;
+
+    /// Put the state's play to an end (its phase to over, anything pending cleared).
+    fn end_play(&mut self);
+
+    /// End the game: `winner` (`None`: a draw) for `reason`, told by the game-over event.
+    fn finish(&mut self, winner: Option<u8>, reason: String, events: &mut Vec<Self::Event>) {
+        events.push(Self::game_over_event(reason.clone()));
+        *self.kept_outcome_mut() = Some(Outcome {
+            winner,
+            reason,
+            by_limit: false,
+        });
+        self.end_play();
+    }
+
+    /// [`TwoSided::finish`] by a house rule's limit (turns, rounds): the result says so
+    /// ([`GameResult::by_limit`]).
+    fn finish_at_limit(
+        &mut self,
+        winner: Option<u8>,
+        reason: String,
+        events: &mut Vec<Self::Event>,
+    ) {
+        self.finish(winner, reason, events);
+        if let Some(o) = self.kept_outcome_mut() {
+            o.by_limit = true;
+        }
+    }
+
+    /// `seat` resigns: its side loses ("Zeon surrenders (seat 1 resigned)").
+    fn resign_side(&mut self, seat: Seat, events: &mut Vec<Self::Event>) {
+        let side = self.seating().side_of(seat);
+        let reason = format!(
+            "{} {} (seat {seat} resigned)",
+            self.name_of_side(side),
+            Self::RESIGNS
+        );
+        self.finish(Some(1 - side.min(1)), reason, events);
+    }
+
+    /// The result for every seat, once the game is over.
+    fn two_sided_result(&self) -> Option<GameResult> {
+        let o = self.kept_outcome().as_ref()?;
+        Some(self.seating().outcome_result(o))
     }
 }
 

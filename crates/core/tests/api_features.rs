@@ -15,7 +15,7 @@
 use battlemat_core::conformance::{self, Conformance};
 use battlemat_core::{
     ActionList, Anchors, ChanceOutcome, Game, GameResult, Illegal, Next, OptionInfo, Outcomes,
-    Record, RulesetInfo, Scene, Seat, SetupError, Step, ToAct, Viewer, scene,
+    Record, Ruleset, RulesetInfo, Scene, Seat, SetupError, Step, ToAct, Viewer, scene,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -133,13 +133,9 @@ impl fmt::Display for Obs {
     }
 }
 
-impl Game for Convoy {
+impl Ruleset for Convoy {
+    type State = Convoy;
     type Setup = Setup;
-    type Action = Action;
-    type Event = Event;
-    type Observation = Obs;
-
-    const LEGAL_ACTIONS: ActionList = ActionList::Candidates;
 
     fn info() -> RulesetInfo {
         RulesetInfo {
@@ -181,7 +177,7 @@ impl Game for Convoy {
         })
     }
 
-    fn new_game(s: &Setup) -> Result<Self, SetupError> {
+    fn new_game(s: &Setup) -> Result<Convoy, SetupError> {
         if !(2..=6).contains(&s.seats) {
             return Err(SetupError::new("seats", "2 to 6 seats"));
         }
@@ -194,6 +190,17 @@ impl Game for Convoy {
             resigned: None,
         })
     }
+}
+
+impl Game for Convoy {
+    type Action = Action;
+    type Event = Event;
+    type Observation = Obs;
+    /// The judge's plan is the action itself: nothing worked out to keep.
+    type Plan = Action;
+    type Refusal = Illegal;
+
+    const LEGAL_ACTIONS: ActionList = ActionList::Candidates;
 
     fn seats(&self) -> u8 {
         self.setup.seats
@@ -244,24 +251,27 @@ impl Game for Convoy {
         }
     }
 
-    fn check(&self, a: &Action) -> Result<(), Illegal> {
+    fn plan(&self, a: &Action) -> Result<Action, Illegal> {
         match (&self.phase, a) {
             (Phase::Move { seat }, Action::Advance { to }) => {
                 let p = self.pos[*seat as usize];
                 if *to > p && *to <= p + 3 * UNIT {
-                    Ok(())
+                    Ok(a.clone())
                 } else {
                     Err(Illegal::by("T-2", "advance 0 to 3 units forward"))
                 }
             }
-            (Phase::Objection { .. }, Action::Object | Action::Allow) => Ok(()),
+            (Phase::Objection { .. }, Action::Object | Action::Allow) => Ok(a.clone()),
             _ => Err(Illegal::new("not now")),
         }
     }
 
-    fn apply_action(&mut self, a: &Action, ev: &mut Vec<Event>) -> Result<(), Illegal> {
-        self.check(a)?;
-        match (self.phase.clone(), a) {
+    fn explain(&self, refusal: Illegal) -> Illegal {
+        refusal
+    }
+
+    fn carry_out(&mut self, a: Action, ev: &mut Vec<Event>) {
+        match (self.phase.clone(), &a) {
             (Phase::Move { seat }, Action::Advance { to }) => {
                 let from = self.pos[seat as usize];
                 self.pos[seat as usize] = *to;
@@ -276,9 +286,8 @@ impl Game for Convoy {
                 self.phase = Phase::ObjectionDie { mover, from };
             }
             (Phase::Objection { mover, .. }, Action::Allow) => self.next_mover(mover),
-            _ => unreachable!("checked"),
+            _ => unreachable!("planned"),
         }
-        Ok(())
     }
 
     fn resign(&mut self, seat: Seat, ev: &mut Vec<Event>) {

@@ -3,7 +3,7 @@
 //! worth its cost.
 //!
 //! - **Sides.** Each seat's win rate with a Wilson 95 % interval.
-//! - **Unit types** (with random armies within the points, [`battlemat_core::Game::random_armies`]):
+//! - **Unit types** (with random armies within the points, [`battlemat_core::Ruleset::random_armies`]):
 //!   each type's win rate in the games where a seat fielded it, and a logistic regression of
 //!   seat 0's win on the difference in numbers of each type (seat 0's minus seat 1's, plus
 //!   an intercept for the seat itself), fitted with a weak ridge prior so a type that always
@@ -13,8 +13,9 @@
 //!   be worth what it costs, so armies of equal points win half the time. Its interval is
 //!   `β_t`'s 95 % interval over λ (λ's own error is left out, which is said in the output).
 
+use crate::LabError;
 use crate::stats::{Z95, wilson};
-use battlemat_ai::Played;
+use battlemat_ai::{PlayError, Played};
 use battlemat_core::Armies;
 use battlemat_dice::Roller;
 use serde::Serialize;
@@ -101,14 +102,14 @@ pub struct Report {
 
 /// Plays game `i` from its dice: the game and what each seat fielded.
 pub type PlayOne<'a> =
-    &'a (dyn Fn(u64, &mut Roller) -> Result<(Played, Option<Armies>), String> + Sync);
+    &'a (dyn Fn(u64, &mut Roller) -> Result<(Played, Option<Armies>), PlayError> + Sync);
 
 /// A game's result and what each seat fielded.
 pub type Game = (Played, Option<Armies>);
 
 /// Run the games: `play` plays game `i` (drawing its armies first when it has them) and
 /// says what each seat fielded.
-pub fn run(spec: &Spec, play: PlayOne<'_>, tick: &(dyn Fn() + Sync)) -> Result<Report, String> {
+pub fn run(spec: &Spec, play: PlayOne<'_>, tick: &(dyn Fn() + Sync)) -> Result<Report, LabError> {
     let whole = crate::shard::Shard { index: 0, count: 1 };
     let games = play_games(spec, whole, play, tick)?;
     report(spec, games.into_iter().map(|(_, g)| g).collect())
@@ -120,30 +121,26 @@ pub fn play_games(
     shard: crate::shard::Shard,
     play: PlayOne<'_>,
     tick: &(dyn Fn() + Sync),
-) -> Result<Vec<(u64, Game)>, String> {
+) -> Result<Vec<(u64, Game)>, LabError> {
     if spec.games == 0 {
         return Err("at least one game".into());
     }
     if spec.games > crate::MAX_GAMES {
-        return Err(crate::too_many_games(1, spec.games));
+        return Err(crate::too_many_games(1, spec.games).into());
     }
     let indices = shard.games(spec.games);
     let results = crate::run_indices(&indices, spec.seed, spec.threads, play, tick)?;
-    indices
-        .into_iter()
-        .zip(results)
-        .map(|(i, r)| r.map(|g| (i, g)).map_err(|e| format!("game {i}: {e}")))
-        .collect()
+    crate::indexed(indices, results)
 }
 
 /// The report from every game's result, in game order (one run's, or its shards' merged).
-pub fn report(spec: &Spec, mut games: Vec<Game>) -> Result<Report, String> {
+pub fn report(spec: &Spec, mut games: Vec<Game>) -> Result<Report, LabError> {
     if games.len() as u64 != spec.games || games.is_empty() {
-        return Err(format!(
+        return Err(LabError::Refused(format!(
             "{} results for a run of {} games",
             games.len(),
             spec.games
-        ));
+        )));
     }
     let seats = games[0].0.result.ranks.len();
     // Unfinished games say nothing of who would have won: they are counted and set aside.
@@ -643,7 +640,7 @@ mod tests {
     /// (name, cost, power); the side with more power wins, level sides by a die.
     fn fake(
         types: &'static [(&'static str, f64, i64)],
-    ) -> impl Fn(u64, &mut Roller) -> Result<Game, String> + Sync {
+    ) -> impl Fn(u64, &mut Roller) -> Result<Game, PlayError> + Sync {
         move |_: u64, r: &mut Roller| {
             let pick = |r: &mut Roller| -> Vec<String> {
                 let n = r.roll(3);
@@ -771,7 +768,7 @@ mod tests {
     /// sides)": one type each side always fields once, one in the costs never fielded.
     #[test]
     fn a_type_the_games_cannot_tell_is_warned_of() {
-        let play = |i: u64, r: &mut Roller| -> Result<Game, String> {
+        let play = |i: u64, r: &mut Roller| -> Result<Game, PlayError> {
             let (p, a) = fake(&[("strong", 5.0, 3), ("weak", 5.0, 1)])(i, r)?;
             let mut a = a.unwrap();
             for s in &mut a.seats {
@@ -811,7 +808,7 @@ mod tests {
         };
         // Seat 0 wins every finished game; a third of the games are stopped by the limit
         // with seat 1 ahead on the house rule's score.
-        let play = |i: u64, _: &mut Roller| -> Result<(Played, Option<Armies>), String> {
+        let play = |i: u64, _: &mut Roller| -> Result<(Played, Option<Armies>), PlayError> {
             let result = if i.is_multiple_of(3) {
                 GameResult::from_scores(vec![0, 1], "limit").at_limit()
             } else {

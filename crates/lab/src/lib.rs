@@ -31,6 +31,7 @@ pub mod shard;
 pub mod stats;
 pub mod tournament;
 
+use battlemat_ai::PlayError;
 use battlemat_core::GameResult;
 use battlemat_dice::Roller;
 use rayon::prelude::*;
@@ -52,6 +53,44 @@ pub fn seat_wins(r: &GameResult) -> Option<Vec<bool>> {
         }
     }
     Some(w)
+}
+
+/// Why a run of games gave no report: a game that could not be played (which, and why,
+/// from the AI's typed [`PlayError`]), or a run the lab refuses (too many games, a spec that
+/// does not add up, the worker threads not starting).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LabError {
+    #[error("game {index}: {error}")]
+    Game { index: u64, error: PlayError },
+    #[error("{0}")]
+    Refused(String),
+}
+
+impl From<String> for LabError {
+    fn from(reason: String) -> LabError {
+        LabError::Refused(reason)
+    }
+}
+
+impl From<&str> for LabError {
+    fn from(reason: &str) -> LabError {
+        LabError::Refused(reason.to_string())
+    }
+}
+
+/// Each game's result with its index, or the first game that failed, typed.
+pub(crate) fn indexed<T>(
+    indices: Vec<u64>,
+    results: Vec<Result<T, PlayError>>,
+) -> Result<Vec<(u64, T)>, LabError> {
+    indices
+        .into_iter()
+        .zip(results)
+        .map(|(index, r)| {
+            r.map(|g| (index, g))
+                .map_err(|error| LabError::Game { index, error })
+        })
+        .collect()
 }
 
 /// The most games one run plays: every game's result is kept for the report (a few dozen
@@ -79,9 +118,9 @@ pub fn run_games<T: Send>(
     threads: usize,
     play: &(dyn Fn(u64, &mut Roller) -> T + Sync),
     tick: &(dyn Fn() + Sync),
-) -> Result<Vec<T>, String> {
+) -> Result<Vec<T>, LabError> {
     if games > MAX_GAMES {
-        return Err(too_many_games(1, games));
+        return Err(too_many_games(1, games).into());
     }
     let all: Vec<u64> = (0..games).collect();
     run_indices(&all, seed, threads, play, tick)
@@ -96,7 +135,7 @@ pub fn run_indices<T: Send>(
     threads: usize,
     play: &(dyn Fn(u64, &mut Roller) -> T + Sync),
     tick: &(dyn Fn() + Sync),
-) -> Result<Vec<T>, String> {
+) -> Result<Vec<T>, LabError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

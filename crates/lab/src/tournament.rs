@@ -10,9 +10,10 @@
 // The tallies are a matrix read by (row, column): indices say it best.
 #![allow(clippy::needless_range_loop)]
 
+use crate::LabError;
 use crate::shard::Shard;
 use crate::stats::{Rating, Tally, fit_elo, wilson};
-use battlemat_ai::{Played, PlayerKind};
+use battlemat_ai::{PlayError, Played, PlayerKind};
 use battlemat_core::GameResult;
 use battlemat_dice::Roller;
 use serde::Serialize;
@@ -111,10 +112,10 @@ fn seat0_score(r: &GameResult) -> f64 {
 }
 
 /// Plays one game with these players in seat order.
-pub type PlayOne<'a> = &'a (dyn Fn(&[PlayerKind], &mut Roller) -> Result<Played, String> + Sync);
+pub type PlayOne<'a> = &'a (dyn Fn(&[PlayerKind], &mut Roller) -> Result<Played, PlayError> + Sync);
 
 /// How many games the tournament plays in all, after checking the spec.
-pub fn total_games(spec: &Spec) -> Result<u64, String> {
+pub fn total_games(spec: &Spec) -> Result<u64, LabError> {
     let n = spec.players.len();
     if n < 2 {
         return Err("a tournament needs at least two players".into());
@@ -125,12 +126,12 @@ pub fn total_games(spec: &Spec) -> Result<u64, String> {
     let gpp = spec.games_per_pair;
     schedule_len(n, gpp)
         .filter(|&g| g <= crate::MAX_GAMES)
-        .ok_or_else(|| crate::too_many_games(n as u64 * (n as u64 - 1) / 2, gpp))
+        .ok_or_else(|| crate::too_many_games(n as u64 * (n as u64 - 1) / 2, gpp).into())
 }
 
 /// Play the tournament: `play` plays one game with these players in seat order, dice
 /// from the roller. `tick` is called after each game.
-pub fn run(spec: &Spec, play: PlayOne<'_>, tick: &(dyn Fn() + Sync)) -> Result<Report, String> {
+pub fn run(spec: &Spec, play: PlayOne<'_>, tick: &(dyn Fn() + Sync)) -> Result<Report, LabError> {
     let whole = Shard { index: 0, count: 1 };
     let games: Vec<Played> = play_games(spec, whole, play, tick)?
         .into_iter()
@@ -145,7 +146,7 @@ pub fn play_games(
     shard: Shard,
     play: PlayOne<'_>,
     tick: &(dyn Fn() + Sync),
-) -> Result<Vec<(u64, Played)>, String> {
+) -> Result<Vec<(u64, Played)>, LabError> {
     let (n, gpp) = (spec.players.len(), spec.games_per_pair);
     let indices = shard.games(total_games(spec)?);
     let results = crate::run_indices(
@@ -158,22 +159,18 @@ pub fn play_games(
         },
         tick,
     )?;
-    indices
-        .into_iter()
-        .zip(results)
-        .map(|(i, r)| r.map(|p| (i, p)).map_err(|e| format!("game {i}: {e}")))
-        .collect()
+    crate::indexed(indices, results)
 }
 
 /// The report of a whole tournament from its games' results, in game order (one run's, or
 /// its shards' merged).
-pub fn report(spec: &Spec, results: &[Played]) -> Result<Report, String> {
+pub fn report(spec: &Spec, results: &[Played]) -> Result<Report, LabError> {
     let games = total_games(spec)?;
     if results.len() as u64 != games {
-        return Err(format!(
+        return Err(LabError::Refused(format!(
             "{} results for a tournament of {games} games",
             results.len()
-        ));
+        )));
     }
     let (n, gpp) = (spec.players.len(), spec.games_per_pair);
     let mut tally = vec![vec![Tally::default(); n]; n];
@@ -390,7 +387,7 @@ mod tests {
             played.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         })
         .unwrap_err();
-        assert!(e.contains("1000000"), "{e}");
+        assert!(e.to_string().contains("1000000"), "{e}");
         assert_eq!(played.into_inner(), 0);
     }
 
@@ -409,7 +406,7 @@ mod tests {
             threads: 2,
             unfinished_by_limit: true,
         };
-        let play = |p: &[PlayerKind], _: &mut Roller| -> Result<Played, String> {
+        let play = |p: &[PlayerKind], _: &mut Roller| -> Result<Played, PlayError> {
             let ranks = if p[0] == PlayerKind::Greedy {
                 vec![1, 2]
             } else {
@@ -448,7 +445,7 @@ mod tests {
         };
         // Even games: greedy wins outright; odd games: stopped by the limit, greedy ahead
         // on the house rule's score.
-        let play = |p: &[PlayerKind], r: &mut Roller| -> Result<Played, String> {
+        let play = |p: &[PlayerKind], r: &mut Roller| -> Result<Played, PlayError> {
             let stopped = r.roll(2) == 1;
             let ranks = if p[0] == PlayerKind::Greedy {
                 vec![1, 2]

@@ -139,7 +139,7 @@ fn mutated_data_files_are_refused_at_their_place_or_play() {
     let mut refused = 0;
     let mut accepted = 0;
     for entry in battlemat_rulesets::all() {
-        let info = entry.ruleset.info();
+        let info = entry.info();
         let files = data_files(&info.id);
         let names: Vec<String> = files.iter().map(|(p, _)| p.display().to_string()).collect();
         let scenario = info.scenarios[0].id.clone();
@@ -156,13 +156,10 @@ fn mutated_data_files_are_refused_at_their_place_or_play() {
                     })
                     .collect();
                 let what = format!("{} {} round {round}", info.id, path.display());
-                match entry
-                    .ruleset
-                    .setup_from_data(Some(&scenario), &data, &BTreeMap::new())
-                {
+                match entry.setup_from_data(Some(&scenario), &data, &BTreeMap::new()) {
                     Ok(setup) => {
                         accepted += 1;
-                        if let Err(e) = entry.ruleset.new_game(&setup) {
+                        if let Err(e) = entry.new_game(&setup) {
                             panic!("{what}: an accepted setup does not start: {e}\n{mutated}");
                         }
                     }

@@ -58,13 +58,15 @@ pub(crate) async fn get_hint(
     }
     let top = q.top.unwrap_or(5).clamp(1, 50);
     let internal = |e: String| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e);
-    let entry = battlemat_rulesets::get(&ruleset).map_err(internal)?;
+    let ai = battlemat_rulesets::visit(&ruleset, battlemat_ai::AiFor)
+        .map_err(|e| internal(e.to_string()))?;
     let candidates = tokio::task::spawn_blocking(move || {
         // The hint's own dice (where greedy samples): fixed by the step, so asking twice
         // gives the same answer; they are not the game's dice.
         let mut roller = battlemat_dice::Roller::new(seq as u64, 0x68696e74);
         let listed = state.legal_actions();
-        (entry.hint)(state.as_ref(), &mut roller)
+        ai.hint(state.as_ref(), &mut roller)
+            .unwrap_or_default()
             .into_iter()
             .take(top)
             .map(|(action, value)| {

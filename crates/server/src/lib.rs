@@ -56,9 +56,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use battlemat_ai::PlayerKind;
+use battlemat_ai::{AiFor, DynPlayer};
 use battlemat_core::dynamic::{DynEvent, DynState};
 use battlemat_core::{Seat, Step, ToAct, Viewer};
-use battlemat_rulesets::DynPlayer;
 use limits::{Buckets, Client, Rate};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -545,9 +545,9 @@ impl App {
 
     /// A stored game, replayed step by step.
     async fn restore(&self, row: GameRow) -> Result<Live, String> {
-        let entry = battlemat_rulesets::get(&row.ruleset)?;
+        let rules = battlemat_rulesets::get(&row.ruleset).map_err(|e| e.to_string())?;
         let setup: Value = serde_json::from_str(&row.setup).map_err(|e| e.to_string())?;
-        let state = entry.ruleset.new_game(&setup).map_err(|e| e.to_string())?;
+        let state = rules.new_game(&setup).map_err(|e| e.to_string())?;
         let now = self.now();
         let seats = self
             .store()
@@ -772,7 +772,8 @@ fn live_seat(ruleset: &str, s: SeatRow, now: i64) -> Result<LiveSeat, String> {
         None
     } else {
         let kind: PlayerKind = s.player.parse()?;
-        Some((battlemat_rulesets::get(ruleset)?.new_player)(kind))
+        let ai = battlemat_rulesets::visit(ruleset, AiFor).map_err(|e| e.to_string())?;
+        Some(ai.new_player(kind))
     };
     Ok(LiveSeat {
         player: s.player,
@@ -821,7 +822,9 @@ fn drive(app: Arc<App>, id: String) {
             let seed = seq as u64 ^ 0x5EED;
             let (player, action) = tokio::task::spawn_blocking(move || {
                 let mut roller = battlemat_dice::Roller::new(seed, u64::from(seat));
-                let a = player.choose(state.as_ref(), &mut roller);
+                // The seat's player is of this game's type (made for it from its ruleset),
+                // so a wrong game cannot happen; were it to, the seat does not move.
+                let a = player.choose(state.as_ref(), &mut roller).ok().flatten();
                 (player, a)
             })
             .await
@@ -862,8 +865,12 @@ fn drive(app: Arc<App>, id: String) {
 /// A stand-in for an AI player whose thread failed: it never moves.
 struct NoPlayer;
 impl DynPlayer for NoPlayer {
-    fn choose(&mut self, _: &dyn DynState, _: &mut battlemat_dice::Roller) -> Option<Value> {
-        None
+    fn choose(
+        &mut self,
+        _: &dyn DynState,
+        _: &mut battlemat_dice::Roller,
+    ) -> Result<Option<Value>, battlemat_ai::WrongGame> {
+        Ok(None)
     }
 }
 
@@ -921,15 +928,13 @@ fn new_live(
     client: &str,
     seats: Vec<LiveSeat>,
 ) -> ApiResult<Live> {
-    let entry =
-        battlemat_rulesets::get(ruleset).map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e))?;
-    let info = entry.ruleset.info();
-    let setup = entry
-        .ruleset
+    let rules = battlemat_rulesets::get(ruleset)
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
+    let info = rules.info();
+    let setup = rules
         .setup(scenario, options)
         .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
-    let state = entry
-        .ruleset
+    let state = rules
         .new_game(&setup)
         .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
     if state.seats() as usize != seats.len() {
@@ -998,9 +1003,9 @@ async fn create_game(
 ) -> ApiResult<Response> {
     let req: CreateGame = serde_json::from_slice(&body).map_err(bad_request)?;
     app.limit(None, &client)?;
-    let entry = battlemat_rulesets::get(&req.game)
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e))?;
-    let info = entry.ruleset.info();
+    let rules = battlemat_rulesets::get(&req.game)
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
+    let info = rules.info();
     let scenario = req
         .scenario
         .clone()
@@ -1503,7 +1508,7 @@ async fn get_rulesets() -> Json<Value> {
     Json(json!(
         battlemat_rulesets::all()
             .iter()
-            .map(|e| e.ruleset.info())
+            .map(|r| r.info())
             .collect::<Vec<_>>()
     ))
 }

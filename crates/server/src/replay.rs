@@ -26,12 +26,9 @@ use std::sync::Arc;
 /// failure here is the server's: 500).
 fn new_game(ruleset: &str, setup: &str) -> ApiResult<Box<dyn DynState>> {
     let internal = |e: String| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e);
-    let entry = battlemat_rulesets::get(ruleset).map_err(internal)?;
+    let rules = battlemat_rulesets::get(ruleset).map_err(|e| internal(e.to_string()))?;
     let setup: Value = serde_json::from_str(setup).map_err(|e| internal(e.to_string()))?;
-    entry
-        .ruleset
-        .new_game(&setup)
-        .map_err(|e| internal(e.to_string()))
+    rules.new_game(&setup).map_err(|e| internal(e.to_string()))
 }
 
 #[derive(Deserialize)]

@@ -247,7 +247,7 @@ async fn a_game_through_the_api_with_tokens_seqs_and_a_restart() {
     }))
     .unwrap();
     let entry = battlemat_rulesets::get("swtb").unwrap();
-    let mut state = entry.ruleset.new_game(&record.setup).unwrap();
+    let mut state = entry.new_game(&record.setup).unwrap();
     let mut index = 0;
     let mut rolls = 0;
     for step in &record.steps {

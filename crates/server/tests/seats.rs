@@ -27,7 +27,7 @@ fn recompute(rec: &Value) -> usize {
     assert_eq!(dice::commitment(seed), d["commitment"].as_str().unwrap());
     let seeds: Vec<String> = serde_json::from_value(d["seat_seeds"].clone()).unwrap();
     let entry = battlemat_rulesets::get(rec["ruleset"].as_str().unwrap()).unwrap();
-    let mut state = entry.ruleset.new_game(&rec["setup"]).unwrap();
+    let mut state = entry.new_game(&rec["setup"]).unwrap();
     let steps: Vec<Step<Value>> = serde_json::from_value(rec["steps"].clone()).unwrap();
     let (mut index, mut n) = (0, 0);
     for step in &steps {

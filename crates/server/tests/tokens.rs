@@ -114,7 +114,7 @@ async fn no_response_holds_the_seed_or_anything_not_yet_drawn() {
         for turn in 0..30 {
             // What the steps so far give, replayed here from the record alone.
             let (_, rec) = call(&app, "GET", &format!("/api/games/{id}/record"), None, None).await;
-            let mut local = entry.ruleset.new_game(&rec["setup"]).unwrap();
+            let mut local = entry.new_game(&rec["setup"]).unwrap();
             let steps: Vec<Step<Value>> = serde_json::from_value(rec["steps"].clone()).unwrap();
             let mut seen = Vec::new();
             for s in &steps {

@@ -6,6 +6,7 @@
 use battlemat_abaoaqu::state::{Declaring, Phase};
 use battlemat_abaoaqu::{AbaoAqu, Action, Event};
 use battlemat_ai::{Player, PlayerKind};
+use battlemat_core::Ruleset;
 use battlemat_core::{Game, Next, Step};
 use battlemat_dice::Roller;
 use std::collections::HashSet;

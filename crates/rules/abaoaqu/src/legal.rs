@@ -4,8 +4,8 @@
 
 use crate::events::{Action, Event, HexNo};
 use crate::state::{AbaoAqu, Attack, Declaring, Phase, Place, UnitId};
+use battlemat_core::Seat;
 pub use battlemat_core::Why;
-use battlemat_core::{Illegal, Seat};
 use battlemat_geom::hexmap::HexId;
 
 /// What an accepted action does.
@@ -234,16 +234,6 @@ impl AbaoAqu {
             ) => Ok(Plan::Cancel),
             _ => Err(NOT_NOW),
         }
-    }
-
-    pub fn check_action(&self, a: &Action) -> Result<(), Illegal> {
-        self.plan(a).map(|_| ()).map_err(Why::explain)
-    }
-
-    pub fn act(&mut self, a: &Action, ev: &mut Vec<Event>) -> Result<(), Illegal> {
-        let p = self.plan(a).map_err(Why::explain)?;
-        self.carry_out(p, ev);
-        Ok(())
     }
 
     pub fn carry_out(&mut self, p: Plan, ev: &mut Vec<Event>) {

@@ -67,6 +67,7 @@ pub use events::{Action, Event, Group, HexNo};
 pub use state::AbaoAqu;
 pub use text::Observation;
 
+use battlemat_core::TwoSided;
 use battlemat_core::data::{DataFolder, choose_scenario};
 use battlemat_core::{
     DataFile, Game, GameOptions, GameResult, Illegal, Next, Odds, Outcomes, RulesetInfo,
@@ -82,11 +83,9 @@ pub const RULESET_ID: &str = "abaoaqu";
 /// effect is neither listed nor accepted (ABQ-7-5).
 pub const RULESET_VERSION: &str = "3";
 
-impl Game for AbaoAqu {
+impl battlemat_core::Ruleset for AbaoAqu {
+    type State = AbaoAqu;
     type Setup = Setup;
-    type Action = Action;
-    type Event = Event;
-    type Observation = Observation;
 
     fn info() -> RulesetInfo {
         let cat = Catalog::builtin();
@@ -195,6 +194,72 @@ impl Game for AbaoAqu {
         ))
     }
 
+    fn matchup_odds(
+        params: &BTreeMap<String, String>,
+    ) -> Result<Odds, battlemat_core::MatchupError> {
+        odds::matchup(params).map_err(Into::into)
+    }
+
+    fn matchup_sample(
+        params: &BTreeMap<String, String>,
+        roller: &mut battlemat_dice::Roller,
+    ) -> Result<battlemat_core::MatchupRoll, battlemat_core::MatchupError> {
+        odds::sample(params, roller)
+            .map(Into::into)
+            .map_err(Into::into)
+    }
+}
+
+/// The two-sided finish, written once in core ([`battlemat_core::TwoSided`]).
+impl battlemat_core::TwoSided for AbaoAqu {
+    const RESIGNS: &'static str = "surrenders";
+
+    fn seating(&self) -> &battlemat_core::Seating {
+        &self.fixed.seating
+    }
+
+    fn name_of_side(&self, side: u8) -> String {
+        self.side_name(side).to_string()
+    }
+
+    fn kept_outcome(&self) -> &Option<battlemat_core::Outcome> {
+        &self.now.outcome
+    }
+
+    fn kept_outcome_mut(&mut self) -> &mut Option<battlemat_core::Outcome> {
+        &mut self.now.outcome
+    }
+
+    fn game_over_event(reason: String) -> Event {
+        Event::GameOver { reason }
+    }
+
+    fn end_play(&mut self) {
+        self.now.phase = Phase::Over;
+        self.now.pending.clear();
+    }
+}
+
+impl Game for AbaoAqu {
+    type Action = Action;
+    type Event = Event;
+    type Observation = Observation;
+
+    type Plan = legal::Plan;
+    type Refusal = battlemat_core::Why;
+
+    fn plan(&self, action: &Action) -> Result<legal::Plan, battlemat_core::Why> {
+        AbaoAqu::plan(self, action)
+    }
+
+    fn explain(&self, why: battlemat_core::Why) -> Illegal {
+        why.explain()
+    }
+
+    fn carry_out(&mut self, plan: legal::Plan, events: &mut Vec<Event>) {
+        AbaoAqu::carry_out(self, plan, events)
+    }
+
     fn seats(&self) -> u8 {
         self.fixed.seating.seats()
     }
@@ -220,19 +285,11 @@ impl Game for AbaoAqu {
     }
 
     fn result(&self) -> Option<GameResult> {
-        self.outcome()
+        self.two_sided_result()
     }
 
     fn legal_actions(&self) -> Vec<Action> {
         self.legal()
-    }
-
-    fn check(&self, action: &Action) -> Result<(), Illegal> {
-        self.check_action(action)
-    }
-
-    fn apply_action(&mut self, action: &Action, events: &mut Vec<Event>) -> Result<(), Illegal> {
-        self.act(action, events)
     }
 
     fn apply_chance(&mut self, value: u32, ev: &mut Vec<Event>) {
@@ -249,7 +306,7 @@ impl Game for AbaoAqu {
     }
 
     fn resign(&mut self, seat: Seat, events: &mut Vec<Event>) {
-        self.resign_seat(seat, events)
+        self.resign_side(seat, events)
     }
 
     fn observe(&self, viewer: Viewer) -> Observation {
@@ -274,17 +331,6 @@ impl Game for AbaoAqu {
 
     fn odds(&self, action: &Action) -> Option<Odds> {
         self.action_odds(action)
-    }
-
-    fn matchup_odds(params: &BTreeMap<String, String>) -> Result<Odds, String> {
-        odds::matchup(params)
-    }
-
-    fn matchup_sample(
-        params: &BTreeMap<String, String>,
-        roller: &mut battlemat_dice::Roller,
-    ) -> Result<battlemat_core::MatchupRoll, String> {
-        odds::sample(params, roller).map(Into::into)
     }
 }
 

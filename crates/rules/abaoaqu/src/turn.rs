@@ -5,8 +5,9 @@
 
 use crate::events::{Event, HexNo};
 use crate::options::HoldCount;
-use crate::state::{AbaoAqu, Declaring, FEDERATION, Outcome, Phase, Place, Stage, ZEON};
-use battlemat_core::{GameResult, Seat};
+use crate::state::{AbaoAqu, Declaring, FEDERATION, Phase, Place, Stage, ZEON};
+use battlemat_core::Seat;
+use battlemat_core::TwoSided;
 
 impl AbaoAqu {
     pub fn hex_no(&self, h: battlemat_geom::hexmap::HexId) -> HexNo {
@@ -246,7 +247,7 @@ impl AbaoAqu {
     pub fn end_by_turn_limit(&mut self, ev: &mut Vec<Event>) {
         let t = self.now.turn;
         if let Some(side) = (0..2u8).find(|&s| self.fixed.wins_at_limit[s as usize]) {
-            self.finish(
+            self.finish_at_limit(
                 Some(side),
                 format!(
                     "turn {t} ended with no victory: {} held on (turn limit)",
@@ -254,7 +255,6 @@ impl AbaoAqu {
                 ),
                 ev,
             );
-            self.mark_limit();
             return;
         }
         let left = |s: u8| {
@@ -270,19 +270,11 @@ impl AbaoAqu {
             std::cmp::Ordering::Less => Some(ZEON),
             std::cmp::Ordering::Equal => None,
         };
-        self.finish(
+        self.finish_at_limit(
             winner,
             format!("turn {t} ended with no victory: {a} Federation counters left against {b} Zeon (turn limit)"),
             ev,
         );
-        self.mark_limit();
-    }
-
-    /// The game just ended was ended by the `turns` limit.
-    fn mark_limit(&mut self) {
-        if let Some(o) = &mut self.now.outcome {
-            o.by_limit = true;
-        }
     }
 
     /// ABQ-S*: "destroy all Zeon units" — a side with nothing left (on the map or still to
@@ -301,34 +293,6 @@ impl AbaoAqu {
                 return;
             }
         }
-    }
-
-    pub fn finish(&mut self, winner: Option<u8>, reason: String, ev: &mut Vec<Event>) {
-        ev.push(Event::GameOver {
-            reason: reason.clone(),
-        });
-        self.now.outcome = Some(Outcome {
-            winner,
-            reason,
-            by_limit: false,
-        });
-        self.now.phase = Phase::Over;
-        self.now.pending.clear();
-    }
-
-    /// `seat` resigns: its side surrenders (ABQ-S6: "forcing a retreat/surrender").
-    pub fn resign_seat(&mut self, seat: Seat, ev: &mut Vec<Event>) {
-        let side = self.fixed.seating.side_of(seat);
-        self.finish(
-            Some(1 - side),
-            format!("{} surrenders (seat {seat} resigned)", self.side_name(side)),
-            ev,
-        );
-    }
-
-    pub fn outcome(&self) -> Option<GameResult> {
-        let o = self.now.outcome.as_ref()?;
-        Some(self.fixed.seating.outcome_result(o))
     }
 
     /// Who decides now.

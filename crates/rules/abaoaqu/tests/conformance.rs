@@ -1,7 +1,7 @@
 //! The shared conformance kit on every scenario: two players with the default options, and
 //! more seats with a shorter turn limit (times `BATTLEMAT_TEST_SCALE` for longer runs).
 use battlemat_abaoaqu::AbaoAqu;
-use battlemat_core::Game;
+use battlemat_core::Ruleset;
 use battlemat_core::conformance::{self, Conformance};
 use std::collections::BTreeMap;
 

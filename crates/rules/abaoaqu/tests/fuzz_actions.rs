@@ -2,7 +2,7 @@
 //! seeded random games on every scenario and the melee test scenario, and arbitrary text:
 //! nothing panics, `check` and `apply` agree, and a refused action changes nothing.
 use battlemat_abaoaqu::{AbaoAqu, Action, Group, HexNo};
-use battlemat_core::Game;
+use battlemat_core::Ruleset;
 use battlemat_dice::Roller;
 use std::collections::BTreeMap;
 

@@ -3,6 +3,7 @@
 mod common;
 
 use battlemat_abaoaqu::AbaoAqu;
+use battlemat_core::Ruleset;
 use battlemat_core::testing::act;
 use battlemat_core::{Game, Next, Step};
 use common::*;
@@ -141,7 +142,7 @@ fn abq_odds_refuse_values_past_the_bound() {
         p.insert(k.to_string(), "4294967295".to_string());
         let e = AbaoAqu::matchup_odds(&p).unwrap_err();
         assert!(
-            e.contains(&format!("--{k}")) && e.contains("more than 999"),
+            e.message.contains(&format!("--{k}")) && e.message.contains("more than 999"),
             "{e}"
         );
     }

@@ -9,6 +9,7 @@ use battlemat_abaoaqu::map::Layout;
 use battlemat_abaoaqu::ranks::group_rank;
 use battlemat_abaoaqu::state::{Declaring, Morale, Phase, Place, Stage};
 use battlemat_abaoaqu::{AbaoAqu, Event};
+use battlemat_core::Ruleset;
 use battlemat_core::testing::{act, allowed, refused, roll};
 use battlemat_core::{Game, Next};
 use common::*;

@@ -3,7 +3,6 @@
 
 use crate::events::{Action, Event};
 use crate::state::{Defence, MsD20, Phase, UnitId};
-use battlemat_core::Illegal;
 pub use battlemat_core::Why;
 use battlemat_geom::Cell;
 
@@ -150,16 +149,6 @@ impl MsD20 {
             (Phase::MayRoll { .. }, Action::Take) => Ok(Plan::Defend(Defence::Take)),
             _ => Err(NOT_NOW),
         }
-    }
-
-    pub fn check_action(&self, a: &Action) -> Result<(), Illegal> {
-        self.plan(a).map(|_| ()).map_err(Why::explain)
-    }
-
-    pub fn act(&mut self, a: &Action, ev: &mut Vec<Event>) -> Result<(), Illegal> {
-        let p = self.plan(a).map_err(Why::explain)?;
-        self.carry_out(p, ev);
-        Ok(())
     }
 
     pub fn carry_out(&mut self, p: Plan, ev: &mut Vec<Event>) {

@@ -54,6 +54,7 @@ pub use events::{Action, Event};
 pub use state::MsD20;
 pub use text::Observation;
 
+use battlemat_core::TwoSided;
 use battlemat_core::data::{DataFolder, choose_scenario};
 use battlemat_core::{
     DataFile, Game, GameOptions, GameResult, Illegal, Next, Odds, Outcomes, RulesetInfo,
@@ -67,11 +68,9 @@ pub const RULESET_ID: &str = "ms-d20";
 /// destroyed (D20-6S); initiative ties are broken only among the tied (D20-1).
 pub const RULESET_VERSION: &str = "2";
 
-impl Game for MsD20 {
+impl battlemat_core::Ruleset for MsD20 {
+    type State = MsD20;
     type Setup = Setup;
-    type Action = Action;
-    type Event = Event;
-    type Observation = Observation;
 
     fn info() -> RulesetInfo {
         let cat = Catalog::builtin();
@@ -154,6 +153,69 @@ impl Game for MsD20 {
         ))
     }
 
+    fn matchup_odds(
+        params: &BTreeMap<String, String>,
+    ) -> Result<Odds, battlemat_core::MatchupError> {
+        odds::matchup(params).map_err(Into::into)
+    }
+
+    fn matchup_sample(
+        params: &BTreeMap<String, String>,
+        roller: &mut battlemat_dice::Roller,
+    ) -> Result<battlemat_core::MatchupRoll, battlemat_core::MatchupError> {
+        odds::sample(params, roller).map_err(Into::into)
+    }
+}
+
+/// The two-sided finish, written once in core ([`battlemat_core::TwoSided`]).
+impl battlemat_core::TwoSided for MsD20 {
+    const RESIGNS: &'static str = "withdraws";
+
+    fn seating(&self) -> &battlemat_core::Seating {
+        &self.fixed.seating
+    }
+
+    fn name_of_side(&self, side: u8) -> String {
+        self.side_name(side).to_string()
+    }
+
+    fn kept_outcome(&self) -> &Option<battlemat_core::Outcome> {
+        &self.now.outcome
+    }
+
+    fn kept_outcome_mut(&mut self) -> &mut Option<battlemat_core::Outcome> {
+        &mut self.now.outcome
+    }
+
+    fn game_over_event(reason: String) -> Event {
+        Event::GameOver { reason }
+    }
+
+    fn end_play(&mut self) {
+        self.now.phase = Phase::Over;
+    }
+}
+
+impl Game for MsD20 {
+    type Action = Action;
+    type Event = Event;
+    type Observation = Observation;
+
+    type Plan = legal::Plan;
+    type Refusal = battlemat_core::Why;
+
+    fn plan(&self, action: &Action) -> Result<legal::Plan, battlemat_core::Why> {
+        MsD20::plan(self, action)
+    }
+
+    fn explain(&self, why: battlemat_core::Why) -> Illegal {
+        why.explain()
+    }
+
+    fn carry_out(&mut self, plan: legal::Plan, events: &mut Vec<Event>) {
+        MsD20::carry_out(self, plan, events)
+    }
+
     fn seats(&self) -> u8 {
         self.fixed.seating.seats()
     }
@@ -175,19 +237,11 @@ impl Game for MsD20 {
     }
 
     fn result(&self) -> Option<GameResult> {
-        self.outcome()
+        self.two_sided_result()
     }
 
     fn legal_actions(&self) -> Vec<Action> {
         self.legal()
-    }
-
-    fn check(&self, action: &Action) -> Result<(), Illegal> {
-        self.check_action(action)
-    }
-
-    fn apply_action(&mut self, action: &Action, events: &mut Vec<Event>) -> Result<(), Illegal> {
-        self.act(action, events)
     }
 
     fn apply_chance(&mut self, value: u32, ev: &mut Vec<Event>) {
@@ -210,7 +264,7 @@ impl Game for MsD20 {
     }
 
     fn resign(&mut self, seat: Seat, events: &mut Vec<Event>) {
-        self.resign_seat(seat, events)
+        self.resign_side(seat, events)
     }
 
     fn observe(&self, viewer: Viewer) -> Observation {
@@ -235,17 +289,6 @@ impl Game for MsD20 {
 
     fn odds(&self, action: &Action) -> Option<Odds> {
         self.action_odds(action)
-    }
-
-    fn matchup_odds(params: &BTreeMap<String, String>) -> Result<Odds, String> {
-        odds::matchup(params)
-    }
-
-    fn matchup_sample(
-        params: &BTreeMap<String, String>,
-        roller: &mut battlemat_dice::Roller,
-    ) -> Result<battlemat_core::MatchupRoll, String> {
-        odds::sample(params, roller)
     }
 }
 

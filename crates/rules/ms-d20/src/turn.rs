@@ -2,8 +2,9 @@
 //! and its turns (APM), stuns and knock-downs wearing off, the end, resigning, who decides.
 
 use crate::events::Event;
-use crate::state::{MsD20, Outcome, Phase, UnitId};
-use battlemat_core::{GameResult, Seat};
+use crate::state::{MsD20, Phase, UnitId};
+use battlemat_core::Seat;
+use battlemat_core::TwoSided;
 
 impl MsD20 {
     /// A new melee round: everyone's APM back; the Newtype Initiative saves, initiative,
@@ -291,7 +292,7 @@ impl MsD20 {
             std::cmp::Ordering::Equal => None,
         };
         let m = self.now.melee;
-        self.finish(
+        self.finish_at_limit(
             winner,
             format!(
                 "{m} melee rounds with no winner: {}% of the Federation's durability left against {}% of Zeon's (melee limit)",
@@ -300,35 +301,6 @@ impl MsD20 {
             ),
             ev,
         );
-        if let Some(o) = &mut self.now.outcome {
-            o.by_limit = true;
-        }
-    }
-
-    pub fn finish(&mut self, winner: Option<u8>, reason: String, ev: &mut Vec<Event>) {
-        ev.push(Event::GameOver {
-            reason: reason.clone(),
-        });
-        self.now.outcome = Some(Outcome {
-            winner,
-            reason,
-            by_limit: false,
-        });
-        self.now.phase = Phase::Over;
-    }
-
-    pub fn resign_seat(&mut self, seat: Seat, ev: &mut Vec<Event>) {
-        let side = self.fixed.seating.side_of(seat);
-        self.finish(
-            Some(1 - side),
-            format!("{} withdraws (seat {seat} resigned)", self.side_name(side)),
-            ev,
-        );
-    }
-
-    pub fn outcome(&self) -> Option<GameResult> {
-        let o = self.now.outcome.as_ref()?;
-        Some(self.fixed.seating.outcome_result(o))
     }
 
     pub fn deciding_seat(&self) -> Option<Seat> {

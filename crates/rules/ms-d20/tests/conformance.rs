@@ -1,6 +1,6 @@
 //! The shared conformance kit on every scenario and option set (times
 //! `BATTLEMAT_TEST_SCALE` for longer runs).
-use battlemat_core::Game;
+use battlemat_core::Ruleset;
 use battlemat_core::conformance::{self, Conformance};
 use battlemat_ms_d20::MsD20;
 use std::collections::BTreeMap;

@@ -1,7 +1,7 @@
 //! Arbitrary actions — any combatant, weapon, section and cell — at states from seeded
 //! random games on every scenario, and arbitrary text: nothing panics, `check` and `apply`
 //! agree, and a refused action changes nothing.
-use battlemat_core::Game;
+use battlemat_core::Ruleset;
 use battlemat_dice::Roller;
 use battlemat_geom::Cell;
 use battlemat_ms_d20::{Action, MsD20};

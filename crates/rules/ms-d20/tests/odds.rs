@@ -2,6 +2,7 @@
 //! the referee's own dice, face by face (D20-3, 3D, 8, 9, 10).
 mod common;
 
+use battlemat_core::Ruleset;
 use battlemat_core::testing::act;
 use battlemat_core::{Game, Step};
 use battlemat_ms_d20::MsD20;
@@ -265,7 +266,7 @@ fn d20_7_hand_damage_is_a_fixed_amount() {
         vec![("armour", "steel")],
     ] {
         let e = MsD20::matchup_odds(&params(&bad)).unwrap_err();
-        assert!(e.contains("--"), "{e}");
+        assert!(e.message.contains("--"), "{e}");
     }
 }
 
@@ -368,14 +369,14 @@ fn d20_5b_d20_5l_d20_3d_the_odds_refuse_what_the_referee_refuses() {
         ]))
         .unwrap_err();
         assert!(
-            err.contains(&format!("({rule})")),
+            err.message.contains(&format!("({rule})")),
             "{defence} {wtype}: {err}"
         );
         // Without the damage roll too: the defence is refused first.
         let err = MsD20::matchup_odds(&params(&[("defence", defence), ("weapon-type", wtype)]))
             .unwrap_err();
         assert!(
-            err.contains(&format!("({rule})")),
+            err.message.contains(&format!("({rule})")),
             "{defence} {wtype}: {err}"
         );
     }

@@ -2,6 +2,7 @@
 //! scenarios (`common`). Initiative dice are given so that the order is known.
 mod common;
 
+use battlemat_core::Ruleset;
 use battlemat_core::testing::{act, allowed, refused, roll};
 use battlemat_core::{Game, Next};
 use battlemat_ms_d20::data::{Armour, Kind, Terrain};

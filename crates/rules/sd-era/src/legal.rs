@@ -3,11 +3,10 @@
 //! and a fixed sentence — put into words only when someone reads it.
 
 use crate::data::{BASE_RADIUS, MissionKind, Special};
-use crate::events::{Action, Event, Target};
+use crate::events::{Action, Target};
 use crate::movement::MovePlan;
 use crate::options::SprayRange;
 use crate::state::{Phase, SdEra, UnitId};
-use battlemat_core::Illegal;
 pub use battlemat_core::Why;
 use battlemat_geom::table::{Point, Ticks};
 
@@ -386,22 +385,12 @@ impl SdEra {
         Ok(Plan::PickUp(unit, animal))
     }
 
-    pub fn check_action(&self, a: &Action) -> Result<(), Illegal> {
-        self.plan(a).map(|_| ()).map_err(Why::explain)
-    }
-
-    /// Judge and carry out.
-    pub fn act(&mut self, a: &Action, ev: &mut Vec<Event>) -> Result<(), Illegal> {
-        let p = self.plan(a).map_err(Why::explain)?;
-        self.carry_out(p, ev);
-        Ok(())
-    }
-
-    /// Carry out an action from a trusted source (one `legal` listed): a move's plan is read
-    /// off the action without judging it again (the commonest step of a random or searched
-    /// game); anything else is judged as usual. The conformance kit checks that this gives
-    /// what `act` gives.
-    pub fn act_trusted(&mut self, a: &Action, ev: &mut Vec<Event>) -> Result<(), Illegal> {
+    /// The plan of an action from a trusted source (one `legal` listed): a move's plan is
+    /// read off the action without judging it again (the commonest step of a random or
+    /// searched game), a shot's dice worked out without tracing the line of sight again;
+    /// anything else is judged as usual. The conformance kit checks that this gives what
+    /// judging gives.
+    pub fn listed_plan_of(&self, a: &Action) -> Result<Plan, Why> {
         if let Action::Move { unit, to, cargo } = a
             && matches!(self.now.phase, Phase::Turn | Phase::FastMoves)
             && (*unit as usize) < self.now.units.len()
@@ -414,8 +403,7 @@ impl SdEra {
                 drop: drop.to_vec(),
                 free: self.now.phase == Phase::FastMoves,
             };
-            self.carry_out(Plan::Move(plan), ev);
-            return Ok(());
+            return Ok(Plan::Move(plan));
         }
         // A listed shot: its dice after range, without tracing the line of sight again.
         if let Action::Shoot { unit, aims, from } = a
@@ -442,17 +430,13 @@ impl SdEra {
                     (a.target, self.shooting_dice(*unit, share, extra))
                 })
                 .collect();
-            self.carry_out(
-                Plan::Shoot {
-                    unit: *unit,
-                    shots,
-                    from: origin,
-                    free: false,
-                },
-                ev,
-            );
-            return Ok(());
+            return Ok(Plan::Shoot {
+                unit: *unit,
+                shots,
+                from: origin,
+                free: false,
+            });
         }
-        self.act(a, ev)
+        self.plan(a)
     }
 }

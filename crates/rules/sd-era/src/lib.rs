@@ -135,13 +135,9 @@ fn players_option(options: &BTreeMap<String, String>) -> Result<u8, SetupError> 
     }
 }
 
-impl Game for SdEra {
+impl battlemat_core::Ruleset for SdEra {
+    type State = SdEra;
     type Setup = Setup;
-    type Action = Action;
-    type Event = Event;
-    type Observation = Observation;
-
-    const LEGAL_ACTIONS: ActionList = ActionList::Candidates;
 
     fn info() -> RulesetInfo {
         let cat = Catalog::builtin();
@@ -349,6 +345,49 @@ impl Game for SdEra {
         ))
     }
 
+    fn matchup_odds(
+        params: &BTreeMap<String, String>,
+    ) -> Result<Odds, battlemat_core::MatchupError> {
+        odds::matchup(params).map_err(Into::into)
+    }
+
+    fn matchup_sample(
+        params: &BTreeMap<String, String>,
+        roller: &mut battlemat_dice::Roller,
+    ) -> Result<battlemat_core::MatchupRoll, battlemat_core::MatchupError> {
+        odds::sample(params, roller)
+            .map(Into::into)
+            .map_err(Into::into)
+    }
+}
+
+impl Game for SdEra {
+    type Action = Action;
+    type Event = Event;
+    type Observation = Observation;
+
+    const LEGAL_ACTIONS: ActionList = ActionList::Candidates;
+
+    type Plan = legal::Plan;
+    type Refusal = battlemat_core::Why;
+
+    fn plan(&self, action: &Action) -> Result<legal::Plan, battlemat_core::Why> {
+        SdEra::plan(self, action)
+    }
+
+    fn explain(&self, why: battlemat_core::Why) -> Illegal {
+        why.explain()
+    }
+
+    fn carry_out(&mut self, plan: legal::Plan, events: &mut Vec<Event>) {
+        SdEra::carry_out(self, plan, events)
+    }
+
+    /// A listed move's or shot's plan is read off the action ([`SdEra::listed_plan_of`]).
+    fn listed_plan(&self, action: &Action) -> Result<legal::Plan, battlemat_core::Why> {
+        self.listed_plan_of(action)
+    }
+
     fn seats(&self) -> u8 {
         self.fixed.players
     }
@@ -371,14 +410,6 @@ impl Game for SdEra {
 
     fn legal_actions_into(&self, out: &mut Vec<Action>) {
         self.legal_into(out)
-    }
-
-    fn check(&self, action: &Action) -> Result<(), Illegal> {
-        self.check_action(action)
-    }
-
-    fn apply_action(&mut self, action: &Action, events: &mut Vec<Event>) -> Result<(), Illegal> {
-        self.act(action, events)
     }
 
     fn apply_chance(&mut self, value: u32, ev: &mut Vec<Event>) {
@@ -422,15 +453,6 @@ impl Game for SdEra {
         }
     }
 
-    /// A listed move's or shot's plan is read off the action ([`SdEra::act_trusted`]).
-    fn apply_listed_action(
-        &mut self,
-        action: &Action,
-        events: &mut Vec<Event>,
-    ) -> Result<(), Illegal> {
-        self.act_trusted(action, events)
-    }
-
     fn resign(&mut self, seat: Seat, events: &mut Vec<Event>) {
         self.resign_seat(seat, events)
     }
@@ -460,17 +482,6 @@ impl Game for SdEra {
 
     fn odds(&self, action: &Action) -> Option<Odds> {
         self.action_odds(action)
-    }
-
-    fn matchup_odds(params: &BTreeMap<String, String>) -> Result<Odds, String> {
-        odds::matchup(params)
-    }
-
-    fn matchup_sample(
-        params: &BTreeMap<String, String>,
-        roller: &mut battlemat_dice::Roller,
-    ) -> Result<battlemat_core::MatchupRoll, String> {
-        odds::sample(params, roller).map(Into::into)
     }
 }
 

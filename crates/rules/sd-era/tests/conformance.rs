@@ -2,7 +2,7 @@
 //! three to six players with the other values of every house rule, a draft and `start = edge`
 //! included
 //! (times `BATTLEMAT_TEST_SCALE` for longer runs).
-use battlemat_core::Game;
+use battlemat_core::Ruleset;
 use battlemat_core::conformance::{self, Conformance};
 use battlemat_sd_era::SdEra;
 use std::collections::BTreeMap;

@@ -1,7 +1,7 @@
 //! Arbitrary actions — any unit ids, points on and far off the table, any winds, shares and
 //! faces — at states from seeded random games on every mission, and arbitrary text: nothing
 //! panics, `check` and `apply` agree, and a refused action changes nothing.
-use battlemat_core::Game;
+use battlemat_core::Ruleset;
 use battlemat_dice::Roller;
 use battlemat_geom::table::Point;
 use battlemat_sd_era::SdEra;

@@ -3,6 +3,7 @@
 //! VETERAN, both sides' re-roll decisions are searched (expectimax on the knockback).
 
 mod common;
+use battlemat_core::Ruleset;
 use battlemat_core::{Game, Next, Step};
 use battlemat_sd_era::data::STICK;
 use battlemat_sd_era::state::Phase;
@@ -143,12 +144,14 @@ fn matchup_odds_sum_to_one_and_read_letters() {
     assert!(
         p("1", "2", &[("range", "1.5")])
             .unwrap_err()
+            .message
             .contains("SDE-RANGE")
     );
     assert!(p("4X", "2", &[]).is_err());
     assert!(
         p("2T", "2", &[("melee", "true")])
             .unwrap_err()
+            .message
             .contains("SDE-T")
     );
     assert!(p("2", "2", &[("colour", "red")]).is_err());

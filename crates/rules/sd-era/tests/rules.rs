@@ -4,6 +4,7 @@
 //! right rule id and change nothing.
 
 mod common;
+use battlemat_core::Ruleset;
 use battlemat_core::testing::{act, refused, roll};
 use battlemat_core::{Game, Next, Step};
 use battlemat_sd_era::data::{Catalog, STICK};

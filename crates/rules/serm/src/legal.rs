@@ -6,7 +6,6 @@ use crate::data::{INCH, Special};
 use crate::events::{Action, Event};
 use crate::options::{BlastAim, CommandoTurn};
 use crate::state::{Heading, Moving, Phase, Serm, SoldierId, Spot, Turn};
-use battlemat_core::Illegal;
 pub use battlemat_core::Why;
 use battlemat_geom::table::Point;
 
@@ -196,12 +195,8 @@ impl Serm {
         }
     }
 
-    pub fn check_action(&self, a: &Action) -> Result<(), Illegal> {
-        self.plan(a).map(|_| ()).map_err(Why::explain)
-    }
-
-    pub fn act(&mut self, a: &Action, ev: &mut Vec<Event>) -> Result<(), Illegal> {
-        let p = self.plan(a).map_err(Why::explain)?;
+    /// Do what a plan says.
+    pub fn carry_out(&mut self, p: Plan, ev: &mut Vec<Event>) {
         match p {
             Plan::Shoot(s, t) => self.start_shot(s, t, ev),
             Plan::Blast(s, w, at) => {
@@ -223,7 +218,6 @@ impl Serm {
             Plan::NoReact(m) => self.complete_move(m, ev),
             Plan::Stop(m, r, d) => self.stop_at(m, r, d, ev),
         }
-        Ok(())
     }
 
     /// The candidates, in a fixed order.

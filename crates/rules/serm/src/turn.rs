@@ -3,8 +3,9 @@
 //! (SERM-SHOOT), after a Move too (SERM-MOVE), unless a React takes it (SERM-REACT).
 
 use crate::events::Event;
-use crate::state::{Outcome, Phase, Serm, SoldierId};
-use battlemat_core::{GameResult, Seat};
+use crate::state::{Phase, Serm, SoldierId};
+use battlemat_core::Seat;
+use battlemat_core::TwoSided;
 
 /// The sixteen compass winds and their vectors: the open table's, shared with SD ERA.
 pub use battlemat_geom::table::{WIND_VECTORS, WINDS};
@@ -42,16 +43,13 @@ impl Serm {
                 std::cmp::Ordering::Equal => None,
             };
             let n = self.now.activations;
-            self.finish(
+            self.finish_at_limit(
                 winner,
                 format!(
                     "{n} activations with no winner: {a} soldiers against {b} (activation limit)"
                 ),
                 ev,
             );
-            if let Some(o) = &mut self.now.outcome {
-                o.by_limit = true;
-            }
             return;
         }
         ev.push(Event::Initiative {
@@ -94,32 +92,6 @@ impl Serm {
                 );
             }
         }
-    }
-
-    pub fn finish(&mut self, winner: Option<u8>, reason: String, ev: &mut Vec<Event>) {
-        ev.push(Event::GameOver {
-            reason: reason.clone(),
-        });
-        self.now.outcome = Some(Outcome {
-            winner,
-            reason,
-            by_limit: false,
-        });
-        self.now.phase = Phase::Over;
-    }
-
-    pub fn resign_seat(&mut self, seat: Seat, ev: &mut Vec<Event>) {
-        let side = self.fixed.seating.side_of(seat);
-        self.finish(
-            Some(1 - side),
-            format!("{} concedes", self.fixed.side_names[side as usize]),
-            ev,
-        );
-    }
-
-    pub fn outcome(&self) -> Option<GameResult> {
-        let o = self.now.outcome.as_ref()?;
-        Some(self.fixed.seating.outcome_result(o))
     }
 
     pub fn deciding_side(&self) -> Option<u8> {

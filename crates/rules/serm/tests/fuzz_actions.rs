@@ -1,7 +1,7 @@
 //! Arbitrary actions — any soldier, wind, heading and stop point — at states from seeded
 //! random games, and arbitrary text: nothing panics, `check` and `apply` agree, a refused
 //! action changes nothing.
-use battlemat_core::Game;
+use battlemat_core::Ruleset;
 use battlemat_dice::Roller;
 use battlemat_geom::table::Point;
 use battlemat_serm::state::{Heading, Spot, Turn};

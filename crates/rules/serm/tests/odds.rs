@@ -3,6 +3,7 @@
 mod common;
 
 use battlemat_core::Game;
+use battlemat_core::Ruleset;
 use battlemat_core::testing::{act, roll};
 use battlemat_serm::{Serm, pools};
 use common::*;

@@ -1,6 +1,7 @@
 //! One or more tests per SERM rule, named by its id, on small tables (`common`).
 mod common;
 
+use battlemat_core::Ruleset;
 use battlemat_core::testing::{act, allowed, refused, roll};
 use battlemat_core::{Game, Next};
 use battlemat_serm::state::Phase;

@@ -22,7 +22,7 @@ use battlemat_geom::Cell;
 
 /// What a legal action will do, worked out once by [`Swtb::plan`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Plan {
+pub enum Plan {
     First {
         side: u8,
     },
@@ -60,7 +60,7 @@ pub(crate) enum Plan {
 
 /// Why an action is refused, before it is put in words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Why {
+pub enum Why {
     Over,
     WaitingForDie,
     NoUnit(UnitId),
@@ -186,33 +186,9 @@ impl Swtb {
         Ok(())
     }
 
-    pub fn check_action(&self, a: &Action) -> Result<(), Illegal> {
-        self.plan(a).map(|_| ()).map_err(|w| self.explain(w))
-    }
-
-    /// Check and carry out an action in one pass.
-    pub fn act(&mut self, a: &Action, ev: &mut Vec<Event>) -> Result<(), Illegal> {
-        let plan = self.plan(a).map_err(|w| self.explain(w))?;
-        self.carry_out(plan, ev);
-        Ok(())
-    }
-
-    /// Carry out an action a trusted caller took from [`Swtb::legal`], without judging it
-    /// again: its plan is read off the action ([`Swtb::plan_trusted`]). The conformance kit
-    /// checks at every step that this gives the same state and events as [`Swtb::act`].
-    pub fn act_trusted(&mut self, a: &Action, ev: &mut Vec<Event>) {
-        let plan = self.plan_trusted(a);
-        debug_assert_eq!(
-            self.plan(a),
-            Ok(plan),
-            "a trusted action that is not legal: {a}"
-        );
-        self.carry_out(plan, ev);
-    }
-
     /// What a legal action does, read off it: the facts `plan` works out along the way
     /// (an attack's kind, a power's die) come from the same functions.
-    fn plan_trusted(&self, a: &Action) -> Plan {
+    pub(crate) fn plan_trusted(&self, a: &Action) -> Plan {
         match *a {
             Action::First { side } => Plan::First { side },
             Action::ChoosePower { unit, power } => Plan::ChoosePower { unit, power },
@@ -231,7 +207,7 @@ impl Swtb {
         }
     }
 
-    fn carry_out(&mut self, plan: Plan, ev: &mut Vec<Event>) {
+    pub(crate) fn carry_out(&mut self, plan: Plan, ev: &mut Vec<Event>) {
         match plan {
             Plan::First { side } => self.choose_first(side, ev),
             Plan::ChoosePower { unit, power } => {

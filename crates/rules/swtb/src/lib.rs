@@ -86,11 +86,9 @@ pub const RULESET_ID: &str = "swtb";
 /// (`seats`). Version 2 is first released with battlemat 0.2.0.
 pub const RULESET_VERSION: &str = "2";
 
-impl Game for Swtb {
+impl battlemat_core::Ruleset for Swtb {
+    type State = Swtb;
     type Setup = Setup;
-    type Action = Action;
-    type Event = Event;
-    type Observation = Observation;
 
     fn info() -> RulesetInfo {
         let cat = Catalog::builtin();
@@ -334,6 +332,54 @@ impl Game for Swtb {
         }
     }
 
+    fn matchup_odds(
+        params: &BTreeMap<String, String>,
+    ) -> Result<Odds, battlemat_core::MatchupError> {
+        odds::matchup(params).map_err(Into::into)
+    }
+
+    fn matchup_sample(
+        params: &BTreeMap<String, String>,
+        roller: &mut battlemat_dice::Roller,
+    ) -> Result<battlemat_core::MatchupRoll, battlemat_core::MatchupError> {
+        odds::sample(params, roller)
+            .map(Into::into)
+            .map_err(Into::into)
+    }
+}
+
+impl Game for Swtb {
+    type Action = Action;
+    type Event = Event;
+    type Observation = Observation;
+
+    type Plan = legal::Plan;
+    type Refusal = legal::Why;
+
+    fn plan(&self, action: &Action) -> Result<legal::Plan, legal::Why> {
+        Swtb::plan(self, action)
+    }
+
+    fn explain(&self, why: legal::Why) -> Illegal {
+        Swtb::explain(self, why)
+    }
+
+    fn carry_out(&mut self, plan: legal::Plan, events: &mut Vec<Event>) {
+        Swtb::carry_out(self, plan, events)
+    }
+
+    /// Trusted steps (an AI's listed action) skip the second judging: the plan is read off
+    /// the action ([`Swtb::plan_trusted`]).
+    fn listed_plan(&self, action: &Action) -> Result<legal::Plan, legal::Why> {
+        let plan = self.plan_trusted(action);
+        debug_assert_eq!(
+            Swtb::plan(self, action),
+            Ok(plan),
+            "a trusted action that is not legal: {action}"
+        );
+        Ok(plan)
+    }
+
     fn seats(&self) -> u8 {
         self.fixed.seating.seats()
     }
@@ -397,14 +443,6 @@ impl Game for Swtb {
         self.legal()
     }
 
-    fn check(&self, action: &Action) -> Result<(), Illegal> {
-        self.check_action(action)
-    }
-
-    fn apply_action(&mut self, action: &Action, events: &mut Vec<Event>) -> Result<(), Illegal> {
-        self.act(action, events)
-    }
-
     fn apply_chance(&mut self, value: u32, ev: &mut Vec<Event>) {
         let f = value as u8;
         match self.now.phase.clone() {
@@ -425,16 +463,6 @@ impl Game for Swtb {
             } => self.roll_morale(side, left, ones, sixes, f, ev),
             _ => {}
         }
-    }
-
-    /// Trusted steps (an AI's listed action, a die's listed face) skip the second judging.
-    fn apply_listed_action(
-        &mut self,
-        action: &Action,
-        events: &mut Vec<Event>,
-    ) -> Result<(), Illegal> {
-        self.act_trusted(action, events);
-        Ok(())
     }
 
     fn resign(&mut self, seat: Seat, events: &mut Vec<Event>) {
@@ -466,17 +494,6 @@ impl Game for Swtb {
 
     fn odds(&self, action: &Action) -> Option<Odds> {
         self.action_odds(action)
-    }
-
-    fn matchup_odds(params: &BTreeMap<String, String>) -> Result<Odds, String> {
-        odds::matchup(params)
-    }
-
-    fn matchup_sample(
-        params: &BTreeMap<String, String>,
-        roller: &mut battlemat_dice::Roller,
-    ) -> Result<battlemat_core::MatchupRoll, String> {
-        odds::sample(params, roller).map(Into::into)
     }
 }
 

@@ -79,7 +79,7 @@ impl Swtb {
 
     /// The odds of an action, if it rolls dice (or could).
     pub fn action_odds(&self, a: &Action) -> Option<Odds> {
-        if self.now.phase != Phase::Turn || self.check_action(a).is_err() {
+        if self.now.phase != Phase::Turn || battlemat_core::Game::check(self, a).is_err() {
             return None;
         }
         let o = self.options();

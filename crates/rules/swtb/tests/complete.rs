@@ -4,6 +4,7 @@
 //! that do not exist) is accepted by `check` exactly when `legal_actions` lists it. The
 //! conformance kit checks the same by sampling neighbours of listed actions, for every game;
 //! this test covers SWTB's whole action space.
+use battlemat_core::Ruleset;
 use battlemat_core::{Game, Next, Step};
 use battlemat_dice::Roller;
 use battlemat_geom::Cell;

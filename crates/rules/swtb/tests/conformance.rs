@@ -1,7 +1,7 @@
 //! The shared conformance kit, on every scenario with the basic rules, with every optional
 //! rule on, on a hex mat with the other house rules, and with four players two a side:
 //! 1,200 seeded random games (times `BATTLEMAT_TEST_SCALE` for longer runs).
-use battlemat_core::Game;
+use battlemat_core::Ruleset;
 use battlemat_core::conformance::{self, Conformance};
 use battlemat_swtb::Swtb;
 use std::collections::BTreeMap;

@@ -1,7 +1,7 @@
 //! Arbitrary actions — any unit ids, cells on and off the board, any power — at states from
 //! seeded random games, and arbitrary text: nothing panics, `check` and `apply` agree, and a
 //! refused action changes nothing.
-use battlemat_core::Game;
+use battlemat_core::Ruleset;
 use battlemat_dice::Roller;
 use battlemat_geom::Cell;
 use battlemat_swtb::data::Power;

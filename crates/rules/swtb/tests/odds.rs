@@ -2,6 +2,7 @@
 //! values computed here independently: by enumerating every face of every die, and by
 //! walking the referee's own chance points from the attack to the result.
 
+use battlemat_core::Ruleset;
 use battlemat_core::{Game, Odds, Step, ToAct};
 use battlemat_swtb::data::{Contest, Options, Ties};
 use battlemat_swtb::odds;

@@ -3,6 +3,7 @@
 //! scenario of its own, drives the game with exact die faces and checks the state, the
 //! events, and that illegal actions are refused with the right rule id and change nothing.
 
+use battlemat_core::Ruleset;
 use battlemat_core::{Game, SetupError, Step, ToAct};
 use battlemat_geom::{Cell, GridKind};
 use battlemat_swtb::data::{Catalog, Class, Setup, UNITS_TOML, Weapon};

@@ -6,8 +6,9 @@
 use battlemat_abaoaqu::data::{Catalog, Edge, Force, LeadOff, Scenario, Setup, SideSpec};
 use battlemat_abaoaqu::state::{Attack, Declaring, Phase};
 use battlemat_abaoaqu::{AbaoAqu, Options};
+use battlemat_core::Ruleset;
 use battlemat_core::testing::{act, piece};
-use battlemat_core::{Game, GameOptions, Seating};
+use battlemat_core::{GameOptions, Seating};
 use std::collections::BTreeMap;
 
 pub fn options(pairs: &[(&str, &str)]) -> Options {

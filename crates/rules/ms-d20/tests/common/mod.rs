@@ -3,6 +3,7 @@
 //! terrain), the Federation's first; and drivers for the start of a melee.
 #![allow(dead_code)]
 
+use battlemat_core::Ruleset;
 use battlemat_core::testing::{act, piece, roll};
 use battlemat_core::{Game, Next, Seating};
 use battlemat_ms_d20::MsD20;

@@ -2,6 +2,7 @@
 //! names, units put where the test says (in sticks), and the turn order settled.
 #![allow(dead_code)]
 
+use battlemat_core::Ruleset;
 use battlemat_core::testing::{act, roll};
 use battlemat_core::{Game, GameOptions};
 use battlemat_geom::table::{Outline, Piece, Point};

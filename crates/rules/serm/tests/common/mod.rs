@@ -3,7 +3,7 @@
 //! walls, Blue (side 0) first; the first die gives Blue the initiative.
 #![allow(dead_code)]
 
-use battlemat_core::Game;
+use battlemat_core::Ruleset;
 use battlemat_core::testing::{piece, roll};
 use battlemat_serm::Serm;
 use battlemat_serm::data::{Catalog, ScenarioFile, SideSpec, SoldierSpec, TerrainSpec};
