@@ -89,9 +89,11 @@ fn a_state_of_another_game_is_refused() {
         .setup(&swtb.info().scenarios[0].id, &Default::default())
         .unwrap();
     let mut state = swtb.new_game(&setup).unwrap();
-    // Dice until a seat decides (the game may open with a roll).
+    // Dice until a seat decides (the game may open with a roll; the same face every time
+    // could tie forever, so the faces are drawn).
+    let mut dice = Roller::new(3, 0);
     while let battlemat_core::ToAct::Chance(c) = state.to_act() {
-        let value = c.outcomes[0].value;
+        let value = c.outcomes[dice.roll(c.outcomes.len() as u32) as usize - 1].value;
         state.apply(&battlemat_core::Step::Roll { value }).unwrap();
     }
     let serm_ai = battlemat_rulesets::visit("serm", AiFor).unwrap();

@@ -43,24 +43,32 @@
 //!
 //! `geom::Grid` (the skirmish games' cells, `c4`) would have needed letters past `z`; the
 //! map here is `geom::hexmap`, numbered as printed wargame maps are (`0712`).
+//!
+//! # Public API
+//!
+//! The state `AbaoAqu`, with `battlemat_core::Ruleset` and `Game` implemented on it (the judge
+//! `Game::plan`, what a plan does, the scene, the odds), its `Setup`, `Options`, `Catalog`,
+//! `Action`, `Event` and `Observation`; and the modules `combat` (the odds-ratio tables), `data` (the counters and scenarios), `map` (the hex map), `ranks` (pilot ranks) and `state` (the state's parts, which the rule tests read). Every other module is
+//! private to the crate: the server, the browser and the AI see the game only through core's
+//! traits.
 
-pub mod ai;
+mod ai;
 pub mod combat;
 pub mod data;
-pub mod events;
-pub mod legal;
+mod events;
+mod legal;
 pub mod map;
-pub mod missiles;
-pub mod morale;
-pub mod movement;
-pub mod odds;
-pub mod options;
+mod missiles;
+mod morale;
+mod movement;
+mod odds;
+mod options;
 pub mod ranks;
-pub mod scene;
-pub mod setup;
+mod scene;
+mod setup;
 pub mod state;
-pub mod text;
-pub mod turn;
+mod text;
+mod turn;
 
 pub use data::{Catalog, Options, Setup};
 pub use events::{Action, Event, Group, HexNo};

@@ -33,21 +33,29 @@
 //! outcomes would make games shorter in steps, but the defender's choice depends on the
 //! strike it has seen, and a player at a real table reads each die: one die, one chance
 //! point, and every choice between them a decision.
+//!
+//! # Public API
+//!
+//! The state `MsD20`, with `battlemat_core::Ruleset` and `Game` implemented on it (the judge
+//! `Game::plan`, what a plan does, the scene, the odds), its `Setup`, `Options`, `Catalog`,
+//! `Action`, `Event` and `Observation`; and the modules `data` (the mobile suits and scenarios), `modifiers` (the combat modifiers' table), `odds` (matchups) and `state` (the state's parts, which the rule tests read). Every other module is
+//! private to the crate: the server, the browser and the AI see the game only through core's
+//! traits.
 
-pub mod ai;
-pub mod combat;
-pub mod damage;
+mod ai;
+mod combat;
+mod damage;
 pub mod data;
-pub mod events;
-pub mod legal;
+mod events;
+mod legal;
 pub mod modifiers;
 pub mod odds;
-pub mod options;
-pub mod scene;
-pub mod setup;
+mod options;
+mod scene;
+mod setup;
 pub mod state;
-pub mod text;
-pub mod turn;
+mod text;
+mod turn;
 
 pub use data::{Catalog, Options, Setup};
 pub use events::{Action, Event};

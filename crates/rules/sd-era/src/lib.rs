@@ -59,34 +59,42 @@
 //! Rolling an opposed roll as one chance point over all outcomes would cut steps, but a
 //! VETERAN re-rolls *one* die the player picks after seeing them, and a player with real
 //! dice reads faces, not a distribution; one die per chance point keeps the record faithful.
+//!
+//! # Public API
+//!
+//! The state `SdEra`, with `battlemat_core::Ruleset` and `Game` implemented on it (the judge
+//! `Game::plan`, what a plan does, the scene, the odds), its `Setup`, `Options`, `Catalog`,
+//! `Action`, `Event` and `Observation`; and the modules `data` (the unit table and missions), `eggs` (the egg hunt's tables), `events` (actions and their parts: targets, points) and `state` (the state's parts, which the rule tests read). Every other module is
+//! private to the crate: the server, the browser and the AI see the game only through core's
+//! traits.
 
-pub mod action_text;
-pub mod ai;
-pub mod army;
-pub mod candidates;
-pub mod cargo;
-pub mod carry;
-pub mod combat;
-pub mod convoy;
+mod action_text;
+mod ai;
+mod army;
+mod candidates;
+mod cargo;
+mod carry;
+mod combat;
+mod convoy;
 pub mod data;
 pub mod eggs;
-pub mod enemies;
+mod enemies;
 pub mod events;
-pub mod knockback;
-pub mod legal;
-pub mod measure;
-pub mod missions;
-pub mod movement;
-pub mod odds;
-pub mod options;
-pub mod saved;
-pub mod scene;
-pub mod setup;
-pub mod shares;
+mod knockback;
+mod legal;
+mod measure;
+mod missions;
+mod movement;
+mod odds;
+mod options;
+mod saved;
+mod scene;
+mod setup;
+mod shares;
 pub mod state;
-pub mod text;
-pub mod turn;
-pub mod zones;
+mod text;
+mod turn;
+mod zones;
 
 pub use data::{Catalog, Options, Setup};
 pub use events::{Action, Event};

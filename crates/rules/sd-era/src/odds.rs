@@ -179,12 +179,8 @@ pub fn duel_distribution(duel: &Duel) -> Dist {
 /// (`win_chance`, `tie_chance`, `lose_chance`: chances, named `_chance` so the text odds print
 /// them as percentages), and the chance the defender is stunned (`stun_chance`): a win whose knockback of `k` sticks `stuns(k)`
 /// (SDE-KB2, SDE-KB3: it runs into terrain, an edge or a unit). `summary` says it in a
-/// player's words: the whole chance to win first.
-pub fn odds_of(duel: &Duel) -> Odds {
-    odds_with(duel, &|_| false)
-}
-
-/// [`odds_of`], knowing which knockbacks stun the defender.
+/// player's words: the whole chance to win first. `stuns` says which knockbacks stun the
+/// defender.
 pub fn odds_with(duel: &Duel, stuns: &dyn Fn(i32) -> bool) -> Odds {
     let dist = duel_distribution(duel);
     let mut outcomes = BTreeMap::new();

@@ -5,7 +5,7 @@ use crate::combat::Question;
 use crate::data::{MissionKind, STICK};
 use crate::events::{Action, Event, Winner, point_text, sticks, unit_label};
 use crate::state::{Body, Choice, Phase, SdEra, Striker, UnitId};
-use battlemat_geom::table::{Base, Outline, Point};
+use battlemat_geom::table::Point;
 use serde::Serialize;
 use std::fmt;
 
@@ -791,9 +791,4 @@ impl Event {
             other => write!(f, "{other:?}"),
         }
     }
-}
-
-/// Is the base at `p` inside the outline? (for the map)
-pub fn covers(o: &Outline, p: Point) -> bool {
-    o.overlaps(&Base::new(p, 1))
 }

@@ -29,21 +29,29 @@
 //! Rolling a whole pool as one chance point over its totals would make games shorter, but
 //! an exploding pool has no largest total, so its outcomes could not be listed without a
 //! cut-off; die by die, every outcome is one of six faces.
+//!
+//! # Public API
+//!
+//! The state `Serm`, with `battlemat_core::Ruleset` and `Game` implemented on it (the judge
+//! `Game::plan`, what a plan does, the scene, the odds), its `Setup`, `Options`, `Catalog`,
+//! `Action`, `Event` and `Observation`; and the modules `data` (the cards and scenarios), `pools` (exploding pools' exact distributions) and `state` (the state's parts, which the rule tests read). Every other module is
+//! private to the crate: the server, the browser and the AI see the game only through core's
+//! traits.
 
-pub mod ai;
+mod ai;
 pub mod data;
-pub mod events;
-pub mod legal;
-pub mod movement;
-pub mod odds;
-pub mod options;
+mod events;
+mod legal;
+mod movement;
+mod odds;
+mod options;
 pub mod pools;
-pub mod scene;
-pub mod setup;
-pub mod shoot;
+mod scene;
+mod setup;
+mod shoot;
 pub mod state;
-pub mod text;
-pub mod turn;
+mod text;
+mod turn;
 
 pub use data::{Catalog, Options, Setup};
 pub use events::{Action, Event};

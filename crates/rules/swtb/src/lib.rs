@@ -46,25 +46,33 @@
 //! One `state.rs` holding types, setup, legality, effects and AI (as this crate began) reads
 //! top to bottom, but a rule is then found by grepping its id, and legality written three
 //! times (check, list, act) drifts: here it is written once ([`legal`]).
+//!
+//! # Public API
+//!
+//! The state `Swtb`, with `battlemat_core::Ruleset` and `Game` implemented on it (the judge
+//! `Game::plan`, what a plan does, the scene, the odds), its `Setup`, `Options`, `Catalog`,
+//! `Action`, `Event` and `Observation`; and the modules `data` (the unit catalog and scenarios, for the lab and tests), `odds` (matchups), `state` (the state's parts, which the rule tests read) and `text` (the words). Every other module is
+//! private to the crate: the server, the browser and the AI see the game only through core's
+//! traits.
 
-pub mod ai;
-pub mod artillery;
-pub mod combat;
+mod ai;
+mod artillery;
+mod combat;
 pub mod data;
-pub mod droids;
-pub mod events;
-pub mod fliers;
-pub mod legal;
-pub mod morale;
-pub mod movement;
+mod droids;
+mod events;
+mod fliers;
+mod legal;
+mod morale;
+mod movement;
 pub mod odds;
-pub mod options;
-pub mod powers;
-pub mod scene;
-pub mod setup;
+mod options;
+mod powers;
+mod scene;
+mod setup;
 pub mod state;
 pub mod text;
-pub mod turn;
+mod turn;
 
 pub use data::{Catalog, Options, Setup};
 pub use events::{Action, Dest, Event};

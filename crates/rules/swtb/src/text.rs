@@ -1,7 +1,7 @@
 //! The words of the game: actions as players type them, events as sentences, and the
 //! observation with its text picture of the mat.
 
-use crate::data::{Class, Power};
+use crate::data::Power;
 use crate::events::{Action, Dest, Event};
 use crate::state::{AttackKind, Phase, Place, Swtb, Terrain, UnitId};
 use battlemat_geom::Cell;
@@ -509,15 +509,6 @@ impl fmt::Display for Observation {
             }
         }
         Ok(())
-    }
-}
-
-pub fn class_name(c: Class) -> &'static str {
-    match c {
-        Class::Figure => "figure",
-        Class::Ship => "flying unit",
-        Class::GroundVehicle => "ground vehicle",
-        Class::Gun => "fixed gun",
     }
 }
 
