@@ -306,6 +306,29 @@ impl Illegal {
 /// `$rebuild(&setup, &now)` checks the setup into the fixed part again and checks the
 /// progress against it, so a saved state is held to what a new game is. The state type has
 /// the fields `fixed: Arc<Fixed>` (with a `setup` field) and `now`.
+/// In an `impl Game` block: the game's judge is its own `plan` (an inherent function of the
+/// state, returning core's [`Why`]), and its plans are carried out by its own `carry_out`.
+/// Four of the five games judge so; the items are written here once.
+#[macro_export]
+macro_rules! judged_by_plan {
+    ($plan:ty) => {
+        type Plan = $plan;
+        type Refusal = $crate::Why;
+
+        fn plan(&self, action: &Self::Action) -> ::std::result::Result<$plan, $crate::Why> {
+            Self::plan(self, action)
+        }
+
+        fn explain(&self, why: $crate::Why) -> $crate::Illegal {
+            why.explain()
+        }
+
+        fn carry_out(&mut self, plan: $plan, events: &mut ::std::vec::Vec<Self::Event>) {
+            Self::carry_out(self, plan, events)
+        }
+    };
+}
+
 #[macro_export]
 macro_rules! saved_state {
     ($game:ident, $setup:ty, $progress:ty, $rebuild:expr) => {

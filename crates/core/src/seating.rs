@@ -238,6 +238,46 @@ pub trait TwoSided: Game {
     }
 }
 
+/// [`TwoSided`] for a state that keeps its seating at `seating`, its outcome at `outcome`
+/// (field paths from `self`), and ends with the event `game_over { reason }`:
+///
+/// ```ignore
+/// battlemat_core::two_sided!(AbaoAqu, resigns: "surrenders", seating: fixed.seating,
+///     outcome: now.outcome, game_over: Event::GameOver,
+///     side_name: |g, side| g.side_name(side).to_string(),
+///     end_play: |g| { g.now.phase = Phase::Over; });
+/// ```
+#[macro_export]
+macro_rules! two_sided {
+    ($game:ty, resigns: $verb:literal, seating: $($seating:ident).+, outcome: $($outcome:ident).+,
+     game_over: $($event:ident)::+, side_name: |$g:ident, $side:ident| $name:expr,
+     end_play: |$e:ident| $end:block) => {
+        impl $crate::TwoSided for $game {
+            const RESIGNS: &'static str = $verb;
+            fn seating(&self) -> &$crate::Seating {
+                &self.$($seating).+
+            }
+            fn name_of_side(&self, side: u8) -> String {
+                let ($g, $side) = (self, side);
+                $name
+            }
+            fn kept_outcome(&self) -> &Option<$crate::Outcome> {
+                &self.$($outcome).+
+            }
+            fn kept_outcome_mut(&mut self) -> &mut Option<$crate::Outcome> {
+                &mut self.$($outcome).+
+            }
+            fn game_over_event(reason: String) -> Self::Event {
+                $($event)::+ { reason }
+            }
+            fn end_play(&mut self) {
+                let $e = self;
+                $end
+            }
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -78,8 +78,8 @@ pub use text::Observation;
 use battlemat_core::TwoSided;
 use battlemat_core::data::{DataFolder, choose_scenario};
 use battlemat_core::{
-    DataFile, Game, GameOptions, GameResult, Illegal, Next, Odds, Outcomes, RulesetInfo,
-    ScenarioInfo, Seat, Seating, SetupError, Viewer,
+    DataFile, Game, GameOptions, GameResult, Next, Odds, Outcomes, RulesetInfo, ScenarioInfo, Seat,
+    Seating, SetupError, Viewer,
 };
 use state::Phase;
 use std::collections::BTreeMap;
@@ -218,55 +218,20 @@ impl battlemat_core::Ruleset for AbaoAqu {
     }
 }
 
-/// The two-sided finish, written once in core ([`battlemat_core::TwoSided`]).
-impl battlemat_core::TwoSided for AbaoAqu {
-    const RESIGNS: &'static str = "surrenders";
-
-    fn seating(&self) -> &battlemat_core::Seating {
-        &self.fixed.seating
-    }
-
-    fn name_of_side(&self, side: u8) -> String {
-        self.side_name(side).to_string()
-    }
-
-    fn kept_outcome(&self) -> &Option<battlemat_core::Outcome> {
-        &self.now.outcome
-    }
-
-    fn kept_outcome_mut(&mut self) -> &mut Option<battlemat_core::Outcome> {
-        &mut self.now.outcome
-    }
-
-    fn game_over_event(reason: String) -> Event {
-        Event::GameOver { reason }
-    }
-
-    fn end_play(&mut self) {
-        self.now.phase = Phase::Over;
-        self.now.pending.clear();
-    }
-}
+// The two-sided finish, written once in core (`battlemat_core::TwoSided`).
+battlemat_core::two_sided!(AbaoAqu, resigns: "surrenders", seating: fixed.seating, outcome: now.outcome,
+game_over: Event::GameOver, side_name: |g, side| g.side_name(side).to_string(),
+end_play: |g| {
+    g.now.phase = Phase::Over;
+    g.now.pending.clear();
+});
 
 impl Game for AbaoAqu {
     type Action = Action;
     type Event = Event;
     type Observation = Observation;
 
-    type Plan = legal::Plan;
-    type Refusal = battlemat_core::Why;
-
-    fn plan(&self, action: &Action) -> Result<legal::Plan, battlemat_core::Why> {
-        AbaoAqu::plan(self, action)
-    }
-
-    fn explain(&self, why: battlemat_core::Why) -> Illegal {
-        why.explain()
-    }
-
-    fn carry_out(&mut self, plan: legal::Plan, events: &mut Vec<Event>) {
-        AbaoAqu::carry_out(self, plan, events)
-    }
+    battlemat_core::judged_by_plan!(legal::Plan);
 
     fn seats(&self) -> u8 {
         self.fixed.seating.seats()

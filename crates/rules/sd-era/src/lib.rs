@@ -102,8 +102,8 @@ pub use state::SdEra;
 pub use text::Observation;
 
 use battlemat_core::{
-    ActionList, DataFile, Game, GameOptions, GameResult, Illegal, Next, Odds, RulesetInfo,
-    ScenarioInfo, Seat, SetupError, Viewer,
+    ActionList, DataFile, Game, GameOptions, GameResult, Next, Odds, RulesetInfo, ScenarioInfo,
+    Seat, SetupError, Viewer,
 };
 use state::Phase;
 use std::collections::BTreeMap;
@@ -376,20 +376,7 @@ impl Game for SdEra {
 
     const LEGAL_ACTIONS: ActionList = ActionList::Candidates;
 
-    type Plan = legal::Plan;
-    type Refusal = battlemat_core::Why;
-
-    fn plan(&self, action: &Action) -> Result<legal::Plan, battlemat_core::Why> {
-        SdEra::plan(self, action)
-    }
-
-    fn explain(&self, why: battlemat_core::Why) -> Illegal {
-        why.explain()
-    }
-
-    fn carry_out(&mut self, plan: legal::Plan, events: &mut Vec<Event>) {
-        SdEra::carry_out(self, plan, events)
-    }
+    battlemat_core::judged_by_plan!(legal::Plan);
 
     /// A listed move's or shot's plan is read off the action ([`SdEra::listed_plan_of`]).
     fn listed_plan(&self, action: &Action) -> Result<legal::Plan, battlemat_core::Why> {

@@ -61,8 +61,8 @@ pub use text::Observation;
 use battlemat_core::TwoSided;
 use battlemat_core::data::{DataFolder, choose_scenario};
 use battlemat_core::{
-    ActionList, DataFile, Game, GameOptions, GameResult, Illegal, Next, Odds, Outcomes,
-    RulesetInfo, ScenarioInfo, Seat, Seating, SetupError, Viewer,
+    ActionList, DataFile, Game, GameOptions, GameResult, Next, Odds, Outcomes, RulesetInfo,
+    ScenarioInfo, Seat, Seating, SetupError, Viewer,
 };
 use state::Phase;
 use std::collections::BTreeMap;
@@ -210,34 +210,12 @@ impl battlemat_core::Ruleset for Serm {
     }
 }
 
-/// The two-sided finish, written once in core ([`battlemat_core::TwoSided`]).
-impl battlemat_core::TwoSided for Serm {
-    const RESIGNS: &'static str = "concedes";
-
-    fn seating(&self) -> &battlemat_core::Seating {
-        &self.fixed.seating
-    }
-
-    fn name_of_side(&self, side: u8) -> String {
-        self.fixed.side_names[side as usize].clone()
-    }
-
-    fn kept_outcome(&self) -> &Option<battlemat_core::Outcome> {
-        &self.now.outcome
-    }
-
-    fn kept_outcome_mut(&mut self) -> &mut Option<battlemat_core::Outcome> {
-        &mut self.now.outcome
-    }
-
-    fn game_over_event(reason: String) -> Event {
-        Event::GameOver { reason }
-    }
-
-    fn end_play(&mut self) {
-        self.now.phase = Phase::Over;
-    }
-}
+// The two-sided finish, written once in core (`battlemat_core::TwoSided`).
+battlemat_core::two_sided!(Serm, resigns: "concedes", seating: fixed.seating, outcome: now.outcome,
+game_over: Event::GameOver, side_name: |g, side| g.fixed.side_names[side as usize].clone(),
+end_play: |g| {
+    g.now.phase = Phase::Over;
+});
 
 impl Game for Serm {
     type Action = Action;
@@ -245,20 +223,7 @@ impl Game for Serm {
     type Observation = Observation;
     const LEGAL_ACTIONS: ActionList = ActionList::Candidates;
 
-    type Plan = legal::Plan;
-    type Refusal = battlemat_core::Why;
-
-    fn plan(&self, action: &Action) -> Result<legal::Plan, battlemat_core::Why> {
-        Serm::plan(self, action)
-    }
-
-    fn explain(&self, why: battlemat_core::Why) -> Illegal {
-        why.explain()
-    }
-
-    fn carry_out(&mut self, plan: legal::Plan, events: &mut Vec<Event>) {
-        Serm::carry_out(self, plan, events)
-    }
+    battlemat_core::judged_by_plan!(legal::Plan);
 
     fn seats(&self) -> u8 {
         self.fixed.seating.seats()
