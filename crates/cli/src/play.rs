@@ -505,7 +505,8 @@ pub fn run(a: PlayArgs) -> Result<()> {
                         // ones (`move u0`) unfold them, numbered as in the menu.
                         let parsed = state
                             .parse_action(line)
-                            .and_then(|a| state.check(&a).map(|_| a).map_err(|e| e.to_string()));
+                            .and_then(|a| state.check(&a).map(|_| a))
+                            .map_err(|e| e.to_string());
                         match parsed {
                             Ok(a) => a,
                             Err(e) => {

@@ -106,8 +106,9 @@ pub trait DynState: Send + Sync {
     fn to_act(&self) -> ToAct;
     fn legal_actions(&self) -> Vec<DynAction>;
     /// Read an action typed by a player: JSON (`{"move": ...}`) or the short text form.
-    fn parse_action(&self, input: &str) -> Result<Value, String>;
-    fn action_text(&self, action: &Value) -> Result<String, String>;
+    /// An input that is no action of the game is refused (no rule: it is not a move at all).
+    fn parse_action(&self, input: &str) -> Result<Value, Illegal>;
+    fn action_text(&self, action: &Value) -> Result<String, Illegal>;
     /// The action in the game's words (falls back to its text).
     fn describe(&self, action: &Value) -> String;
     fn check(&self, action: &Value) -> Result<(), Illegal>;
@@ -336,19 +337,18 @@ impl<G: Game> DynState for Erased<G> {
             })
             .collect()
     }
-    fn parse_action(&self, input: &str) -> Result<Value, String> {
+    fn parse_action(&self, input: &str) -> Result<Value, Illegal> {
         let t = input.trim();
         let action: G::Action = if t.starts_with('{') || t.starts_with('"') {
-            serde_json::from_str(t).map_err(|e| format!("malformed action JSON: {e}"))?
+            serde_json::from_str(t)
+                .map_err(|e| Illegal::new(format!("malformed action JSON: {e}")))?
         } else {
-            t.parse()?
+            t.parse().map_err(Illegal::new)?
         };
-        serde_json::to_value(&action).map_err(|e| e.to_string())
+        to_json(&action, "an action")
     }
-    fn action_text(&self, action: &Value) -> Result<String, String> {
-        Ok(action_from_json::<G>(action)
-            .map_err(|e| e.to_string())?
-            .to_string())
+    fn action_text(&self, action: &Value) -> Result<String, Illegal> {
+        Ok(action_from_json::<G>(action)?.to_string())
     }
     fn describe(&self, action: &Value) -> String {
         match action_from_json::<G>(action) {

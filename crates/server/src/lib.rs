@@ -1360,7 +1360,7 @@ async fn post_action(
             };
             let action = live.state.parse_action(&text).map_err(|e| ApiError {
                 seq: Some(live.seq()),
-                ..ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e)
+                ..ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.reason)
             })?;
             Step::Act { seat, action }
         }
