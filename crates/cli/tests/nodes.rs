@@ -2,12 +2,14 @@
 //! a move made through node A within a second (NOTIFY `game:seq`, read from the steps
 //! table); a move posted to B is forwarded to A, which holds the game's lease; and after A
 //! is killed with SIGKILL, B takes the lease when it expires and carries the game on with
-//! every acknowledged move. Needs `BATTLEMAT_TEST_PG`; without it the test says it skipped.
+//! every acknowledged move. A client's commands forwarded from B to A count against that
+//! client's address at A (signed by B with the cluster's secret), and an address a client
+//! names itself is ignored. Needs `BATTLEMAT_TEST_PG`; without it the tests say they skipped.
 
 mod server;
 
 use serde_json::{Value, json};
-use server::{TestDb, create_two_human_game, http, start};
+use server::{TestDb, connect_from, create_two_human_game, http, request, start};
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::sync::{Arc, Mutex};
@@ -151,4 +153,102 @@ fn two_nodes_share_a_game_and_the_second_carries_it_on() {
     assert_eq!(r["seq"].as_i64(), Some(seq + 2));
     a2.kill();
     b.kill();
+}
+
+/// Stale actions (seq 999: refused with 409 after the rate is counted) from the loopback
+/// address `from` to `addr`, with these headers, until one is refused with 429: how many
+/// got 409 first, and the 429's error.
+fn until_limited(
+    from: &str,
+    addr: &str,
+    id: &str,
+    token: &str,
+    headers: &[(&str, &str)],
+) -> (usize, String) {
+    for n in 0..8 {
+        let s = connect_from(from, addr).unwrap();
+        let (st, r) = request(
+            s,
+            addr,
+            "POST",
+            &format!("/api/games/{id}/actions"),
+            Some(token),
+            Some(&json!({"action": "end", "seq": 999})),
+            headers,
+        )
+        .unwrap();
+        match st {
+            409 => continue,
+            429 => return (n, r["error"].as_str().unwrap_or_default().to_string()),
+            _ => panic!("from {from} to {addr}: {st} {r}"),
+        }
+    }
+    panic!("from {from} to {addr}: never limited")
+}
+
+#[test]
+fn a_forwarded_command_counts_against_the_clients_own_address() {
+    let db = TestDb::new();
+    if !db.is_postgres() {
+        eprintln!(
+            "SKIPPED a_forwarded_command…: several nodes need PostgreSQL (set BATTLEMAT_TEST_PG)"
+        );
+        return;
+    }
+    // Three changes per address at once, one more a second; no limit per token. A long
+    // lease: A holds the game throughout.
+    let flags = ["--lease", "30", "--ip-rate", "3/1", "--token-rate", "0/0"];
+    let (_a, addr_a) = start(&db.url, &flags);
+    let (_b, addr_b) = start(&db.url, &flags);
+    let (id, tokens) = create_two_human_game(&addr_a);
+    wait_for("node B knows the game", Duration::from_secs(2), || {
+        http(&addr_b, "GET", &format!("/api/games/{id}"), None, None).is_ok_and(|(s, _)| s == 200)
+    });
+
+    // A client at 127.0.0.2 through B: A counts 127.0.0.2 (not B, at 127.0.0.1) and says so.
+    let (n, e) = until_limited("127.0.0.2", &addr_b, &id, &tokens[0], &[]);
+    assert!(n >= 3, "the burst of 3 went through first ({n}): {e}");
+    assert!(e.contains("(127.0.0.2)"), "the 429 names the client: {e}");
+
+    // B's own address was not spent by that: another client through B has its own burst.
+    let forged = format!("198.51.100.9;{};{}", now_secs(), "0".repeat(64));
+    let (n, e) = until_limited(
+        "127.0.0.3",
+        &addr_b,
+        &id,
+        &tokens[0],
+        &[("x-battlemat-client", &forged)],
+    );
+    assert!(n >= 3, "127.0.0.3 has a burst of its own ({n}): {e}");
+    // The address it named itself was replaced by B with the one it came from.
+    assert!(
+        e.contains("(127.0.0.3)"),
+        "the forged address is ignored: {e}"
+    );
+
+    // Straight to A, a forged header neither names the client nor escapes its limit.
+    let (n, e) = until_limited("127.0.0.4", &addr_a, &id, &tokens[0], &[]);
+    assert!(n >= 3 && e.contains("(127.0.0.4)"), "{n}: {e}");
+    let (n, e) = until_limited(
+        "127.0.0.4",
+        &addr_a,
+        &id,
+        &tokens[0],
+        &[("x-battlemat-client", &forged)],
+    );
+    assert_eq!(
+        n, 0,
+        "a forged address does not give 127.0.0.4 a fresh bucket: {e}"
+    );
+    assert!(
+        e.contains("(127.0.0.4)") && !e.contains("198.51.100.9"),
+        "{e}"
+    );
+}
+
+fn now_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
 }

@@ -414,6 +414,9 @@ pub struct App {
     /// AI players thinking at once.
     ai_pool: Semaphore,
     buckets: Buckets,
+    /// The secret every node of the database shares: forwarded client addresses are
+    /// signed with it ([`limits::CLIENT_HEADER`]).
+    cluster_secret: String,
     pub config: Config,
 }
 
@@ -480,6 +483,10 @@ impl App {
         let store = Store::open(db, &node.id)
             .await
             .map_err(|e| format!("{}: {e}", nodes::redact(db)))?;
+        let cluster_secret = store
+            .cluster_secret(&dice::random_hex(32)?)
+            .await
+            .map_err(|e| format!("{}: the cluster's secret: {e}", nodes::redact(db)))?;
         let app = App {
             store,
             node,
@@ -488,6 +495,7 @@ impl App {
             any: Notify::new(),
             ai_pool: Semaphore::new(std::thread::available_parallelism().map_or(1, |n| n.get())),
             buckets: Buckets::default(),
+            cluster_secret,
             config,
         };
         let rows = app.store().games(None).await.map_err(|e| e.to_string())?;
@@ -658,7 +666,7 @@ impl App {
         self.buckets.take(
             &format!("ip:{}", client.0),
             &self.config.ip_rate,
-            "this address",
+            &format!("this address ({})", client.0),
         )
     }
 

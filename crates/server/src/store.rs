@@ -238,6 +238,19 @@ impl Store {
         }
     }
 
+    /// The secret every node of this database shares (forwarded requests' client
+    /// addresses are signed with it): `fresh` stored if there is none yet, then the one
+    /// stored.
+    pub async fn cluster_secret(&self, fresh: &str) -> Result<String, StoreError> {
+        match self {
+            Store::Sqlite(db) => {
+                let fresh = fresh.to_string();
+                blocking(&db.conn, move |s| s.cluster_secret(&fresh)).await
+            }
+            Store::Postgres(p) => p.cluster_secret(fresh).await,
+        }
+    }
+
     pub async fn set_rematch(&self, game: &str, rematch: &str) -> Result<(), StoreError> {
         match self {
             Store::Sqlite(db) => {

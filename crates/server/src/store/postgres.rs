@@ -15,6 +15,7 @@ use tokio_postgres::{AsyncMessage, NoTls, Row};
 const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0001_games.sql"),
     include_str!("../../migrations/postgres/0002_leases.sql"),
+    include_str!("../../migrations/postgres/0003_cluster.sql"),
 ];
 
 /// An arbitrary key for the advisory lock migrations run under.
@@ -320,6 +321,20 @@ impl Postgres {
             &[&game, &i16::from(s.seat), &s.player, &s.token_hash, &s.seed],
         )
         .await
+    }
+
+    /// The cluster's secret: `fresh` written if no node has written one yet (nodes
+    /// starting at once all read the first one written), then whatever is there.
+    pub async fn cluster_secret(&self, fresh: &str) -> Result<String, StoreError> {
+        let c = self.client().await?;
+        c.execute(
+            "INSERT INTO cluster (id, secret) VALUES (1, $1) ON CONFLICT (id) DO NOTHING",
+            &[&fresh],
+        )
+        .await?;
+        Ok(c.query_one("SELECT secret FROM cluster WHERE id = 1", &[])
+            .await?
+            .get(0))
     }
 
     pub async fn set_rematch(&self, game: &str, rematch: &str) -> Result<(), StoreError> {
