@@ -4,7 +4,8 @@
 //! is killed with SIGKILL, B takes the lease when it expires and carries the game on with
 //! every acknowledged move. A client's commands forwarded from B to A count against that
 //! client's address at A (signed by B with the cluster's secret), and an address a client
-//! names itself is ignored. Needs `BATTLEMAT_TEST_PG`; without it the tests say they skipped.
+//! names itself is ignored. A node whose LISTEN connection is cut off (notifications lost)
+//! catches up with every move once its listener reconnects. Needs `BATTLEMAT_TEST_PG`; without it the tests say they skipped.
 
 mod server;
 
@@ -251,4 +252,94 @@ fn now_secs() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs()
+}
+
+#[test]
+fn a_node_catches_up_after_its_listener_reconnects() {
+    let db = TestDb::new();
+    if !db.is_postgres() {
+        eprintln!(
+            "SKIPPED a_node_catches_up…: several nodes need PostgreSQL (set BATTLEMAT_TEST_PG)"
+        );
+        return;
+    }
+    let flags = ["--lease", "30"];
+    let (_a, addr_a) = start(&db.url, &flags);
+    let (_b, addr_b) = start(&db.url, &flags);
+    let (id, tokens) = create_two_human_game(&addr_a);
+    wait_for("node B knows the game", Duration::from_secs(2), || {
+        http(&addr_b, "GET", &format!("/api/games/{id}"), None, None).is_ok_and(|(s, _)| s == 200)
+    });
+    // The stream's first line holds the game as it stands (seeded dice may have been
+    // rolled at creation); a line follows for every later step.
+    let (_, g) = http(&addr_b, "GET", &format!("/api/games/{id}"), None, None).unwrap();
+    let first = g["seq"].as_i64().unwrap();
+    let on_b = follow(&addr_b, &id);
+    // B's listener, by the name its connection carries.
+    let name = battlemat_server::store::listener_name(&format!("http://{addr_b}"));
+    let pids = || {
+        db.query(&format!(
+            "SELECT pid::text FROM pg_stat_activity WHERE application_name = '{name}'"
+        ))
+    };
+    wait_for("B's listener is connected", Duration::from_secs(2), || {
+        pids().len() == 1
+    });
+
+    // Cut it off, and move through A before it is back: those NOTIFYs reach nobody on B.
+    // (A move acknowledged while no new listener connection exists was committed before B
+    // could LISTEN again.) Should the listener be back too soon, cut it again.
+    let mut down_moves = 0;
+    for _ in 0..5 {
+        let old = pids();
+        let killed = db.query(&format!(
+            "SELECT pg_terminate_backend(pid)::text FROM pg_stat_activity \
+             WHERE application_name = '{name}'"
+        ));
+        assert_eq!(killed, ["true"], "B's listener terminated");
+        for _ in 0..2 {
+            let (st, r) = play(&addr_a, &id, &tokens);
+            assert_eq!(st, 200, "{r}");
+            if pids().iter().any(|p| !old.contains(p)) {
+                break;
+            }
+            down_moves += 1;
+        }
+        if down_moves >= 2 {
+            break;
+        }
+        wait_for("B's listener is back", Duration::from_secs(5), || {
+            pids().iter().any(|p| !old.contains(p))
+        });
+    }
+    assert!(
+        down_moves >= 2,
+        "moves made while B's listener was down: {down_moves}"
+    );
+    let (_, g) = http(&addr_a, "GET", &format!("/api/games/{id}"), None, None).unwrap();
+    let seq = g["seq"].as_i64().unwrap();
+
+    // No move after: B learns them only by catching up once it listens again.
+    let took = wait_for(
+        "B's view and stream have every move",
+        Duration::from_secs(5),
+        || {
+            let on = http(&addr_b, "GET", &format!("/api/games/{id}"), None, None)
+                .is_ok_and(|(_, g)| g["seq"].as_i64() == Some(seq));
+            on && (first + 1..=seq).all(|s| has_step(&on_b, s))
+        },
+    );
+    eprintln!("B caught up {down_moves} missed moves {took:?} after the last");
+    assert_eq!(pids().len(), 1, "one listener again");
+    let record = |addr: &str| {
+        http(addr, "GET", &format!("/api/games/{id}/record"), None, None)
+            .unwrap()
+            .1["steps"]
+            .clone()
+    };
+    assert_eq!(
+        record(&addr_b),
+        record(&addr_a),
+        "the same steps on both nodes"
+    );
 }

@@ -27,7 +27,7 @@
 mod postgres;
 mod sqlite;
 
-pub use postgres::{LeaseTake, Notification};
+pub use postgres::{LeaseTake, Notification, listener_name};
 
 use std::sync::{Arc, Mutex};
 

@@ -72,6 +72,35 @@ impl TestDb {
     }
 }
 
+impl TestDb {
+    /// On PostgreSQL: run `sql` (on the server, outside the test's schema) and give each
+    /// row's first column as text (NULL as "").
+    pub fn query(&self, sql: &str) -> Vec<String> {
+        let (base, _) = self.pg.as_ref().expect("a PostgreSQL test database");
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let (c, conn) = tokio_postgres::connect(base, tokio_postgres::NoTls)
+                .await
+                .unwrap_or_else(|e| panic!("BATTLEMAT_TEST_PG={base}: {e}"));
+            tokio::spawn(conn);
+            c.simple_query(sql)
+                .await
+                .unwrap_or_else(|e| panic!("{sql}: {e}"))
+                .into_iter()
+                .filter_map(|m| match m {
+                    tokio_postgres::SimpleQueryMessage::Row(r) => {
+                        Some(r.get(0).unwrap_or_default().to_string())
+                    }
+                    _ => None,
+                })
+                .collect()
+        })
+    }
+}
+
 impl Drop for TestDb {
     fn drop(&mut self) {
         if let Some((base, schema)) = self.pg.take() {

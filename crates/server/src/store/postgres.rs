@@ -422,9 +422,13 @@ impl Postgres {
     /// A task that LISTENs on the schema's channel on a connection of its own, and
     /// reconnects when it is lost (telling the receiver, which then catches up). It ends
     /// when the receiver is dropped.
+    ///
+    /// Its connection is named (`application_name`) [`listener_name`] of this node, so an
+    /// operator (or a test) finds it in `pg_stat_activity`.
     pub fn listen(&self) -> mpsc::UnboundedReceiver<Notification> {
         let (tx, rx) = mpsc::unbounded_channel();
-        let config = self.config.clone();
+        let mut config = self.config.clone();
+        config.application_name(listener_name(&self.node.id));
         let channel = self.channel.clone();
         tokio::spawn(async move {
             while !tx.is_closed() {
@@ -436,6 +440,12 @@ impl Postgres {
         });
         rx
     }
+}
+
+/// The `application_name` of the listener's connection of the node `node` (PostgreSQL
+/// keeps 63 bytes of it; a node's id is its URL, short enough).
+pub fn listener_name(node: &str) -> String {
+    format!("battlemat listener {node}")
 }
 
 /// One connection's worth of listening: until it is lost (an error) or nobody listens.
