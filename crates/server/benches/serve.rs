@@ -7,7 +7,16 @@
 //! ```sh
 //! cargo bench -p battlemat-server --bench serve -- --db sqlite --games 1000 --secs 20
 //! cargo bench -p battlemat-server --bench serve -- --db postgres://postgres@127.0.0.1:5432/test
+//! cargo bench -p battlemat-server --bench serve -- --db sqlite --games 1000 --rate 500
 //! ```
+//!
+//! Closed loop (the default): each client sends its next action as soon as the last is
+//! answered, so a slow server is simply sent less and its queueing never shows in the
+//! latencies (coordinated omission). Open loop (`--rate R`): the clients together are due
+//! to act R times a second, each on a fixed schedule (game `i` at `start + i/R + k·games/R`),
+//! and an action's latency is counted from the time it was **due**, not from when it was
+//! sent, so an action held up behind a slow one counts the wait. (Each action is a `GET
+//! …/legal` and then the `POST`; the latency runs to the POST's answer.)
 //!
 //! The server and the clients share the process (and the machine's cores): the figures are
 //! for both together. A PostgreSQL run works in a fresh schema, dropped at the end. The
@@ -30,6 +39,8 @@ struct Args {
     games: usize,
     secs: u64,
     threads: usize,
+    /// Open loop: actions due a second, over every client.
+    rate: Option<f64>,
 }
 
 fn args() -> Result<Args, String> {
@@ -38,6 +49,7 @@ fn args() -> Result<Args, String> {
         games: 1000,
         secs: 20,
         threads: 2,
+        rate: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -47,10 +59,17 @@ fn args() -> Result<Args, String> {
             "--games" => a.games = value()?.parse().map_err(|e| format!("--games: {e}"))?,
             "--secs" => a.secs = value()?.parse().map_err(|e| format!("--secs: {e}"))?,
             "--threads" => a.threads = value()?.parse().map_err(|e| format!("--threads: {e}"))?,
+            "--rate" => {
+                let r: f64 = value()?.parse().map_err(|e| format!("--rate: {e}"))?;
+                if !(r.is_finite() && r > 0.0) {
+                    return Err(format!("--rate {r}: actions a second, above 0"));
+                }
+                a.rate = Some(r);
+            }
             "--bench" => {}
             other => {
                 return Err(format!(
-                    "unknown flag {other} (--db, --games, --secs, --threads)"
+                    "unknown flag {other} (--db, --games, --secs, --threads, --rate)"
                 ));
             }
         }
@@ -136,16 +155,28 @@ struct Tally {
 
 /// One scripted client: plays its game (the first legal action of whichever seat decides),
 /// and a new one when it ends, until told to stop.
+/// `schedule`: open loop, this client's first due time and the time between its actions.
 async fn client(
     http: Http,
     base: String,
     mut game: (String, Vec<String>),
     tally: Arc<Tally>,
     stop: Arc<AtomicBool>,
+    schedule: Option<(tokio::time::Instant, Duration)>,
 ) {
     let mut seat = 0usize;
     let mut misses = 0;
+    let mut next_due = schedule.map(|(first, _)| first);
+    // The due time of the action being made (kept while the client finds whose turn it is).
+    let mut due: Option<Instant> = None;
     while !stop.load(Ordering::Relaxed) {
+        if due.is_none()
+            && let (Some(at), Some((_, every))) = (next_due, schedule)
+        {
+            tokio::time::sleep_until(at).await;
+            due = Some(at.into_std());
+            next_due = Some(at + every);
+        }
         let (id, tokens) = &game;
         let Ok((_, legal)) = req(
             &http,
@@ -176,7 +207,8 @@ async fn client(
             continue;
         };
         misses = 0;
-        let t = Instant::now();
+        // Open loop: from when it was due; closed: from when it is sent.
+        let t = due.take().unwrap_or_else(Instant::now);
         let body = json!({"action": action, "seq": legal["seq"]});
         match req(
             &http,
@@ -268,15 +300,26 @@ async fn run(a: Args) -> Result<(), String> {
         counting: AtomicBool::new(false),
     });
     let stop = Arc::new(AtomicBool::new(false));
+    let start = tokio::time::Instant::now();
+    let n_games = made.len();
     let clients: Vec<_> = made
         .into_iter()
-        .map(|g| {
+        .enumerate()
+        .map(|(i, g)| {
+            // Game i is due at start + i/R, then every games/R seconds.
+            let schedule = a.rate.map(|r| {
+                (
+                    start + Duration::from_secs_f64(i as f64 / r),
+                    Duration::from_secs_f64(n_games as f64 / r),
+                )
+            });
             tokio::spawn(client(
                 http.clone(),
                 base.clone(),
                 g,
                 tally.clone(),
                 stop.clone(),
+                schedule,
             ))
         })
         .collect();
@@ -298,8 +341,11 @@ async fn run(a: Args) -> Result<(), String> {
             .map_or(0.0, |us| f64::from(*us) / 1000.0)
     };
     let n = tally.actions.load(Ordering::Relaxed);
+    let mode = a.rate.map_or("closed loop".to_string(), |r| {
+        format!("open loop at {r} actions/s due")
+    });
     println!(
-        "{store}: {games} games, {secs:.0} s: {n} durable actions, {rate:.0} actions/s, p50 {p50:.1} ms, p99 {p99:.1} ms, {errors} errors; idle game {mem:.1} KiB (RSS {rss0} -> {rss1} KiB)",
+        "{store}, {mode}: {games} games, {secs:.0} s: {n} durable actions, {rate:.0} actions/s, p50 {p50:.1} ms, p99 {p99:.1} ms, {errors} errors; idle game {mem:.1} KiB (RSS {rss0} -> {rss1} KiB)",
         store = if a.db == "sqlite" {
             "SQLite"
         } else {

@@ -6,14 +6,14 @@
 //! budget would hold a worker for seconds on every request; the greedy value is bounded
 //! (see `battlemat-ai`) and means the same in every game (the seat's expected evaluation).
 
-use super::{ApiError, ApiResult, App, bearer};
+use super::extract::Seated;
+use super::{ApiError, ApiResult};
 use axum::Json;
-use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::extract::Query;
+use axum::http::StatusCode;
 use battlemat_core::ToAct;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use std::sync::Arc;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -34,16 +34,9 @@ pub(crate) struct HintQuery {
         (status = 401, description = "no token"), (status = 403, description = "not a seat of this game"),
         (status = 404, description = "no such game")),
     security(("token" = [])))]
-pub(crate) async fn get_hint(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    Query(q): Query<HintQuery>,
-    headers: HeaderMap,
-) -> ApiResult<Json<Value>> {
-    let slot = app.slot(&id)?;
+pub(crate) async fn get_hint(Query(q): Query<HintQuery>, game: Seated) -> ApiResult<Json<Value>> {
     let (state, seq, ruleset, seat) = {
-        let live = slot.live.lock().await;
-        let seat = live.seat_of(bearer(&headers)?.as_deref())?;
+        let Seated { live, seat, .. } = game;
         (
             live.state.clone_box(),
             live.seq(),

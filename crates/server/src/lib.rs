@@ -40,6 +40,7 @@
 //! move.
 
 pub mod dice;
+mod extract;
 mod hint;
 pub mod limits;
 pub mod nodes;
@@ -59,6 +60,7 @@ use battlemat_ai::PlayerKind;
 use battlemat_ai::{AiFor, DynPlayer};
 use battlemat_core::dynamic::{DynEvent, DynState};
 use battlemat_core::{Seat, Step, ToAct, Viewer};
+use extract::{Checked, GameRef, Posted, Seated, Viewing};
 use limits::{Buckets, Client, Rate};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -412,11 +414,14 @@ pub struct App {
     /// AI players thinking at once.
     ai_pool: Semaphore,
     buckets: Buckets,
+    /// The secret every node of the database shares: forwarded client addresses are
+    /// signed with it ([`limits::CLIENT_HEADER`]).
+    cluster_secret: String,
     pub config: Config,
 }
 
 pub(crate) struct GameSlot {
-    live: AsyncMutex<Live>,
+    live: Arc<AsyncMutex<Live>>,
     /// Woken after every stored step (listeners re-read what they missed by seq).
     changed: Notify,
 }
@@ -478,6 +483,10 @@ impl App {
         let store = Store::open(db, &node.id)
             .await
             .map_err(|e| format!("{}: {e}", nodes::redact(db)))?;
+        let cluster_secret = store
+            .cluster_secret(&dice::random_hex(32)?)
+            .await
+            .map_err(|e| format!("{}: the cluster's secret: {e}", nodes::redact(db)))?;
         let app = App {
             store,
             node,
@@ -486,6 +495,7 @@ impl App {
             any: Notify::new(),
             ai_pool: Semaphore::new(std::thread::available_parallelism().map_or(1, |n| n.get())),
             buckets: Buckets::default(),
+            cluster_secret,
             config,
         };
         let rows = app.store().games(None).await.map_err(|e| e.to_string())?;
@@ -656,7 +666,7 @@ impl App {
         self.buckets.take(
             &format!("ip:{}", client.0),
             &self.config.ip_rate,
-            "this address",
+            &format!("this address ({})", client.0),
         )
     }
 
@@ -761,7 +771,7 @@ impl App {
 impl GameSlot {
     fn new(live: Live) -> GameSlot {
         GameSlot {
-            live: AsyncMutex::new(live),
+            live: Arc::new(AsyncMutex::new(live)),
             changed: Notify::new(),
         }
     }
@@ -1184,15 +1194,8 @@ fn events_json(e: &[DynEvent]) -> Value {
         (status = 403, description = "the token is not a seat of this game"),
         (status = 404, description = "no such game")),
     security((), ("token" = [])))]
-async fn get_game(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> ApiResult<Json<Value>> {
-    let slot = app.slot(&id)?;
-    let live = slot.live.lock().await;
-    let viewer = live.viewer_of(bearer(&headers)?.as_deref())?;
-    let mut out = game_json(&live, viewer);
+async fn get_game(State(app): State<Arc<App>>, game: Viewing) -> ApiResult<Json<Value>> {
+    let mut out = game_json(&game.live, game.viewer);
     // How long a seat may be away before another may claim (`presence` counts up to it).
     out["gone_after"] = json!(app.config.gone_after);
     Ok(Json(out))
@@ -1237,14 +1240,8 @@ fn game_json(live: &Live, viewer: Viewer) -> Value {
         (status = 401, description = "no token"), (status = 403, description = "not a seat of this game"),
         (status = 404, description = "no such game")),
     security(("token" = [])))]
-async fn get_legal(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> ApiResult<Json<Value>> {
-    let slot = app.slot(&id)?;
-    let live = slot.live.lock().await;
-    let seat = live.seat_of(bearer(&headers)?.as_deref())?;
+async fn get_legal(game: Seated) -> ApiResult<Json<Value>> {
+    let Seated { live, seat, .. } = game;
     let actions = match live.state.to_act() {
         ToAct::Decide { seat: s, .. } if s == seat && live.started() => live
             .state
@@ -1274,6 +1271,8 @@ pub struct PostAction {
     pub id: Option<String>,
 }
 
+impl Checked for PostAction {}
+
 /// Act: judged, stored, and only then answered.
 #[utoipa::path(post, path = "/api/games/{id}/actions", tag = "play",
     params(("id" = String, Path, description = "the game")),
@@ -1288,16 +1287,17 @@ pub struct PostAction {
     security(("token" = [])))]
 async fn post_action(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
     client: Client,
-    body: axum::body::Bytes,
+    posted: Posted<PostAction>,
 ) -> ApiResult<Json<Value>> {
-    let req: PostAction = serde_json::from_slice(&body).map_err(bad_request)?;
-    let slot = app.slot(&id)?;
-    let token = bearer(&headers)?;
-    let mut live = slot.live.lock().await;
-    let seat = live.seat_of(token.as_deref())?;
+    let Posted { body: req, game } = posted;
+    let Seated {
+        id,
+        slot,
+        mut live,
+        seat,
+        token,
+    } = game.seated().await?;
     // A resubmission: answer again with what it did.
     if let Some(cid) = &req.id
         && let Some(&at) = live.client_ids.get(cid)
@@ -1386,14 +1386,16 @@ async fn post_action(
     security(("token" = [])))]
 async fn resign(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
     client: Client,
+    game: Seated,
 ) -> ApiResult<Json<Value>> {
-    let slot = app.slot(&id)?;
-    let token = bearer(&headers)?;
-    let mut live = slot.live.lock().await;
-    let seat = live.seat_of(token.as_deref())?;
+    let Seated {
+        id,
+        slot,
+        mut live,
+        seat,
+        token,
+    } = game;
     app.limit(token.as_deref(), &client)?;
     live.playing()?;
     let ev = app.commit(&mut live, Step::Resign { seat }, None).await?;
@@ -1423,14 +1425,8 @@ struct SinceQuery {
     responses((status = 200, description = "`{seq, steps: [{seq, step, events}]}`"),
         (status = 403, description = "not a seat of this game"), (status = 404, description = "no such game")),
     security((), ("token" = [])))]
-async fn get_events(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    Query(q): Query<SinceQuery>,
-    headers: HeaderMap,
-) -> ApiResult<Json<Value>> {
-    let slot = app.slot(&id)?;
-    let token = bearer(&headers)?;
+async fn get_events(Query(q): Query<SinceQuery>, game: GameRef) -> ApiResult<Json<Value>> {
+    let GameRef { slot, token, .. } = game;
     let after = q.after.unwrap_or(0).max(0);
     let deadline = tokio::time::Instant::now()
         + std::time::Duration::from_millis(q.wait.unwrap_or(0).min(30_000));
@@ -1468,15 +1464,8 @@ fn steps_after(live: &Live, after: i64, viewer: Viewer) -> Vec<Value> {
     responses((status = 200, description = "a game file (docs/files.md): `{battlemat, ruleset, version, origin, dice, digest, setup, steps}`"),
         (status = 403, description = "the token is not a seat of this game"), (status = 404, description = "no such game")),
     security((), ("token" = [])))]
-async fn get_record(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> ApiResult<Json<Value>> {
-    let slot = app.slot(&id)?;
-    let live = slot.live.lock().await;
-    live.viewer_of(bearer(&headers)?.as_deref())?;
-    Ok(Json(record::game_file(&live)))
+async fn get_record(game: Viewing) -> ApiResult<Json<Value>> {
+    Ok(Json(record::game_file(&game.live)))
 }
 
 /// The viewer's table as SVG: the same picture `view --svg` draws.
@@ -1485,15 +1474,8 @@ async fn get_record(
     responses((status = 200, description = "image/svg+xml"),
         (status = 403, description = "not a seat of this game"), (status = 404, description = "no such game")),
     security((), ("token" = [])))]
-async fn get_svg(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> ApiResult<Response> {
-    let slot = app.slot(&id)?;
-    let live = slot.live.lock().await;
-    let viewer = live.viewer_of(bearer(&headers)?.as_deref())?;
-    let svg = battlemat_render::svg(&live.state.scene(viewer));
+async fn get_svg(game: Viewing) -> ApiResult<Response> {
+    let svg = battlemat_render::svg(&game.live.state.scene(game.viewer));
     Ok((
         [(header::CONTENT_TYPE, "image/svg+xml; charset=utf-8")],
         svg,

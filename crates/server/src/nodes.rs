@@ -127,9 +127,17 @@ impl Node {
         held.extend(games.into_iter().map(|g| (g, until)));
     }
 
-    /// Send a request on to the node at `addr` and hand back its answer.
-    async fn forward(&self, addr: &str, req: Request) -> Response {
+    /// Send a request on to the node at `addr` and hand back its answer, with the client's
+    /// address signed with the cluster's `secret` (so the holder rates the client, not this
+    /// node; whatever the client said in that header is replaced).
+    async fn forward(&self, addr: &str, req: Request, secret: &str) -> Response {
         let (mut parts, body) = req.into_parts();
+        let client = crate::limits::peer(&parts.extensions);
+        let signed = crate::limits::signed_client(secret, &client, crate::now_secs());
+        parts.headers.remove(crate::limits::CLIENT_HEADER);
+        if let Ok(v) = HeaderValue::from_str(&signed) {
+            parts.headers.insert(crate::limits::CLIENT_HEADER, v);
+        }
         let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
         let uri: Uri = match format!("{addr}{path}").parse() {
             Ok(u) => u,
@@ -187,7 +195,7 @@ pub(crate) async fn route(State(app): State<Arc<App>>, req: Request, next: Next)
             )
         }
         .into_response(),
-        Ok(Owner::There(addr)) => app.node.forward(&addr, req).await,
+        Ok(Owner::There(addr)) => app.node.forward(&addr, req, &app.cluster_secret).await,
         Err(e) => e.into_response(),
     }
 }

@@ -12,12 +12,13 @@
 //! database by the game's length for a view asked for rarely. Replaying `N` steps costs
 //! milliseconds, done after the game's lock is released.
 
-use super::{ApiError, ApiResult, App, bearer, events_json};
+use super::extract::Viewing;
+use super::{ApiError, ApiResult, App, events_json};
 use axum::Json;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use battlemat_core::dynamic::DynState;
-use battlemat_core::{Step, ToAct, Viewer};
+use battlemat_core::{Step, ToAct};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -46,15 +47,11 @@ pub(crate) struct ReplayQuery {
         (status = 422, description = "`at` outside the game")),
     security((), ("token" = [])))]
 pub(crate) async fn get_replay(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
     Query(q): Query<ReplayQuery>,
-    headers: HeaderMap,
+    game: Viewing,
 ) -> ApiResult<Json<Value>> {
-    let slot = app.slot(&id)?;
     let (ruleset, setup, steps, viewer, total) = {
-        let live = slot.live.lock().await;
-        let viewer: Viewer = live.viewer_of(bearer(&headers)?.as_deref())?;
+        let Viewing { live, viewer, .. } = game;
         if q.at < 0 || q.at > live.seq() {
             return Err(ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,

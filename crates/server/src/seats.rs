@@ -2,6 +2,7 @@
 //! start; after it forfeit, or hand the seat to an AI), claim a gone seat's resignation, and
 //! a rematch with the seats turned round.
 
+use crate::extract::{Checked, Posted, Seated};
 use crate::limits::Client;
 use crate::{
     ApiError, ApiResult, App, LiveSeat, OPEN, bad_request, bearer, body_or_empty, dice, drive,
@@ -143,6 +144,19 @@ pub struct LeaveBody {
     pub to: Option<String>,
 }
 
+impl Checked for LeaveBody {
+    const OPTIONAL: bool = true;
+    fn check(&self) -> ApiResult<()> {
+        match self.to.as_deref() {
+            None | Some("forfeit") => Ok(()),
+            Some(to) => to
+                .parse::<PlayerKind>()
+                .map(|_| ())
+                .map_err(|e| bad_request(format!("to: {e} (or \"forfeit\")"))),
+        }
+    }
+}
+
 /// Leave your seat.
 #[utoipa::path(post, path = "/api/games/{id}/leave", tag = "lobby",
     params(("id" = String, Path, description = "the game")),
@@ -155,21 +169,18 @@ pub struct LeaveBody {
     security(("token" = [])))]
 pub(crate) async fn leave(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
     client: Client,
-    body: axum::body::Bytes,
+    posted: Posted<LeaveBody>,
 ) -> ApiResult<Json<Value>> {
-    let req: LeaveBody = body_or_empty(&body)?;
+    let Posted { body: req, game } = posted;
     let to = req.to.unwrap_or_else(|| "forfeit".into());
-    if to != "forfeit" {
-        to.parse::<PlayerKind>()
-            .map_err(|e| bad_request(format!("to: {e} (or \"forfeit\")")))?;
-    }
-    let slot = app.slot(&id)?;
-    let token = bearer(&headers)?;
-    let mut live = slot.live.lock().await;
-    let seat = live.seat_of(token.as_deref())?;
+    let Seated {
+        id,
+        slot,
+        mut live,
+        seat,
+        token,
+    } = game.seated().await?;
     app.limit(token.as_deref(), &client)?;
     if live.row.over {
         return Err(ApiError::conflict("the game is over", live.seq()));
@@ -199,7 +210,7 @@ pub(crate) async fn leave(
         let s = live_seat(
             &live.row.ruleset,
             SeatRow {
-                seat: seat as u8,
+                seat,
                 player: to.clone(),
                 token_hash: None,
                 seed,
@@ -233,14 +244,16 @@ pub(crate) async fn leave(
     security(("token" = [])))]
 pub(crate) async fn claim(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
     client: Client,
+    game: Seated,
 ) -> ApiResult<Json<Value>> {
-    let slot = app.slot(&id)?;
-    let token = bearer(&headers)?;
-    let mut live = slot.live.lock().await;
-    let me = live.seat_of(token.as_deref())?;
+    let Seated {
+        id,
+        slot,
+        mut live,
+        seat: me,
+        token,
+    } = game;
     app.limit(token.as_deref(), &client)?;
     live.playing()?;
     let Some(gone) = live.awaits().filter(|&s| s != me) else {
@@ -297,14 +310,16 @@ pub(crate) async fn claim(
     security(("token" = [])))]
 pub(crate) async fn rematch(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
     client: Client,
+    game: Seated,
 ) -> ApiResult<Response> {
-    let slot = app.slot(&id)?;
-    let token = bearer(&headers)?;
-    let mut live = slot.live.lock().await;
-    let me = live.seat_of(token.as_deref())?;
+    let Seated {
+        id,
+        slot,
+        mut live,
+        seat: me,
+        token,
+    } = game;
     app.limit(token.as_deref(), &client)?;
     if !live.row.over {
         return Err(ApiError::conflict(

@@ -27,7 +27,7 @@
 mod postgres;
 mod sqlite;
 
-pub use postgres::{LeaseTake, Notification};
+pub use postgres::{LeaseTake, Notification, listener_name};
 
 use std::sync::{Arc, Mutex};
 
@@ -235,6 +235,19 @@ impl Store {
                 blocking(&db.conn, move |s| s.update_seat(&game, &seat)).await
             }
             Store::Postgres(p) => p.update_seat(game, seat).await,
+        }
+    }
+
+    /// The secret every node of this database shares (forwarded requests' client
+    /// addresses are signed with it): `fresh` stored if there is none yet, then the one
+    /// stored.
+    pub async fn cluster_secret(&self, fresh: &str) -> Result<String, StoreError> {
+        match self {
+            Store::Sqlite(db) => {
+                let fresh = fresh.to_string();
+                blocking(&db.conn, move |s| s.cluster_secret(&fresh)).await
+            }
+            Store::Postgres(p) => p.cluster_secret(fresh).await,
         }
     }
 

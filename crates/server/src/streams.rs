@@ -3,6 +3,7 @@
 //! across all its games (lichess's `/api/stream/event`: games started, your turn, games
 //! finished, and an empty line to keep the connection).
 
+use crate::extract::Viewing;
 use crate::{ApiError, ApiResult, App, GameSlot, Live, bearer, dice, game_json, steps_after};
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -162,18 +163,12 @@ fn ndjson(stream: impl futures_util::Stream<Item = String> + Send + 'static) -> 
     responses((status = 200, description = "application/x-ndjson"), (status = 403, description = "not a seat of this game"),
         (status = 404, description = "no such game")),
     security((), ("token" = [])))]
-pub(crate) async fn game_stream(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> ApiResult<Response> {
-    let slot = app.slot(&id)?;
-    let token = bearer(&headers)?;
-    let (mut first, viewer, seq) = {
-        let live = slot.live.lock().await;
-        let viewer = live.viewer_of(token.as_deref())?;
-        (game_json(&live, viewer), viewer, live.seq())
-    };
+pub(crate) async fn game_stream(State(app): State<Arc<App>>, game: Viewing) -> ApiResult<Response> {
+    let Viewing {
+        slot, live, viewer, ..
+    } = game;
+    let (mut first, seq) = (game_json(&live, viewer), live.seq());
+    drop(live);
     first["type"] = json!("gameFull");
     let keep = Duration::from_secs(app.config.keep_alive.max(1));
     let stream = futures_util::stream::unfold(

@@ -72,6 +72,35 @@ impl TestDb {
     }
 }
 
+impl TestDb {
+    /// On PostgreSQL: run `sql` (on the server, outside the test's schema) and give each
+    /// row's first column as text (NULL as "").
+    pub fn query(&self, sql: &str) -> Vec<String> {
+        let (base, _) = self.pg.as_ref().expect("a PostgreSQL test database");
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let (c, conn) = tokio_postgres::connect(base, tokio_postgres::NoTls)
+                .await
+                .unwrap_or_else(|e| panic!("BATTLEMAT_TEST_PG={base}: {e}"));
+            tokio::spawn(conn);
+            c.simple_query(sql)
+                .await
+                .unwrap_or_else(|e| panic!("{sql}: {e}"))
+                .into_iter()
+                .filter_map(|m| match m {
+                    tokio_postgres::SimpleQueryMessage::Row(r) => {
+                        Some(r.get(0).unwrap_or_default().to_string())
+                    }
+                    _ => None,
+                })
+                .collect()
+        })
+    }
+}
+
 impl Drop for TestDb {
     fn drop(&mut self) {
         if let Some((base, schema)) = self.pg.take() {
@@ -129,13 +158,50 @@ pub fn http(
     token: Option<&str>,
     body: Option<&Value>,
 ) -> std::io::Result<(u16, Value)> {
-    let mut s = TcpStream::connect(addr)?;
+    let s = TcpStream::connect(addr)?;
+    request(s, addr, method, path, token, body, &[])
+}
+
+/// A connection to `addr` from the loopback address `from` (say `127.0.0.2`: every
+/// 127.x.y.z is this machine), so a server sees a client of that address.
+pub fn connect_from(from: &str, addr: &str) -> std::io::Result<TcpStream> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let (from, addr): (std::net::IpAddr, std::net::SocketAddr) = (
+        from.parse().map_err(std::io::Error::other)?,
+        addr.parse().map_err(std::io::Error::other)?,
+    );
+    let s = rt.block_on(async {
+        let sock = tokio::net::TcpSocket::new_v4()?;
+        sock.bind(std::net::SocketAddr::new(from, 0))?;
+        sock.connect(addr).await
+    })?;
+    let s = s.into_std()?;
+    s.set_nonblocking(false)?;
+    Ok(s)
+}
+
+/// One HTTP/1.1 request on the connection `s` to `addr`, with these extra headers: the
+/// status and the JSON body.
+pub fn request(
+    mut s: TcpStream,
+    addr: &str,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&Value>,
+    headers: &[(&str, &str)],
+) -> std::io::Result<(u16, Value)> {
     s.set_read_timeout(Some(Duration::from_secs(10)))?;
     let body = body.map(Value::to_string).unwrap_or_default();
-    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+    let mut extra = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+    for (k, v) in headers {
+        extra.push_str(&format!("{k}: {v}\r\n"));
+    }
     write!(
         s,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{extra}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     )?;
     let mut out = String::new();

@@ -15,6 +15,7 @@ use tokio_postgres::{AsyncMessage, NoTls, Row};
 const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0001_games.sql"),
     include_str!("../../migrations/postgres/0002_leases.sql"),
+    include_str!("../../migrations/postgres/0003_cluster.sql"),
 ];
 
 /// An arbitrary key for the advisory lock migrations run under.
@@ -322,6 +323,20 @@ impl Postgres {
         .await
     }
 
+    /// The cluster's secret: `fresh` written if no node has written one yet (nodes
+    /// starting at once all read the first one written), then whatever is there.
+    pub async fn cluster_secret(&self, fresh: &str) -> Result<String, StoreError> {
+        let c = self.client().await?;
+        c.execute(
+            "INSERT INTO cluster (id, secret) VALUES (1, $1) ON CONFLICT (id) DO NOTHING",
+            &[&fresh],
+        )
+        .await?;
+        Ok(c.query_one("SELECT secret FROM cluster WHERE id = 1", &[])
+            .await?
+            .get(0))
+    }
+
     pub async fn set_rematch(&self, game: &str, rematch: &str) -> Result<(), StoreError> {
         self.change(
             game,
@@ -407,9 +422,13 @@ impl Postgres {
     /// A task that LISTENs on the schema's channel on a connection of its own, and
     /// reconnects when it is lost (telling the receiver, which then catches up). It ends
     /// when the receiver is dropped.
+    ///
+    /// Its connection is named (`application_name`) [`listener_name`] of this node, so an
+    /// operator (or a test) finds it in `pg_stat_activity`.
     pub fn listen(&self) -> mpsc::UnboundedReceiver<Notification> {
         let (tx, rx) = mpsc::unbounded_channel();
-        let config = self.config.clone();
+        let mut config = self.config.clone();
+        config.application_name(listener_name(&self.node.id));
         let channel = self.channel.clone();
         tokio::spawn(async move {
             while !tx.is_closed() {
@@ -421,6 +440,12 @@ impl Postgres {
         });
         rx
     }
+}
+
+/// The `application_name` of the listener's connection of the node `node` (PostgreSQL
+/// keeps 63 bytes of it; a node's id is its URL, short enough).
+pub fn listener_name(node: &str) -> String {
+    format!("battlemat listener {node}")
 }
 
 /// One connection's worth of listening: until it is lost (an error) or nobody listens.

@@ -8,6 +8,7 @@ use std::path::Path;
 const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/sqlite/0001_games.sql"),
     include_str!("../../migrations/sqlite/0002_seats.sql"),
+    include_str!("../../migrations/sqlite/0003_cluster.sql"),
 ];
 
 /// A step to append: its game, seq, the step (JSON), the client's id, and whether the game
@@ -190,6 +191,17 @@ impl Sqlite {
             params![game, s.seat, s.player, s.token_hash, s.seed],
         )?;
         Ok(())
+    }
+
+    /// The cluster's secret: `fresh` written if there is none yet, then whatever is there.
+    pub fn cluster_secret(&mut self, fresh: &str) -> Result<String, StoreError> {
+        self.conn.execute(
+            "INSERT OR IGNORE INTO cluster (id, secret) VALUES (1, ?1)",
+            params![fresh],
+        )?;
+        Ok(self
+            .conn
+            .query_row("SELECT secret FROM cluster WHERE id = 1", [], |r| r.get(0))?)
     }
 
     pub fn set_rematch(&mut self, game: &str, rematch: &str) -> Result<(), StoreError> {
