@@ -43,6 +43,8 @@ pub mod scene;
 pub mod seating;
 pub mod testing;
 
+/// The dice roller, as the macros here name it.
+pub use battlemat_dice::Roller;
 pub use options::{GameOptions, OptionRow};
 pub use record::{Chain, Record, ReplayError};
 pub use scene::{Anchors, Scene};
@@ -306,6 +308,29 @@ impl Illegal {
 /// `$rebuild(&setup, &now)` checks the setup into the fixed part again and checks the
 /// progress against it, so a saved state is held to what a new game is. The state type has
 /// the fields `fixed: Arc<Fixed>` (with a `setup` field) and `now`.
+/// In an `impl Ruleset` block: the matchup odds and their simulated check are the game's
+/// own functions (`odds::matchup`, `odds::sample`), whose refusals are words; written here
+/// once for the five games.
+#[macro_export]
+macro_rules! matchups_by {
+    ($odds:path, $sample:path) => {
+        fn matchup_odds(
+            params: &::std::collections::BTreeMap<String, String>,
+        ) -> ::std::result::Result<$crate::Odds, $crate::MatchupError> {
+            $odds(params).map_err(::std::convert::Into::into)
+        }
+
+        fn matchup_sample(
+            params: &::std::collections::BTreeMap<String, String>,
+            roller: &mut $crate::Roller,
+        ) -> ::std::result::Result<$crate::MatchupRoll, $crate::MatchupError> {
+            $sample(params, roller)
+                .map(::std::convert::Into::into)
+                .map_err(::std::convert::Into::into)
+        }
+    };
+}
+
 /// In an `impl Game` block: the game's judge is its own `plan` (an inherent function of the
 /// state, returning core's [`Why`]), and its plans are carried out by its own `carry_out`.
 /// Four of the five games judge so; the items are written here once.

@@ -202,20 +202,7 @@ impl battlemat_core::Ruleset for AbaoAqu {
         ))
     }
 
-    fn matchup_odds(
-        params: &BTreeMap<String, String>,
-    ) -> Result<Odds, battlemat_core::MatchupError> {
-        odds::matchup(params).map_err(Into::into)
-    }
-
-    fn matchup_sample(
-        params: &BTreeMap<String, String>,
-        roller: &mut battlemat_dice::Roller,
-    ) -> Result<battlemat_core::MatchupRoll, battlemat_core::MatchupError> {
-        odds::sample(params, roller)
-            .map(Into::into)
-            .map_err(Into::into)
-    }
+    battlemat_core::matchups_by!(odds::matchup, odds::sample);
 }
 
 // The two-sided finish, written once in core (`battlemat_core::TwoSided`).
