@@ -35,9 +35,9 @@ pub enum PlayError {
 
 /// A state handed to the AI of another game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("a state of {state} given to the AI of {ai}")]
+#[error("a state of another game given to the AI of {ai}")]
 pub struct WrongGame {
-    pub state: &'static str,
+    /// The AI's game (its state type).
     pub ai: &'static str,
 }
 
@@ -113,7 +113,6 @@ fn state_of<G: Game>(state: &dyn DynState) -> Result<&G, WrongGame> {
         .downcast_ref::<Erased<G>>()
         .map(|e| &e.0)
         .ok_or(WrongGame {
-            state: "another game",
             ai: std::any::type_name::<G>(),
         })
 }

@@ -17,7 +17,9 @@ pub struct TestDb {
     pg: Option<(String, String)>,
 }
 
-fn psql(base: &str, sql: &str) {
+/// Run `sql` on the PostgreSQL server at `base` and give each row's first column as text
+/// (NULL as "").
+fn psql(base: &str, sql: &str) -> Vec<String> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -27,8 +29,18 @@ fn psql(base: &str, sql: &str) {
             .await
             .unwrap_or_else(|e| panic!("BATTLEMAT_TEST_PG={base}: {e}"));
         tokio::spawn(conn);
-        c.batch_execute(sql).await.unwrap();
-    });
+        c.simple_query(sql)
+            .await
+            .unwrap_or_else(|e| panic!("{sql}: {e}"))
+            .into_iter()
+            .filter_map(|m| match m {
+                tokio_postgres::SimpleQueryMessage::Row(r) => {
+                    Some(r.get(0).unwrap_or_default().to_string())
+                }
+                _ => None,
+            })
+            .collect()
+    })
 }
 
 impl TestDb {
@@ -77,27 +89,7 @@ impl TestDb {
     /// row's first column as text (NULL as "").
     pub fn query(&self, sql: &str) -> Vec<String> {
         let (base, _) = self.pg.as_ref().expect("a PostgreSQL test database");
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async {
-            let (c, conn) = tokio_postgres::connect(base, tokio_postgres::NoTls)
-                .await
-                .unwrap_or_else(|e| panic!("BATTLEMAT_TEST_PG={base}: {e}"));
-            tokio::spawn(conn);
-            c.simple_query(sql)
-                .await
-                .unwrap_or_else(|e| panic!("{sql}: {e}"))
-                .into_iter()
-                .filter_map(|m| match m {
-                    tokio_postgres::SimpleQueryMessage::Row(r) => {
-                        Some(r.get(0).unwrap_or_default().to_string())
-                    }
-                    _ => None,
-                })
-                .collect()
-        })
+        psql(base, sql)
     }
 }
 
