@@ -31,6 +31,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+// The allocator `battlemat serve` runs with (the binary sets the same), so the figures are
+// the server's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The game the scripted clients play (data: checked against `GET /api/rulesets`).
 const GAME: &str = "swtb";
 
@@ -146,10 +151,27 @@ async fn create(http: &Http, base: &str) -> Result<(String, Vec<String>), String
     Ok((c["id"].as_str().unwrap_or_default().to_string(), tokens))
 }
 
+/// An action's latency (µs) and its parts: from when it was due until the client began
+/// (the runtime's lag: open loop only), finding the action (`GET …/legal`, for both seats
+/// when the first is not the one to act, and a new game when the last one ended), and the
+/// `POST` until its answer.
+#[derive(Clone, Copy)]
+struct Parts {
+    total: u32,
+    lag: u32,
+    find: u32,
+    post: u32,
+}
+
+fn micros(d: Duration) -> u32 {
+    d.as_micros().min(u128::from(u32::MAX)) as u32
+}
+
 struct Tally {
     actions: AtomicU64,
     errors: AtomicU64,
-    latencies: std::sync::Mutex<Vec<u32>>,
+    /// Per durable action, microseconds: its latency and the three parts of it.
+    latencies: std::sync::Mutex<Vec<Parts>>,
     counting: AtomicBool,
 }
 
@@ -169,6 +191,8 @@ async fn client(
     let mut next_due = schedule.map(|(first, _)| first);
     // The due time of the action being made (kept while the client finds whose turn it is).
     let mut due: Option<Instant> = None;
+    // When the client began on the action it is making.
+    let mut began: Option<Instant> = None;
     while !stop.load(Ordering::Relaxed) {
         if due.is_none()
             && let (Some(at), Some((_, every))) = (next_due, schedule)
@@ -178,6 +202,7 @@ async fn client(
             next_due = Some(at + every);
         }
         let (id, tokens) = &game;
+        let began_at = *began.get_or_insert_with(Instant::now);
         let Ok((_, legal)) = req(
             &http,
             &base,
@@ -208,7 +233,9 @@ async fn client(
         };
         misses = 0;
         // Open loop: from when it was due; closed: from when it is sent.
-        let t = due.take().unwrap_or_else(Instant::now);
+        let t = due.take().unwrap_or(began_at);
+        began = None;
+        let posted = Instant::now();
         let body = json!({"action": action, "seq": legal["seq"]});
         match req(
             &http,
@@ -223,8 +250,13 @@ async fn client(
             Ok((200, _)) => {
                 if tally.counting.load(Ordering::Relaxed) {
                     tally.actions.fetch_add(1, Ordering::Relaxed);
-                    let us = t.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
-                    tally.latencies.lock().expect("latencies").push(us);
+                    let parts = Parts {
+                        total: micros(t.elapsed()),
+                        lag: micros(began_at.saturating_duration_since(t)),
+                        find: micros(posted - began_at),
+                        post: micros(posted.elapsed()),
+                    };
+                    tally.latencies.lock().expect("latencies").push(parts);
                 }
             }
             _ => {
@@ -334,12 +366,19 @@ async fn run(a: Args) -> Result<(), String> {
     for c in clients {
         let _ = c.await;
     }
-    let mut l = std::mem::take(&mut *tally.latencies.lock().expect("latencies"));
-    l.sort_unstable();
-    let pct = |p: f64| {
-        l.get(((l.len() as f64 * p) as usize).min(l.len().saturating_sub(1)))
+    let parts = std::mem::take(&mut *tally.latencies.lock().expect("latencies"));
+    let sorted = |f: fn(&Parts) -> u32| {
+        let mut v: Vec<u32> = parts.iter().map(f).collect();
+        v.sort_unstable();
+        v
+    };
+    let at = |v: &[u32], p: f64| {
+        v.get(((v.len() as f64 * p) as usize).min(v.len().saturating_sub(1)))
             .map_or(0.0, |us| f64::from(*us) / 1000.0)
     };
+    let l = sorted(|p| p.total);
+    let pct = |p: f64| at(&l, p);
+    let (lag, find, post) = (sorted(|p| p.lag), sorted(|p| p.find), sorted(|p| p.post));
     let n = tally.actions.load(Ordering::Relaxed);
     let mode = a.rate.map_or("closed loop".to_string(), |r| {
         format!("open loop at {r} actions/s due")
@@ -358,6 +397,15 @@ async fn run(a: Args) -> Result<(), String> {
         p99 = pct(0.99),
         errors = tally.errors.load(Ordering::Relaxed),
         mem = (rss1.saturating_sub(rss0)) as f64 / a.games as f64,
+    );
+    println!(
+        "  parts, p50/p99: lag {:.1}/{:.1} ms (open loop: due to begun), finding the action {:.1}/{:.1} ms, POST {:.1}/{:.1} ms",
+        at(&lag, 0.5),
+        at(&lag, 0.99),
+        at(&find, 0.5),
+        at(&find, 0.99),
+        at(&post, 0.5),
+        at(&post, 0.99),
     );
     if a.db != "sqlite" {
         pg_exec(&a.db, &format!("DROP SCHEMA {schema} CASCADE")).await?;

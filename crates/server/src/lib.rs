@@ -604,56 +604,90 @@ impl App {
         self.any.notify_waiters();
     }
 
-    /// Judge a step on a copy, store it, then make it so (the one write path).
+    /// Judge a step on a copy, roll on that copy every die the server rolls after it, store
+    /// the step and those dice in one write, then make it so (the one write path). The
+    /// step's own events.
     async fn commit(
         &self,
         live: &mut Live,
         step: Step<Value>,
         client_id: Option<&str>,
     ) -> ApiResult<battlemat_core::dynamic::StepEvents> {
-        let chance = matches!(live.state.to_act(), ToAct::Chance(_));
-        let mut next = live.state.clone();
-        let ev = next.apply_seen(&step).map_err(|e| ApiError {
-            rule: e.rule.clone(),
-            seq: Some(live.seq()),
-            ..ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.reason.clone())
-        })?;
-        let over = matches!(next.to_act(), ToAct::Over(_));
-        let seq = live.seq() + 1;
-        self.store()
-            .append_step(&live.row.id, seq, &step_json(&step), client_id, over)
-            .await?;
-        live.state = next;
-        live.steps.push(step);
-        live.events.push(ev.clone());
-        live.row.seq = seq;
-        live.row.over = over;
-        if let Some(c) = client_id {
-            live.client_ids.insert(c.to_string(), seq);
-        }
-        live.touch();
-        if chance {
-            live.chance_index += 1;
-        }
-        Ok(ev)
+        self.commit_run(live, Some(step), client_id)
+            .await?
+            .ok_or_else(|| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "a step went missing"))
     }
 
-    /// Roll every die the game waits for (seeded games that have started), each a stored
-    /// step.
+    /// Roll every die the game waits for (seeded games that have started), stored together
+    /// as one write.
     async fn roll_dice(&self, live: &mut Live) -> ApiResult<()> {
-        if live.row.dice != "seeded" || !live.started() {
-            return Ok(());
+        self.commit_run(live, None, None).await.map(|_| ())
+    }
+
+    /// The one write path: `first` (if any) judged on a copy of the game, then the dice the
+    /// server rolls after it (seeded games that have started: each face drawn from the
+    /// committed seeds at its chance point's index), all stored in one transaction — one
+    /// fsync and one round trip however many dice follow an action — and only then applied
+    /// to the live game. `first`'s events, if it was given.
+    async fn commit_run(
+        &self,
+        live: &mut Live,
+        first: Option<Step<Value>>,
+        client_id: Option<&str>,
+    ) -> ApiResult<Option<battlemat_core::dynamic::StepEvents>> {
+        let mut next = live.state.clone();
+        let mut chance_index = live.chance_index;
+        let mut run: Vec<(Step<Value>, battlemat_core::dynamic::StepEvents)> = Vec::new();
+        let seq_now = live.seq();
+        let judge = |next: &mut Box<dyn DynState>, chance_index: &mut u64, step: &Step<Value>| {
+            let chance = matches!(next.to_act(), ToAct::Chance(_));
+            let ev = next.apply_seen(step).map_err(|e| ApiError {
+                rule: e.rule.clone(),
+                seq: Some(seq_now),
+                ..ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.reason.clone())
+            })?;
+            if chance {
+                *chance_index += 1;
+            }
+            Ok::<_, ApiError>(ev)
+        };
+        let first_given = first.is_some();
+        if let Some(step) = first {
+            let ev = judge(&mut next, &mut chance_index, &step)?;
+            run.push((step, ev));
         }
-        while let ToAct::Chance(c) = live.state.to_act() {
-            let face = dice::face(
-                &live.row.server_seed,
-                &live.seat_seeds(),
-                live.chance_index,
-                &c.outcomes,
-            );
-            self.commit(live, Step::Roll { value: face }, None).await?;
+        if live.row.dice == "seeded" && live.started() {
+            let (server_seed, seeds) = (&live.row.server_seed, live.seat_seeds());
+            while let ToAct::Chance(c) = next.to_act() {
+                let face = dice::face(server_seed, &seeds, chance_index, &c.outcomes);
+                let step = Step::Roll { value: face };
+                let ev = judge(&mut next, &mut chance_index, &step)?;
+                run.push((step, ev));
+            }
         }
-        Ok(())
+        if run.is_empty() {
+            return Ok(None);
+        }
+        let over = matches!(next.to_act(), ToAct::Over(_));
+        let first_seq = live.seq() + 1;
+        let texts: Vec<String> = run.iter().map(|(s, _)| step_json(s)).collect();
+        self.store()
+            .append_steps(&live.row.id, first_seq, &texts, client_id, over)
+            .await?;
+        live.state = next;
+        live.chance_index = chance_index;
+        let first_events = first_given.then(|| run[0].1.clone());
+        for (step, ev) in run {
+            live.steps.push(step);
+            live.events.push(ev);
+        }
+        live.row.seq = live.seq();
+        live.row.over = over;
+        if let Some(c) = client_id {
+            live.client_ids.insert(c.to_string(), first_seq);
+        }
+        live.touch();
+        Ok(first_events)
     }
 
     /// A rate limit's verdict for a change made with `token` (if any) from `client`.

@@ -2,9 +2,18 @@
 //! versioned in `battlemat_migrations` (run under an advisory lock, so nodes starting at
 //! once migrate one after the other), leases for several nodes, and LISTEN/NOTIFY.
 //!
-//! Every change a node makes to a game is announced on the schema's channel in the same
-//! statement or transaction, with the payload `game:seq` only; a listener reads what
-//! changed from the tables.
+//! Every change a node makes to a game is announced on the schema's channel with the
+//! payload `game:seq` only; a listener reads what changed from the tables. A new game, a
+//! seat or a rematch is announced in its own statement or transaction. Steps, the hot path,
+//! are announced just after their commit by one announcer task, every step committed
+//! meanwhile in one `pg_notify` statement: a transaction that notifies holds a
+//! database-wide lock from before its commit until its WAL is flushed (PostgreSQL's
+//! `async.c`, `PreCommit_Notify`), so notifying inside each step's own statement made every
+//! step's commit wait for the one before — no group commit, one fsync per step in a row
+//! (the serve bench's closed loop: 2,684 actions/s, and p99 600 ms at 2,000/s open loop).
+//! The cost of announcing after the commit: a node that dies between a step's commit and
+//! its announcement leaves other nodes one step behind until the game's next announcement
+//! (the next step, from whichever node takes the lease), which brings everything it missed.
 
 use super::{GameRow, NodeId, SeatRow, StepRow, StoreError};
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
@@ -30,6 +39,37 @@ pub struct Postgres {
     node: NodeId,
     /// The channel this schema's changes are announced on.
     channel: String,
+    /// Committed steps (`game:seq`) for the announcer task.
+    announce: mpsc::UnboundedSender<String>,
+}
+
+/// The announcer: every step committed since its last statement announced in one
+/// `pg_notify` statement (no write of its own, so its commit waits for no fsync). Ends
+/// when the store is dropped.
+async fn announcer(pool: Pool, channel: String, mut steps: mpsc::UnboundedReceiver<String>) {
+    while let Some(first) = steps.recv().await {
+        let mut batch = vec![first];
+        while let Ok(more) = steps.try_recv() {
+            batch.push(more);
+        }
+        let sent = match pool.get().await {
+            Ok(c) => c
+                .execute(
+                    "SELECT pg_notify($1::text, p) FROM unnest($2::text[]) AS p",
+                    &[&channel, &batch],
+                )
+                .await
+                .map(|_| ())
+                .map_err(|e| StoreError::from(e).to_string()),
+            Err(e) => Err(pool_err(e).to_string()),
+        };
+        if let Err(e) = sent {
+            eprintln!(
+                "announcing {} steps to the other nodes: {e} (they catch up at the game's next step)",
+                batch.len()
+            );
+        }
+    }
 }
 
 /// What taking a lease found.
@@ -128,11 +168,14 @@ impl Postgres {
                 .collect::<String>()
                 .to_ascii_lowercase()
         );
+        let (announce, steps) = mpsc::unbounded_channel();
+        tokio::spawn(announcer(pool.clone(), channel.clone(), steps));
         Ok(Postgres {
             pool,
             config,
             node: node.clone(),
             channel,
+            announce,
         })
     }
 
@@ -187,43 +230,41 @@ impl Postgres {
         Ok(())
     }
 
-    /// One statement: the seq moves on only where it is the one before and this node holds
-    /// the lease; the step goes in only if it did; the notification only if both did.
-    pub async fn append_step(
+    /// One statement: the seq moves on only where it is the one before the run and this node
+    /// holds the lease; the run goes in only if it did; the notification only if both did.
+    pub async fn append_steps(
         &self,
         game: &str,
         seq: i64,
-        step: &str,
+        steps: &[String],
         client_id: Option<&str>,
         over: bool,
     ) -> Result<(), StoreError> {
         let c = self.client().await?;
+        // One statement: the game's seq moved from the one before the run to its last
+        // (where this node holds the lease) and the run inserted (the client's id on its
+        // first); announced once committed.
         let q = c
             .prepare_cached(
-                "WITH g AS (UPDATE games SET seq = $2::bigint, over = $3::boolean \
+                "WITH g AS (UPDATE games SET seq = $2::bigint + cardinality($4::text[]) - 1, \
+                   over = $3::boolean \
                    WHERE id = $1::text AND seq = $2::bigint - 1 AND EXISTS (SELECT 1 FROM leases l \
                    WHERE l.game = $1::text AND l.node = $6::text AND l.expires_at > now()) \
                    RETURNING id), \
                  s AS (INSERT INTO steps (game, seq, step, client_id) \
-                   SELECT id, $2::bigint, $4::text, $5::text FROM g RETURNING seq) \
-                 SELECT pg_notify($7::text, $1::text || ':' || $2::bigint::text) FROM s",
+                   SELECT g.id, $2::bigint + t.i - 1, t.step, \
+                     CASE WHEN t.i = 1 THEN $5::text END \
+                   FROM g, unnest($4::text[]) WITH ORDINALITY AS t(step, i) RETURNING seq), \
+                 last AS (SELECT max(seq) AS seq FROM s) \
+                 SELECT last.seq FROM last WHERE last.seq IS NOT NULL",
             )
             .await?;
         let rows = c
-            .query(
-                &q,
-                &[
-                    &game,
-                    &seq,
-                    &over,
-                    &step,
-                    &client_id,
-                    &self.node.id,
-                    &self.channel,
-                ],
-            )
+            .query(&q, &[&game, &seq, &over, &steps, &client_id, &self.node.id])
             .await?;
-        if rows.len() == 1 {
+        if let Some(row) = rows.first() {
+            let last: i64 = row.get(0);
+            let _ = self.announce.send(format!("{game}:{last}"));
             return Ok(());
         }
         let at: Option<i64> = c

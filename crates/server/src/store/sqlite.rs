@@ -1,5 +1,6 @@
-//! The SQLite store: one connection to a file in WAL mode with `synchronous=FULL`, its
-//! schema versioned by `PRAGMA user_version`.
+//! The SQLite store: a connection to a file in WAL mode with `synchronous=FULL` that
+//! writes (owned by the store's writer thread) and a read-only one beside it, the schema
+//! versioned by `PRAGMA user_version`.
 
 use super::{GameRow, SeatRow, StepRow, StoreError};
 use rusqlite::{Connection, params};
@@ -11,22 +12,23 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/sqlite/0003_cluster.sql"),
 ];
 
-/// A step to append: its game, seq, the step (JSON), the client's id, and whether the game
-/// is over after it.
+/// A run of steps to append: its game, the first step's seq, the steps (JSON), the client's
+/// id (the first step's), and whether the game is over after the last.
 pub struct Append {
     pub game: String,
     pub seq: i64,
-    pub step: String,
+    pub steps: Vec<String>,
     pub client_id: Option<String>,
     pub over: bool,
 }
 
-/// One step inside the batch's transaction: checked (its seq must be the game's next),
-/// then written; a step refused writes nothing.
-fn append(tx: &rusqlite::Transaction<'_>, a: &Append) -> Result<(), StoreError> {
-    let at: i64 = tx.query_row("SELECT seq FROM games WHERE id = ?1", [&a.game], |r| {
-        r.get(0)
-    })?;
+/// One run inside the batch's transaction, in a savepoint: checked (its first seq must be
+/// the game's next), then written; a run refused writes nothing.
+fn append(tx: &mut rusqlite::Transaction<'_>, a: &Append) -> Result<(), StoreError> {
+    let sp = tx.savepoint()?;
+    let at: i64 = sp
+        .prepare_cached("SELECT seq FROM games WHERE id = ?1")?
+        .query_row([&a.game], |r| r.get(0))?;
     if at + 1 != a.seq {
         return Err(StoreError::Seq {
             game: a.game.clone(),
@@ -34,14 +36,18 @@ fn append(tx: &rusqlite::Transaction<'_>, a: &Append) -> Result<(), StoreError> 
             expected: a.seq - 1,
         });
     }
-    tx.execute(
-        "INSERT INTO steps (game, seq, step, client_id) VALUES (?1, ?2, ?3, ?4)",
-        params![a.game, a.seq, a.step, a.client_id],
-    )?;
-    tx.execute(
-        "UPDATE games SET seq = ?2, over = ?3 WHERE id = ?1",
-        params![a.game, a.seq, a.over],
-    )?;
+    {
+        let mut insert = sp.prepare_cached(
+            "INSERT INTO steps (game, seq, step, client_id) VALUES (?1, ?2, ?3, ?4)",
+        )?;
+        for (i, step) in a.steps.iter().enumerate() {
+            let client_id = if i == 0 { a.client_id.as_deref() } else { None };
+            insert.execute(params![a.game, a.seq + i as i64, step, client_id])?;
+        }
+    }
+    sp.prepare_cached("UPDATE games SET seq = ?2, over = ?3 WHERE id = ?1")?
+        .execute(params![a.game, a.seq + a.steps.len() as i64 - 1, a.over])?;
+    sp.commit()?;
     Ok(())
 }
 
@@ -64,6 +70,17 @@ impl Sqlite {
             tx.pragma_update(None, "user_version", (i + 1) as i64)?;
             tx.commit()?;
         }
+        Ok(Sqlite { conn })
+    }
+
+    /// A second connection to the database at `path` (already opened and migrated), for
+    /// reads only: in WAL mode it reads the last commit while the writer writes.
+    pub fn open_reader(path: &Path) -> Result<Sqlite, StoreError> {
+        let conn = Connection::open_with_flags(
+            path,
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
         Ok(Sqlite { conn })
     }
 
@@ -98,11 +115,11 @@ impl Sqlite {
         Ok(())
     }
 
-    /// Append steps (each must be its game's next) in one transaction, so one fsync makes
-    /// them all durable (group commit): each step's own verdict, in order. A step refused
-    /// changes nothing; the others still go in.
+    /// Append runs of steps (each run's first must be its game's next) in one transaction,
+    /// so one fsync makes them all durable (group commit): each run's own verdict, in order.
+    /// A run refused changes nothing; the others still go in.
     pub fn append_steps(&mut self, batch: &[Append]) -> Vec<Result<(), StoreError>> {
-        let tx = match self
+        let mut tx = match self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
         {
@@ -114,7 +131,7 @@ impl Sqlite {
                     .collect();
             }
         };
-        let out: Vec<Result<(), StoreError>> = batch.iter().map(|a| append(&tx, a)).collect();
+        let out: Vec<Result<(), StoreError>> = batch.iter().map(|a| append(&mut tx, a)).collect();
         match tx.commit() {
             Ok(()) => out,
             Err(e) => batch
