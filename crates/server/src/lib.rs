@@ -1399,8 +1399,8 @@ async fn post_action(
             Step::Act { seat, action }
         }
     };
+    // The dice the server rolls after it were stored with it.
     let ev = app.commit(&mut live, step, req.id.as_deref()).await?;
-    app.roll_dice(&mut live).await?;
     let seq = live.seq();
     drop(live);
     app.wake(&slot);
@@ -1433,7 +1433,6 @@ async fn resign(
     app.limit(token.as_deref(), &client)?;
     live.playing()?;
     let ev = app.commit(&mut live, Step::Resign { seat }, None).await?;
-    app.roll_dice(&mut live).await?;
     let seq = live.seq();
     drop(live);
     app.wake(&slot);

@@ -203,7 +203,6 @@ pub(crate) async fn leave(
         "freed".to_string()
     } else if to == "forfeit" {
         app.commit(&mut live, Step::Resign { seat }, None).await?;
-        app.roll_dice(&mut live).await?;
         to
     } else {
         let seed = live.seats[i].seed.clone();
@@ -283,7 +282,6 @@ pub(crate) async fn claim(
     let ev = app
         .commit(&mut live, Step::Resign { seat: gone }, None)
         .await?;
-    app.roll_dice(&mut live).await?;
     let seq = live.seq();
     drop(live);
     app.wake(&slot);
