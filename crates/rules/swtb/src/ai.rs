@@ -32,36 +32,17 @@ impl Swtb {
     /// A heuristic for AIs, for `side` (a seat's side: seats of one side share it): mostly
     /// the share of worth left, plus a little for closing in and the goal.
     pub fn heuristic(&self, side: u8) -> f64 {
-        let occ = self.occupancy();
-        let mine = self.worth(side, &occ);
-        let theirs = self.worth(other(side), &occ);
+        let looked = self.look();
+        let (mine, theirs) = (
+            looked.worth[side as usize],
+            looked.worth[other(side) as usize],
+        );
         let material = if mine + theirs > 0.0 {
             (mine - theirs) / (mine + theirs)
         } else {
             0.0
         };
-        let g = &self.fixed.grid;
-        let approach = |s: u8| -> f64 {
-            let mut total = 0.0;
-            let mut n = 0.0;
-            for u in self.ids().filter(|&u| self.now.units[u as usize].side == s) {
-                let Some(c) = self.cell_of(u) else { continue };
-                let d = self
-                    .ids()
-                    .filter(|&e| self.now.units[e as usize].side != s)
-                    .filter_map(|e| self.cell_of(e))
-                    .map(|e| g.distance(c, e))
-                    .min()
-                    .unwrap_or(0);
-                total += d as f64;
-                n += 1.0;
-            }
-            if n > 0.0 {
-                total / n / (g.width.max(g.height) as f64)
-            } else {
-                0.0
-            }
-        };
+        let approach = |s: u8| looked.approach[s as usize];
         let goal = match &self.fixed.setup.scenario.goal {
             Some(Goal::Reach { side: s, cells }) => {
                 let v = self.nearness(*s, cells);
@@ -83,21 +64,110 @@ impl Swtb {
             .clamp(-0.99, 0.99)
     }
 
-    /// `side`'s units' worth: their costs, each a share more in cover or fortified.
-    fn worth(&self, side: u8, occ: &Occupancy) -> f64 {
-        self.ids()
-            .filter(|&u| self.now.units[u as usize].side == side && self.alive(u))
-            .map(|u| {
-                let mut share = 1.0;
-                if self.cover_on(u, occ) {
+    /// Both sides' worth and mean distance to the nearest enemy, in one pass over the pairs
+    /// of units on the battlefield: each pair's distance once, a sight line looked up (the
+    /// grid's sight table against the blocking cells, as `Swtb::occupancy` marks them) only
+    /// while the target may still be in cover and the other is a ground blaster. A line is
+    /// taken as clear both ways (the cells between two cells are the same from either end).
+    fn look(&self) -> Looked {
+        let g = &self.fixed.grid;
+        let mut on = Vec::with_capacity(self.now.units.len());
+        for u in self.ids() {
+            if let Some(c) = self.cell_of(u) {
+                let x = &self.now.units[u as usize];
+                let t = self.ty(u);
+                on.push(OnField {
+                    u,
+                    cell: c,
+                    side: x.side as usize & 1,
+                    flies: t.flies(),
+                    // Reaches a ground unit: in contact, any weapon; past it, a blaster's line.
+                    strikes: !t.flies() && t.weapon != Weapon::None && t.attacks_ground,
+                    shoots: !t.flies() && t.weapon == Weapon::Blaster && t.attacks_ground,
+                    nearest: u32::MAX,
+                    covered: !t.flies(),
+                });
+            }
+        }
+        // The cells that block sight (SWTB-4: walls, hills, ground units), as the grid's
+        // sight table wants them; on a grid without one, the occupancy, built if needed.
+        let topo = &self.fixed.topology;
+        let mut blocking = self.fixed.terrain_blocking;
+        for x in on.iter().filter(|x| !x.flies) {
+            blocking.insert(g.index(x.cell));
+        }
+        let mut occ: Option<Occupancy> = None;
+        let mut clear = |a: Cell, b: Cell| {
+            if topo.has_sight_table() {
+                topo.clear_in(a, b, &blocking)
+            } else {
+                let occ = occ.get_or_insert_with(|| self.occupancy());
+                self.clear_line(a, b, occ)
+            }
+        };
+        for a in 0..on.len() {
+            for b in a + 1..on.len() {
+                if on[a].side == on[b].side {
+                    continue;
+                }
+                let d = g.distance(on[a].cell, on[b].cell);
+                on[a].nearest = on[a].nearest.min(d);
+                on[b].nearest = on[b].nearest.min(d);
+                let a_hits = on[b].covered && on[a].strikes;
+                let b_hits = on[a].covered && on[b].strikes;
+                if !a_hits && !b_hits {
+                    continue;
+                }
+                if d <= 1 {
+                    on[b].covered &= !a_hits;
+                    on[a].covered &= !b_hits;
+                    continue;
+                }
+                let a_shoots = a_hits && on[a].shoots;
+                let b_shoots = b_hits && on[b].shoots;
+                if !a_shoots && !b_shoots {
+                    continue;
+                }
+                if clear(on[a].cell, on[b].cell) {
+                    on[b].covered &= !a_shoots;
+                    on[a].covered &= !b_shoots;
+                }
+            }
+        }
+        let size = g.width.max(g.height) as f64;
+        let mut l = Looked {
+            worth: [0.0; 2],
+            approach: [0.0; 2],
+        };
+        let mut counted = [0.0f64; 2];
+        for x in &on {
+            let d = if x.nearest == u32::MAX { 0 } else { x.nearest };
+            l.approach[x.side] += d as f64;
+            counted[x.side] += 1.0;
+        }
+        for s in 0..2 {
+            if counted[s] > 0.0 {
+                l.approach[s] /= counted[s] * size;
+            }
+        }
+        let mut field = on.iter().peekable();
+        for u in self.ids() {
+            if !self.alive(u) {
+                continue;
+            }
+            let mut share = 1.0;
+            if field.peek().is_some_and(|x| x.u == u) {
+                let x = field.next().expect("peeked");
+                if x.covered && !x.flies {
                     share += COVER;
                 }
-                if self.fortified_defender(u) {
-                    share += FORTIFIED;
-                }
-                self.ty(u).cost as f64 * share
-            })
-            .sum()
+            }
+            if self.fortified_defender(u) {
+                share += FORTIFIED;
+            }
+            l.worth[self.now.units[u as usize].side as usize & 1] += self.ty(u).cost as f64 * share;
+        }
+        l
     }
 
     /// 1 with a ground unit of `side` on one of `cells`, falling to 0 as its nearest one is
@@ -127,16 +197,13 @@ impl Swtb {
     /// SWTB-4: is `u` (a ground unit on the battlefield) out of every enemy ground unit's
     /// reach where it stands — no enemy blaster with a clear line to it, no enemy in contact?
     pub fn in_cover(&self, u: UnitId) -> bool {
-        self.cover_on(u, &self.occupancy())
-    }
-
-    fn cover_on(&self, u: UnitId, occ: &Occupancy) -> bool {
         if self.ty(u).flies() {
             return false;
         }
         let Some(at) = self.cell_of(u) else {
             return false;
         };
+        let occ = self.occupancy();
         let side = self.now.units[u as usize].side;
         let g = &self.fixed.grid;
         self.ids().all(|e| {
@@ -153,7 +220,28 @@ impl Swtb {
             if g.distance(at, from) <= 1 {
                 return false;
             }
-            t.weapon != Weapon::Blaster || !self.clear_line(from, at, occ)
+            t.weapon != Weapon::Blaster || !self.clear_line(from, at, &occ)
         })
     }
+}
+
+/// A unit on the battlefield, as the evaluation's one pass sees it.
+struct OnField {
+    u: UnitId,
+    cell: Cell,
+    side: usize,
+    flies: bool,
+    strikes: bool,
+    shoots: bool,
+    /// The distance to the nearest enemy on the battlefield.
+    nearest: u32,
+    /// A ground unit no enemy reaches so far.
+    covered: bool,
+}
+
+/// What the pass works out for both sides.
+struct Looked {
+    worth: [f64; 2],
+    /// The mean distance to the nearest enemy, over the board's length.
+    approach: [f64; 2],
 }
