@@ -139,22 +139,23 @@ fn a_greedy_decision_holds_at_most_256_mib_in_every_game() {
     let held = std::hint::black_box(vec![1u8; 1 << 20]);
     assert!(PEAK.load(Relaxed) - base >= 1 << 20);
     drop(held);
-    let mut rows: Vec<(&str, Vec<usize>)> = Vec::new();
     // Each game's heaviest scenarios: the most bodies, the longest chains of dice.
-    rows.push((
-        "sd-era/egg_hunt",
-        peaks::<battlemat_sd_era::SdEra>("egg_hunt"),
-    ));
-    rows.push(("sd-era/zones", peaks::<battlemat_sd_era::SdEra>("zones")));
-    rows.push(("sd-era/soccer", peaks::<battlemat_sd_era::SdEra>("soccer")));
-    rows.push(("sd-era/safari", peaks::<battlemat_sd_era::SdEra>("safari")));
-    rows.push(("ms-d20/ambush", peaks::<battlemat_ms_d20::MsD20>("ambush")));
-    rows.push(("swtb/bunker", peaks::<battlemat_swtb::Swtb>("bunker")));
-    rows.push(("serm/skirmish", peaks::<battlemat_serm::Serm>("skirmish")));
-    rows.push((
-        "abaoaqu/a_bao_a_qu",
-        peaks::<battlemat_abaoaqu::AbaoAqu>("a_bao_a_qu"),
-    ));
+    let rows: Vec<(&str, Vec<usize>)> = vec![
+        (
+            "sd-era/egg_hunt",
+            peaks::<battlemat_sd_era::SdEra>("egg_hunt"),
+        ),
+        ("sd-era/zones", peaks::<battlemat_sd_era::SdEra>("zones")),
+        ("sd-era/soccer", peaks::<battlemat_sd_era::SdEra>("soccer")),
+        ("sd-era/safari", peaks::<battlemat_sd_era::SdEra>("safari")),
+        ("ms-d20/ambush", peaks::<battlemat_ms_d20::MsD20>("ambush")),
+        ("swtb/bunker", peaks::<battlemat_swtb::Swtb>("bunker")),
+        ("serm/skirmish", peaks::<battlemat_serm::Serm>("skirmish")),
+        (
+            "abaoaqu/a_bao_a_qu",
+            peaks::<battlemat_abaoaqu::AbaoAqu>("a_bao_a_qu"),
+        ),
+    ];
     let mut over = Vec::new();
     for (name, p) in &rows {
         let most = p.iter().copied().max().unwrap_or(0);

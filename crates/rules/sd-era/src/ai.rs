@@ -350,7 +350,7 @@ impl SdEra {
         !y.stunned
             && !x.stunned
             && !x.hidden
-            && !(self.fixed.kind == MissionKind::RingBattle && y.outside && !x.outside)
+            && (self.fixed.kind != MissionKind::RingBattle || !y.outside || x.outside)
     }
 }
 

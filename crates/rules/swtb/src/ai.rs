@@ -145,9 +145,9 @@ impl Swtb {
             l.approach[x.side] += d as f64;
             counted[x.side] += 1.0;
         }
-        for s in 0..2 {
-            if counted[s] > 0.0 {
-                l.approach[s] /= counted[s] * size;
+        for (a, n) in l.approach.iter_mut().zip(counted) {
+            if n > 0.0 {
+                *a /= n * size;
             }
         }
         let mut field = on.iter().peekable();
