@@ -275,8 +275,11 @@ fn expect_to<G: Game>(
     if depth == 0 {
         return state.evaluate(seat);
     }
-    if let Some(v) = memo.get(state) {
-        return *v;
+    if let Some(&v) = memo.get(state) {
+        // A revisit while this state's value is still being worked out (a cycle): scored as
+        // it stands, evaluated only now (most chance states are never revisited, so most of
+        // those evaluations were thrown away; the value is the same).
+        return if v.is_nan() { state.evaluate(seat) } else { v };
     }
     if *left == 0 {
         *exhausted = true;
@@ -284,8 +287,8 @@ fn expect_to<G: Game>(
     }
     *left -= 1;
     // A chance point can lead back to itself (a tie rolled again). Until this state's value
-    // is known, a revisit scores it as it stands, which cuts the cycle.
-    memo.insert(state.clone(), state.evaluate(seat));
+    // is known, a revisit scores it as it stands, which cuts the cycle: NaN marks it.
+    memo.insert(state.clone(), f64::NAN);
     let total = c.total_weight() as f64;
     let mut v = 0.0;
     let mut events = Vec::new();

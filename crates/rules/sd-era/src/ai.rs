@@ -1,15 +1,66 @@
 //! A heuristic value of a position for AIs that stop searching before the end: the
 //! mission's score against the best opponent's, then units standing (not stunned, in the
-//! ring), then closeness to the mission's objective.
+//! ring), then what the mission rewards where a unit stands:
+//!
+//! - KING OF THE HILL (SDE-KOTH.2): a unit on top of the hill may spend an action for a
+//!   token, so holding it is worth [`ON_HILL`] of a token; every unit counts closeness to it.
+//! - SOCCER (SDE-SOCCER.2, .3): each ball counts [`BALL_PER_STICK`] a stick it is nearer an
+//!   opponent's goal than the seat's own, and units want to stand behind the ball (on the far
+//!   side from the goal they shoot at), where a shot drives it goalward (SDE-SHOOT's
+//!   knockback runs along the line of fire).
+//! - KICK-BOMB (SDE-KICKBOMB.2): a unit within a stick of a bomb loses its owner a token if
+//!   the bomb's dice show a six at the turn's end: it counts that chance of a token against.
+//! - EGG HUNT, CONVOY, BATTLE ZONES, SAFARI: closeness to credits or an egg, the ship, the
+//!   open zone's enemies and blips; an animal carried near an edge.
+//! - Cover and reach (SDE-SIGHT, SDE-RANGE), where a shot's knockback costs the mission
+//!   something directly (KING OF THE HILL's hill, RING BATTLE's ring, SHOOTING GALLERY's
+//!   tokens): a unit that some enemy can shoot where both stand (in range with a die left,
+//!   and a line of sight terrain does not block) counts [`EXPOSED`] against its seat
+//!   ([`EXPOSED_GALLERY`] in SHOOTING GALLERY, where every stun is the shooter's token,
+//!   SDE-GALLERY.2). A stunned unit cannot be attacked (SDE-KB2), and a hidden one is only
+//!   found (SDE-H).
+//!
+//! It stays cheap (it is asked at every MCTS leaf and every greedy chance state): one pass
+//! over the pairs of enemy units for every seat at once (each pair once; a pair farther apart
+//! than either's reach rejected without a square; a sight line traced only where one can
+//! reach the other), then a pass over the bodies per seat; no allocation.
 
-use crate::data::{MissionKind, STICK};
-use crate::state::SdEra;
+use crate::data::{MissionKind, STICK, Special};
+use crate::state::{Body, SdEra, UnitId};
 use battlemat_core::Seat;
+use battlemat_geom::table::Point;
+
+/// KING OF THE HILL: a unit on top of the hill, in tokens (a token takes one action there).
+pub const ON_HILL: f64 = 0.5;
+/// SOCCER: what a ball a stick nearer an opponent's goal than one's own is worth, in tokens.
+pub const BALL_PER_STICK: f64 = 0.08;
+/// A unit an enemy can shoot where it stands, in tokens against its seat.
+pub const EXPOSED: f64 = 0.05;
+/// The same in SHOOTING GALLERY, where a stun is a token.
+pub const EXPOSED_GALLERY: f64 = 0.15;
+/// How far behind the ball a unit wants to stand (SOCCER), in ticks.
+const BEHIND_BALL: i64 = STICK / 2;
 
 impl SdEra {
     pub fn heuristic(&self, seat: Seat) -> f64 {
-        let n = self.fixed.players as usize;
-        let scores: Vec<f64> = (0..n).map(|s| self.standing(s as Seat)).collect();
+        let n = (self.fixed.players as usize).min(MAX_SEATS);
+        let mut at = Looked {
+            exposed: if self.shots_count() {
+                self.exposure()
+            } else {
+                [0; 4]
+            },
+            goals: [None; MAX_SEATS],
+        };
+        if self.fixed.kind == MissionKind::Soccer {
+            for (s, g) in at.goals.iter_mut().enumerate().take(n) {
+                *g = self.goal_middle(s as Seat);
+            }
+        }
+        let mut scores = [0.0f64; MAX_SEATS];
+        for (s, v) in scores.iter_mut().enumerate().take(n) {
+            *v = self.standing(s as Seat, &at);
+        }
         let mine = scores[seat as usize];
         let best_other = (0..n)
             .filter(|&s| s != seat as usize)
@@ -19,7 +70,7 @@ impl SdEra {
     }
 
     /// How well a seat stands, in rough "tokens".
-    fn standing(&self, seat: Seat) -> f64 {
+    fn standing(&self, seat: Seat, at: &Looked) -> f64 {
         let tokens = f64::from(self.now.tokens[seat as usize]);
         let mut v = match self.fixed.kind {
             MissionKind::RingBattle => 0.0,
@@ -51,11 +102,33 @@ impl SdEra {
                 }
             }
         }
-        let target = self.objective();
+        // SOCCER: the balls against the goals.
+        if self.fixed.kind == MissionKind::Soccer {
+            v += self.balls_toward_goals(seat, &at.goals);
+        }
+        let target = self.objective(seat, &at.goals);
+        let hill = self.hill();
+        let exposed = if self.fixed.kind == MissionKind::ShootingGallery {
+            EXPOSED_GALLERY
+        } else {
+            EXPOSED
+        };
         for u in self.ids() {
             let x = self.unit(u);
             if x.owner != Some(seat) || !x.on_table() {
                 continue;
+            }
+            // SDE-KOTH.2: a unit on top may collect a token (a stunned one first gets up).
+            if hill.is_some_and(|h| self.near_box(x.at, h)) && self.standing_on(u) == hill {
+                v += if x.stunned { 0.6 * ON_HILL } else { ON_HILL };
+            }
+            // SDE-KICKBOMB.2: a six among a bomb's dice costs a token for each unit in reach.
+            if self.fixed.kind == MissionKind::KickBomb && self.now.tokens[seat as usize] > 0 {
+                v -= self.bomb_risk(u);
+            }
+            // SDE-SIGHT, SDE-RANGE: in an enemy's sights where it stands.
+            if x.is_unit() && at.exposed(u) {
+                v -= exposed;
             }
             match self.fixed.kind {
                 MissionKind::RingBattle => {
@@ -70,22 +143,33 @@ impl SdEra {
                 }
             }
             if let Some(t) = target {
-                let d = battlemat_geom::table::distance_floor(x.at, t) as f64 / STICK as f64;
+                let d = sticks(x.at, t);
                 v -= 0.03 * d;
             }
         }
         v
     }
 
-    /// Where a unit wants to be: the hill, a ball, credits or an egg, by the ship, the open
-    /// zone's enemies and blips, or nowhere in particular.
-    fn objective(&self) -> Option<battlemat_geom::table::Point> {
-        match self.fixed.kind {
+    /// Where `seat`'s units want to be: the hill, behind a ball (from the nearest opponent's
+    /// goal), credits or an egg, by the ship, the open zone's enemies and blips, or nowhere
+    /// in particular.
+    fn objective(&self, seat: Seat, goals: &[Option<Point>; MAX_SEATS]) -> Option<(f64, f64)> {
+        let spot = match self.fixed.kind {
             MissionKind::KingOfTheHill => Some(self.fixed.centre),
-            MissionKind::Soccer => self
-                .ids()
-                .find(|&b| self.unit(b).is_ball())
-                .map(|b| self.unit(b).at),
+            MissionKind::Soccer => {
+                let ball = self
+                    .ids()
+                    .find(|&b| self.unit(b).is_ball() && self.unit(b).on_table())
+                    .map(|b| self.unit(b).at)?;
+                let Some(g) = goal_to_shoot_at(goals, seat, ball) else {
+                    return Some(ticks_of(ball));
+                };
+                // Half a stick from the ball, on the line from the goal through it.
+                let (dx, dy) = ((ball.x - g.x) as f64, (ball.y - g.y) as f64);
+                let len = (dx * dx + dy * dy).sqrt().max(1.0);
+                let behind = BEHIND_BALL as f64 / len;
+                return Some((ball.x as f64 + dx * behind, ball.y as f64 + dy * behind));
+            }
             // EGG HUNT: credits to pick up, else an egg to break.
             MissionKind::EggHunt => self
                 .ids()
@@ -111,6 +195,215 @@ impl SdEra {
                     .map(|b| self.unit(b).at)
             }
             _ => None,
-        }
+        };
+        spot.map(ticks_of)
     }
+
+    /// SOCCER (SDE-SOCCER.2, .3): for each ball, how many sticks nearer the nearest
+    /// opponent's goal than `seat`'s own it is, in tokens.
+    fn balls_toward_goals(&self, seat: Seat, goals: &[Option<Point>; MAX_SEATS]) -> f64 {
+        let Some(own) = goals.get(seat as usize).copied().flatten() else {
+            return 0.0;
+        };
+        let mut v = 0.0;
+        for b in self.ids() {
+            let y = self.unit(b);
+            if !y.is_ball() || !y.on_table() {
+                continue;
+            }
+            let Some(g) = goal_to_shoot_at(goals, seat, y.at) else {
+                continue;
+            };
+            let to_own = sticks(y.at, ticks_of(own));
+            let to_theirs = sticks(y.at, ticks_of(g));
+            v += BALL_PER_STICK * (to_own - to_theirs);
+        }
+        v
+    }
+
+    /// The middle of `seat`'s goal (none while its edge is still to be chosen).
+    fn goal_middle(&self, seat: Seat) -> Option<Point> {
+        let (a, b) = self.goal_of(seat)?;
+        Some(Point::new((a.x + b.x) / 2, (a.y + b.y) / 2))
+    }
+
+    /// Is `p` within piece `piece`'s bounding box (a cheap test before asking whether a
+    /// base stands on it)?
+    fn near_box(&self, p: Point, piece: usize) -> bool {
+        let (x0, y0, x1, y1) = self.fixed.piece_bounds[piece];
+        (x0..=x1).contains(&p.x) && (y0..=y1).contains(&p.y)
+    }
+
+    /// KICK-BOMB (SDE-KICKBOMB.2): the chance that a bomb within a stick of `u` explodes at
+    /// the turn's end (at least one six among its explode dice), summed over such bombs.
+    fn bomb_risk(&self, u: UnitId) -> f64 {
+        let base = self.unit(u).base();
+        self.ids()
+            .filter_map(|b| {
+                let y = self.unit(b);
+                match y.body {
+                    Body::Bomb { dice } if y.on_table() && y.base().within(&base, STICK) => {
+                        Some(1.0 - (5.0f64 / 6.0).powi(i32::from(dice)))
+                    }
+                    _ => None,
+                }
+            })
+            .sum()
+    }
+
+    /// SDE-SHOOT, SDE-RANGE, SDE-SIGHT: could some enemy shoot `u` from where it stands —
+    /// within range with a die left after the range penalty, and with a line of sight? A
+    /// stunned unit cannot be attacked (SDE-KB2), and a shot that hits a hidden one only
+    /// finds it (SDE-H); in RING BATTLE a unit outside the ring shoots only units outside it
+    /// (SDE-RING.2).
+    pub fn shootable(&self, u: UnitId) -> bool {
+        Looked {
+            exposed: self.exposure(),
+            goals: [None; MAX_SEATS],
+        }
+        .exposed(u)
+    }
+
+    /// Does a shot's knockback cost the mission something directly — a token to the shooter
+    /// (SHOOTING GALLERY, SDE-GALLERY.2), the hill (KING OF THE HILL, SDE-KOTH.2), the ring
+    /// (RING BATTLE, SDE-RING.2)? Only there does the evaluation look at who can shoot whom
+    /// (elsewhere it would cost more time than it tells).
+    fn shots_count(&self) -> bool {
+        matches!(
+            self.fixed.kind,
+            MissionKind::ShootingGallery | MissionKind::KingOfTheHill | MissionKind::RingBattle
+        )
+    }
+
+    /// [`SdEra::shootable`] for every unit at once, a bit a unit id: each pair of enemies is
+    /// looked at once (range and sight are the same both ways; each side's dice differ), the
+    /// pairs farther apart on either axis than the longer gun's reach without a square, and a
+    /// sight line traced only for a pair where one can reach the other. The first
+    /// [`MAX_LOOKED`] units on the table are looked at.
+    fn exposure(&self) -> [u64; 4] {
+        let mut out = [0u64; 4];
+        // Each unit on the table once: its dice, ARTILLERY, the piece it stands on.
+        let mut looked = [Shooter::default(); MAX_LOOKED];
+        let mut n = 0;
+        for u in self.ids() {
+            let x = self.unit(u);
+            if x.is_unit() && x.on_table() && n < MAX_LOOKED {
+                looked[n] = Shooter {
+                    u,
+                    dice: self.attack_dice(u, false),
+                    artillery: self.has(u, Special::A),
+                    on: if self.fixed.any_holds {
+                        self.standing_on(u).unwrap_or(usize::MAX)
+                    } else {
+                        usize::MAX
+                    },
+                };
+                n += 1;
+            }
+        }
+        let looked = &looked[..n];
+        let bit = |out: &[u64; 4], u: UnitId| out[u as usize / 64] & (1 << (u % 64)) != 0;
+        let table = &self.fixed.table;
+        for (a, si) in looked.iter().enumerate() {
+            for sj in &looked[a + 1..] {
+                let (i, j) = (si.u, sj.u);
+                if !self.enemies(i, j) {
+                    continue;
+                }
+                let hit_j = !bit(&out, j) && self.may_shoot_at(i, j);
+                let hit_i = !bit(&out, i) && self.may_shoot_at(j, i);
+                if !hit_i && !hit_j {
+                    continue;
+                }
+                let (x, y) = (self.unit(i), self.unit(j));
+                // Past every stick either side's dice could reach (ARTILLERY ignores range).
+                if !si.artillery && !sj.artillery {
+                    let reach = i64::from(si.dice.max(sj.dice)) * STICK + x.radius() + y.radius();
+                    if (x.at.x - y.at.x).abs() > reach || (x.at.y - y.at.y).abs() > reach {
+                        continue;
+                    }
+                }
+                let k = self.extra_range(x.at, x.radius(), j);
+                let reaches = |s: &Shooter| s.dice > if s.artillery { 0 } else { k };
+                let hit_j = hit_j && reaches(si);
+                let hit_i = hit_i && reaches(sj);
+                // SDE-SIGHT as `SdEra::sees`: the pieces either stands on do not block.
+                if (hit_i || hit_j)
+                    && table.sight_boxed(x.at, y.at, &[si.on, sj.on], &self.fixed.piece_bounds)
+                {
+                    if hit_j {
+                        out[j as usize / 64] |= 1 << (j % 64);
+                    }
+                    if hit_i {
+                        out[i as usize / 64] |= 1 << (i % 64);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// May `e` shoot at `u`, range and sight aside: not stunned, `u` neither stunned nor
+    /// hidden, and in RING BATTLE not from outside the ring at a unit in it.
+    fn may_shoot_at(&self, e: UnitId, u: UnitId) -> bool {
+        let (y, x) = (self.unit(e), self.unit(u));
+        !y.stunned
+            && !x.stunned
+            && !x.hidden
+            && (self.fixed.kind != MissionKind::RingBattle || !y.outside || x.outside)
+    }
+}
+
+/// A unit as the cover pass sees it.
+#[derive(Clone, Copy, Default)]
+struct Shooter {
+    u: UnitId,
+    /// Attack dice before range (SDE-RANGE takes one a stick past the first).
+    dice: u8,
+    /// ARTILLERY: no range penalty (SDE-A).
+    artillery: bool,
+    /// The piece it stands on (`usize::MAX`: none).
+    on: usize,
+}
+
+/// The most seats a game has.
+const MAX_SEATS: usize = 8;
+/// The most units on the table the cover pass looks at.
+const MAX_LOOKED: usize = 64;
+
+/// What one evaluation works out once for every seat: which units an enemy can shoot, and
+/// SOCCER's goals (each seat's goal's middle).
+struct Looked {
+    exposed: [u64; 4],
+    goals: [Option<Point>; MAX_SEATS],
+}
+
+impl Looked {
+    fn exposed(&self, u: UnitId) -> bool {
+        self.exposed[u as usize / 64] & (1 << (u % 64)) != 0
+    }
+}
+
+/// SOCCER: the opponent's goal nearest `ball` (the middle of it), for `seat`.
+fn goal_to_shoot_at(goals: &[Option<Point>; MAX_SEATS], seat: Seat, ball: Point) -> Option<Point> {
+    goals
+        .iter()
+        .enumerate()
+        .filter(|&(s, _)| s != seat as usize)
+        .filter_map(|(_, g)| *g)
+        .min_by_key(|&g| {
+            let (dx, dy) = ((ball.x - g.x) as i128, (ball.y - g.y) as i128);
+            dx * dx + dy * dy
+        })
+}
+
+fn ticks_of(p: Point) -> (f64, f64) {
+    (p.x as f64, p.y as f64)
+}
+
+/// The distance from `a` to a point (in ticks, as floats), in sticks: floating point, which
+/// an evaluation may use (no state holds it), for a square root a tenth of the integer one's.
+fn sticks(a: Point, b: (f64, f64)) -> f64 {
+    let (dx, dy) = (a.x as f64 - b.0, a.y as f64 - b.1);
+    (dx * dx + dy * dy).sqrt() / STICK as f64
 }

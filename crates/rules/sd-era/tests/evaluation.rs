@@ -1,0 +1,179 @@
+//! The evaluation the AIs use (`Game::evaluate`, `src/ai.rs`): what each mission rewards
+//! where a unit stands, and cover. Each test compares the same army in two places, so the
+//! difference is the position's alone.
+
+mod common;
+
+use battlemat_core::Game;
+use battlemat_sd_era::SdEra;
+use battlemat_sd_era::state::Body;
+use common::*;
+
+/// The first body matching `what`.
+fn body(g: &SdEra, what: impl Fn(&Body) -> bool) -> u8 {
+    (0..g.now.units.len())
+        .find(|&i| what(&g.now.units[i].body))
+        .expect("a body") as u8
+}
+
+/// `seat`'s first unit (mission bodies such as balls and bombs come before the armies).
+fn unit_of(g: &SdEra, seat: u8) -> u8 {
+    (0..g.now.units.len())
+        .find(|&i| g.now.units[i].owner == Some(seat) && g.now.units[i].is_unit())
+        .expect("a unit") as u8
+}
+
+/// SDE-KOTH.2 ("A unit on the hill may spend 1 action to collect a token"): holding the hill
+/// is worth much more than standing at its foot, and the closer to the hill the better.
+#[test]
+fn sde_koth_2_a_unit_on_the_hill_evaluates_well_above_one_at_its_foot() {
+    let placed = |y: f64| {
+        let mut g = game(
+            "king_of_the_hill",
+            &[&["gundam"], &["magella_attack"]],
+            vec![hill(3.0, 3.0, 0.5, 1)],
+            &[],
+        );
+        begin(&mut g, 0);
+        put(&mut g, 0, 3.0, y);
+        put(&mut g, 1, 0.3, 5.7);
+        g
+    };
+    let top = placed(3.0);
+    let foot = placed(2.3);
+    let far = placed(0.5);
+    assert!(top.on_hill(0) && !foot.on_hill(0));
+    assert!(
+        top.evaluate(0) > foot.evaluate(0) + 0.05,
+        "on the hill {} against at its foot {}",
+        top.evaluate(0),
+        foot.evaluate(0)
+    );
+    assert!(top.evaluate(1) < foot.evaluate(1));
+    assert!(foot.evaluate(0) > far.evaluate(0), "closer is better");
+}
+
+/// SDE-SOCCER.2 ("A player earns 1 token each time they shoot or melee the soccer ball into
+/// any opponent's goal"): the ball near the opponent's goal is worth more than near one's
+/// own, with the units as far from where they would kick it in both.
+#[test]
+fn sde_soccer_2_a_ball_near_the_opponents_goal_evaluates_higher() {
+    let placed = |ball_y: f64| {
+        let mut g = game("soccer", &[&["zaku"], &["zaku"]], vec![], &[]);
+        begin(&mut g, 0);
+        // Seat 0 defends the near edge (y = 0), seat 1 the far one (y = 6).
+        let (a, b) = g.goal_of(0).unwrap();
+        assert!(a.y == 0 && b.y == 0);
+        let (a, b) = g.goal_of(1).unwrap();
+        assert!(a.y == ticks(6.0) && b.y == ticks(6.0));
+        let ball = body(&g, |b| matches!(b, Body::Ball));
+        put(&mut g, ball, 3.0, ball_y);
+        // Each unit as far from the spot behind the ball in both cases (out of each
+        // other's range).
+        let (u0, u1) = (unit_of(&g, 0), unit_of(&g, 1));
+        put(&mut g, u0, 0.5, 2.5);
+        put(&mut g, u1, 5.5, 3.5);
+        g
+    };
+    let attacking = placed(5.0);
+    let defending = placed(1.0);
+    assert!(
+        attacking.evaluate(0) > defending.evaluate(0) + 0.05,
+        "{} against {}",
+        attacking.evaluate(0),
+        defending.evaluate(0)
+    );
+    assert!(attacking.evaluate(1) < defending.evaluate(1));
+}
+
+/// SDE-KICKBOMB.2 ("All units within 1 stick of an exploding bomb will be hit! … For EACH
+/// unit of yours that is hit by the bomb, lose 1 token"): a unit beside a bomb of four
+/// explode dice is worse placed than the same unit out of its reach.
+#[test]
+fn sde_kickbomb_2_a_unit_in_a_big_bombs_reach_evaluates_lower() {
+    let placed = |x: f64, y: f64| {
+        let mut g = game("kick_bomb", &[&["zaku"], &["zaku"]], vec![], &[]);
+        begin(&mut g, 0);
+        let bomb = body(&g, |b| matches!(b, Body::Bomb { .. }));
+        g.now.units[bomb as usize].body = Body::Bomb { dice: 4 };
+        put(&mut g, bomb, 2.5, 2.5);
+        let (u0, u1) = (unit_of(&g, 0), unit_of(&g, 1));
+        put(&mut g, u0, x, y);
+        put(&mut g, u1, 4.5, 4.5);
+        g
+    };
+    let beside = placed(2.5, 1.8);
+    let away = placed(0.5, 0.5);
+    assert!(
+        away.evaluate(0) > beside.evaluate(0) + 0.05,
+        "{} against {}",
+        away.evaluate(0),
+        beside.evaluate(0)
+    );
+    assert!(away.evaluate(1) < beside.evaluate(1));
+}
+
+/// SDE-SIGHT ("if you can't see the target because of cover in the way, you can't attack
+/// them"), in SHOOTING GALLERY where every stun is a token (SDE-GALLERY.2): a unit behind a
+/// wall from the enemy's long gun is better placed than the same unit in its sights.
+#[test]
+fn sde_sight_a_unit_behind_cover_evaluates_higher_than_in_the_open() {
+    let placed = |x: f64| {
+        let mut g = game(
+            "shooting_gallery",
+            &[&["zaku", "zaku", "zaku"], &["gelgoog", "zaku", "zaku"]],
+            vec![wall(1.5, 1.8, 2.5, 2.2)],
+            &[],
+        );
+        begin(&mut g, 0);
+        put(&mut g, 0, x, 1.0);
+        put(&mut g, 1, 0.2, 0.2);
+        put(&mut g, 2, 1.0, 0.2);
+        put(&mut g, 3, 2.0, 3.5);
+        put(&mut g, 4, 0.2, 3.8);
+        put(&mut g, 5, 3.8, 3.8);
+        g
+    };
+    let hidden = placed(2.0);
+    let open = placed(3.5);
+    assert!(!hidden.shootable(0) && open.shootable(0));
+    assert!(hidden.evaluate(0) > open.evaluate(0));
+    assert!(hidden.evaluate(1) < open.evaluate(1));
+}
+
+/// SDE-RANGE ("For each additional STICK of range beyond the first, deduct one die from the
+/// attacker's roll"): a one-die unit within the range of an enemy's two dice (but the enemy
+/// out of its own) is worse placed than one past it; a stunned unit cannot be attacked at all
+/// (SDE-KB2).
+#[test]
+fn sde_range_a_unit_out_of_the_enemys_range_evaluates_higher() {
+    let placed = |y: f64| {
+        let mut g = game(
+            "shooting_gallery",
+            &[
+                &["magella_attack", "zaku", "zaku"],
+                &["zaku", "zaku", "zaku"],
+            ],
+            vec![],
+            &[],
+        );
+        begin(&mut g, 0);
+        for (u, x) in [(1, 0.2), (2, 3.8)] {
+            put(&mut g, u, x, 0.2);
+        }
+        for (u, x) in [(3, 2.0), (4, 0.2), (5, 3.8)] {
+            put(&mut g, u, x, 3.8);
+        }
+        put(&mut g, 0, 2.0, y);
+        g
+    };
+    let near = placed(2.0);
+    let far = placed(1.0);
+    assert!(near.shootable(0) && !far.shootable(0));
+    assert!(!near.shootable(3), "one die does not reach past a stick");
+    assert!(far.evaluate(0) > near.evaluate(0));
+    assert!(far.evaluate(1) < near.evaluate(1));
+    let mut stunned = near.clone();
+    stunned.now.units[0].stunned = true;
+    assert!(!stunned.shootable(0));
+}
