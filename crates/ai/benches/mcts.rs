@@ -8,10 +8,10 @@
 //! 90th percentile and the slowest decision in milliseconds; for MCTS also the median
 //! iterations and what a unit of work cost there (nanoseconds: the work budget's units are
 //! meant to cost about the same in every game), and the work's parts a decision (steps,
-//! listings, listed actions, evaluations: [`battlemat_ai::Work`]).
+//! listings, listed actions, evaluations, nodes on the paths: [`battlemat_ai::Work`]).
 //!
 //! `cargo bench -p battlemat-ai --bench mcts` (BATTLEMAT_BENCH_POINTS positions a scenario,
-//! default 12; BATTLEMAT_BENCH_ONLY=sd-era filters; BATTLEMAT_BENCH_ALL=1 measures every
+//! default 40; BATTLEMAT_BENCH_ONLY=sd-era filters; BATTLEMAT_BENCH_ALL=1 measures every
 //! scenario, not only the main one; BATTLEMAT_MCTS_WORK=N searches `mcts:Nw` instead of the
 //! default; BATTLEMAT_BENCH_GREEDY=0 skips the greedy row; BATTLEMAT_BENCH_CSV=FILE writes
 //! one line a position: game, scenario, ms, iterations, steps, listings, listed,
@@ -86,7 +86,7 @@ fn game<G: Game>(id: &str, budget: Budget, csv: &mut Option<std::fs::File>) {
     {
         return;
     }
-    let points = env("BATTLEMAT_BENCH_POINTS", 12);
+    let points = env("BATTLEMAT_BENCH_POINTS", 40);
     let scenarios = G::info().scenarios;
     let take = if env("BATTLEMAT_BENCH_ALL", 0) != 0 {
         scenarios.len()
@@ -98,7 +98,7 @@ fn game<G: Game>(id: &str, budget: Budget, csv: &mut Option<std::fs::File>) {
         let states = positions::<G>(&setup, points);
         println!("{id}/{} ({} positions)", s.id, states.len());
         let (mut millis, mut iterations, mut per_unit) = (vec![], vec![], vec![]);
-        let mut parts = [0u64; 4];
+        let mut parts = [0u64; 5];
         for (i, g) in states.iter().enumerate() {
             let mut m = Mcts::<G>::new(MctsConfig::new(budget));
             let t = Instant::now();
@@ -111,9 +111,10 @@ fn game<G: Game>(id: &str, budget: Budget, csv: &mut Option<std::fs::File>) {
             if w.units() > 0 {
                 per_unit.push(ms * 1e6 / w.units() as f64);
             }
-            for (p, x) in parts
-                .iter_mut()
-                .zip([w.steps, w.listings, w.listed, w.evaluations])
+            for (p, x) in
+                parts
+                    .iter_mut()
+                    .zip([w.steps, w.listings, w.listed, w.evaluations, w.nodes])
             {
                 *p += x;
             }
@@ -140,12 +141,13 @@ fn game<G: Game>(id: &str, budget: Budget, csv: &mut Option<std::fs::File>) {
             quantile(&per_unit, 0.5),
         );
         println!(
-            "  {:<12} a decision: steps {} listings {} listed {} evaluations {}",
+            "  {:<12} a decision: steps {} listings {} listed {} evaluations {} nodes {}",
             "",
             parts[0] / n,
             parts[1] / n,
             parts[2] / n,
-            parts[3] / n
+            parts[3] / n,
+            parts[4] / n
         );
         if env("BATTLEMAT_BENCH_GREEDY", 1) != 0 {
             let greedy = Greedy::default();

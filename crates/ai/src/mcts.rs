@@ -34,9 +34,13 @@
 //!   moves in A-Bao-A-Qu), so the default budget is *work*, not iterations: each tree
 //!   counts what it really spends ([`Work`]) and stops after the iteration that reaches its
 //!   share. The units, [`Work::units`]: a step applied (an action or a die in the tree or a
-//!   playout, with its clone) 10, an action listing 60 plus 1 for each action it lists, and
-//!   an evaluation 200 a seat (a leaf's evaluation stands for the iteration's fixed costs
-//!   too: the descent, the new node, the clone played out). The weights are a least-squares
+//!   playout, with its clone) 10, an action listing 60 plus 1 for each action it lists, an
+//!   evaluation 200 a seat (a leaf's evaluation stands for the iteration's fixed costs too:
+//!   the new node, the clone played out), and 5 for each node on an iteration's path (the
+//!   descent and the backing up). The last is small but never zero: an iteration that
+//!   ends on a node already known to be the end of the game applies, lists and evaluates
+//!   nothing, and a tree that had solved a game's last moves would otherwise spin through
+//!   a work budget forever. The weights are a least-squares
 //!   fit of decision times to these counts over every scenario of the five games
 //!   (`benches/mcts.rs` with `BATTLEMAT_BENCH_ALL=1 BATTLEMAT_BENCH_CSV=…`), rounded: a unit
 //!   then costs about 5–30 ns on one core of the machine it was measured on, the lists of
@@ -125,6 +129,8 @@ pub struct Work {
     pub listed: u64,
     /// Seats evaluated ([`Game::evaluate`] once for each seat of a leaf).
     pub evaluations: u64,
+    /// Nodes on the iterations' paths (the descent and the backing up of values).
+    pub nodes: u64,
 }
 
 /// Units of work a step costs ([`Work::units`]; the weights are fitted in the module's
@@ -134,9 +140,11 @@ pub const WORK_PER_STEP: u64 = 10;
 pub const WORK_PER_LISTING: u64 = 60;
 /// Units of work each listed action costs.
 pub const WORK_PER_LISTED: u64 = 1;
-/// Units of work one seat's evaluation costs (with the iteration's fixed costs: the
-/// descent, the new node, the leaf's clone).
+/// Units of work one seat's evaluation costs (with the iteration's fixed costs: the new
+/// node, the leaf's clone).
 pub const WORK_PER_EVALUATION: u64 = 200;
+/// Units of work each node on an iteration's path costs (choosing a child, backing up).
+pub const WORK_PER_NODE: u64 = 5;
 
 impl Work {
     /// The weighted sum the work budget is spent in.
@@ -145,6 +153,7 @@ impl Work {
             + self.listings * WORK_PER_LISTING
             + self.listed * WORK_PER_LISTED
             + self.evaluations * WORK_PER_EVALUATION
+            + self.nodes * WORK_PER_NODE
     }
 
     fn add(&mut self, o: &Work) {
@@ -152,6 +161,7 @@ impl Work {
         self.listings += o.listings;
         self.listed += o.listed;
         self.evaluations += o.evaluations;
+        self.nodes += o.nodes;
     }
 }
 
@@ -592,6 +602,10 @@ impl<G: Game> Tree<G> {
                 }
             }
         };
+        // Every iteration pays for its path, even one that ends on a node already known to
+        // be the game's end and so applies, lists and evaluates nothing (else a tree that
+        // had solved the end of a game would spin through a work budget forever).
+        self.work.nodes += self.path.len() as u64;
         for &i in &self.path {
             let n = &mut self.nodes[i as usize];
             n.visits += 1;

@@ -235,3 +235,41 @@ fn a_work_budget_is_reproducible() {
     let mut m = Mcts::<Swtb>::new(MctsConfig::new(Budget::Work(160_000)));
     assert!(m.search(&g, &mut Roller::new(42, 0)).unwrap().iterations > one.iterations);
 }
+
+/// At a game's last decision the tree soon knows every way the game ends, and iterations
+/// that end on a known end spend no steps, listings or evaluations: the work budget still
+/// runs out (each iteration pays for its path), the search does not spin.
+#[test]
+fn a_work_budget_ends_at_the_last_decision_of_a_game() {
+    fn last_decision<G: Game>(scenario: &str, seed: u64) -> G {
+        let setup = G::setup(scenario, &BTreeMap::new()).unwrap();
+        let mut g = G::new_game(&setup).unwrap();
+        let mut r = Roller::new(seed, 0);
+        let mut last = None;
+        loop {
+            let step = match g.next() {
+                Next::Over => break,
+                Next::Chance(o) => Step::Roll {
+                    value: o.roll(&mut r),
+                },
+                Next::Decide(seat) => {
+                    last = Some(g.clone());
+                    let action = battlemat_ai::Random.choose(&g, &mut r).unwrap();
+                    Step::Act { seat, action }
+                }
+            };
+            g.apply(&step).unwrap();
+        }
+        last.unwrap()
+    }
+    for seed in 0..3 {
+        let g: Swtb = last_decision("outpost", seed);
+        let mut m = Mcts::<Swtb>::new(MctsConfig::new(Budget::Work(200_000)));
+        let report = m.search(&g, &mut Roller::new(seed, 0)).unwrap();
+        assert!(report.work.units() >= 200_000 || report.iterations == 0);
+        let g: battlemat_ms_d20::MsD20 = last_decision("duel", seed);
+        let mut m = Mcts::<battlemat_ms_d20::MsD20>::new(MctsConfig::new(Budget::Work(200_000)));
+        let report = m.search(&g, &mut Roller::new(seed, 0)).unwrap();
+        assert!(report.work.units() >= 200_000 || report.iterations == 0);
+    }
+}
