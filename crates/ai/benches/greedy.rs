@@ -13,7 +13,7 @@
 //! BATTLEMAT_GREEDY_EXACT and BATTLEMAT_GREEDY_SAMPLES try other settings in the first row;
 //! BATTLEMAT_BENCH_MCTS=1 adds a row for the default MCTS player, `mcts`, searching each
 //! position afresh — run with RAYON_NUM_THREADS=1 for one core).
-use battlemat_ai::{Budget, DEFAULT_MCTS_ITERATIONS, Greedy, GreedyStats, Mcts, MctsConfig};
+use battlemat_ai::{DEFAULT_MCTS, Greedy, GreedyStats, Mcts, MctsConfig};
 use battlemat_core::{Game, Next, Step};
 use battlemat_dice::Roller;
 use std::collections::BTreeMap;
@@ -93,7 +93,7 @@ fn measure_mcts<G: Game>(states: &[G]) -> Row {
         sampled: 0,
     };
     for (i, g) in states.iter().enumerate() {
-        let mut m = Mcts::<G>::new(MctsConfig::new(Budget::Iterations(DEFAULT_MCTS_ITERATIONS)));
+        let mut m = Mcts::<G>::new(MctsConfig::new(DEFAULT_MCTS));
         let t = Instant::now();
         std::hint::black_box(m.search(g, &mut Roller::new(7, i as u64)));
         row.millis.push(t.elapsed().as_secs_f64() * 1e3);

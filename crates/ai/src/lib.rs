@@ -35,11 +35,11 @@ pub mod erased;
 pub mod mcts;
 
 pub use erased::{AiFor, DynAi, DynPlayer, PlayError, Prepared, WrongGame};
-pub use mcts::{Budget, Mcts, MctsConfig};
+pub use mcts::{Budget, Mcts, MctsConfig, Work};
 
 /// Which player sits in a seat, by name: `random`, `greedy`, `mcts` (the default budget,
-/// [`DEFAULT_MCTS_ITERATIONS`] iterations a move), `mcts:N` (N iterations a move),
-/// `mcts:2s` or `mcts:500ms` (that long a move). Serialised as that name.
+/// [`DEFAULT_MCTS`]), `mcts:N` (N iterations a move), `mcts:Nw` (N units of work a move,
+/// [`mcts::Work`]), `mcts:2s` or `mcts:500ms` (that long a move). Serialised as that name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PlayerKind {
     Random,
@@ -51,11 +51,18 @@ pub enum PlayerKind {
     Mcts(Budget),
 }
 
-/// `mcts` without a budget: iterations a move.
-pub const DEFAULT_MCTS_ITERATIONS: u32 = 5_000;
+/// `mcts` without a budget: units of work a move ([`mcts::Work`]), chosen so that a
+/// decision's median is at most 50 ms on one core in every game's main scenario
+/// (`cargo bench -p battlemat-ai --bench mcts`; the README has the figures).
+pub const DEFAULT_MCTS: Budget = Budget::Work(DEFAULT_MCTS_WORK);
 
-/// The most an `mcts:N` budget may ask for (iterations, or milliseconds: ten minutes).
+/// The work in [`DEFAULT_MCTS`].
+pub const DEFAULT_MCTS_WORK: u32 = 1_000_000;
+
+/// The most an `mcts:N` budget may ask for (iterations, units of work, or milliseconds:
+/// ten minutes).
 pub const MAX_MCTS_ITERATIONS: u32 = 100_000_000;
+pub const MAX_MCTS_WORK: u32 = 4_000_000_000;
 pub const MAX_MCTS_MILLIS: u32 = 600_000;
 
 impl fmt::Display for PlayerKind {
@@ -64,8 +71,9 @@ impl fmt::Display for PlayerKind {
             PlayerKind::Random => f.write_str("random"),
             PlayerKind::Greedy => f.write_str("greedy"),
             PlayerKind::GreedyExact => f.write_str("greedy:exact"),
-            PlayerKind::Mcts(Budget::Iterations(DEFAULT_MCTS_ITERATIONS)) => f.write_str("mcts"),
+            PlayerKind::Mcts(DEFAULT_MCTS) => f.write_str("mcts"),
             PlayerKind::Mcts(Budget::Iterations(n)) => write!(f, "mcts:{n}"),
+            PlayerKind::Mcts(Budget::Work(n)) => write!(f, "mcts:{n}w"),
             PlayerKind::Mcts(Budget::Millis(ms)) if ms % 1000 == 0 => {
                 write!(f, "mcts:{}s", ms / 1000)
             }
@@ -77,16 +85,12 @@ impl fmt::Display for PlayerKind {
 impl FromStr for PlayerKind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        const NAMES: &str = "random, greedy, greedy:exact, mcts, mcts:N (iterations a move), mcts:2s or mcts:500ms (time a move)";
+        const NAMES: &str = "random, greedy, greedy:exact, mcts, mcts:N (iterations a move), mcts:Nw (units of work a move), mcts:2s or mcts:500ms (time a move)";
         match s {
             "random" => return Ok(PlayerKind::Random),
             "greedy" => return Ok(PlayerKind::Greedy),
             "greedy:exact" => return Ok(PlayerKind::GreedyExact),
-            "mcts" => {
-                return Ok(PlayerKind::Mcts(Budget::Iterations(
-                    DEFAULT_MCTS_ITERATIONS,
-                )));
-            }
+            "mcts" => return Ok(PlayerKind::Mcts(DEFAULT_MCTS)),
             _ => {}
         }
         let Some(b) = s.strip_prefix("mcts:") else {
@@ -97,21 +101,32 @@ impl FromStr for PlayerKind {
             t.parse::<u64>()
                 .map_err(|_| bad(&format!("{t:?} is not a whole number")))
         };
-        // A time ("2s", "500ms") or a number of iterations.
-        let (n, time) = if let Some(ms) = b.strip_suffix("ms") {
-            (number(ms)?, true)
+        // A time ("2s", "500ms"), units of work ("300w") or a number of iterations.
+        enum Unit {
+            Time,
+            Work,
+            Iterations,
+        }
+        let (n, unit) = if let Some(ms) = b.strip_suffix("ms") {
+            (number(ms)?, Unit::Time)
         } else if let Some(secs) = b.strip_suffix('s') {
-            (number(secs)?.saturating_mul(1000), true)
+            (number(secs)?.saturating_mul(1000), Unit::Time)
+        } else if let Some(w) = b.strip_suffix('w') {
+            (number(w)?, Unit::Work)
         } else {
-            (number(b)?, false)
+            (number(b)?, Unit::Iterations)
         };
-        let budget = match time {
-            true if (1..=u64::from(MAX_MCTS_MILLIS)).contains(&n) => Budget::Millis(n as u32),
-            true => return Err(bad("a time budget is 1ms to 600s")),
-            false if (1..=u64::from(MAX_MCTS_ITERATIONS)).contains(&n) => {
+        let budget = match unit {
+            Unit::Time if (1..=u64::from(MAX_MCTS_MILLIS)).contains(&n) => Budget::Millis(n as u32),
+            Unit::Time => return Err(bad("a time budget is 1ms to 600s")),
+            Unit::Work if (1..=u64::from(MAX_MCTS_WORK)).contains(&n) => Budget::Work(n as u32),
+            Unit::Work => return Err(bad(&format!("units of work are 1 to {MAX_MCTS_WORK}"))),
+            Unit::Iterations if (1..=u64::from(MAX_MCTS_ITERATIONS)).contains(&n) => {
                 Budget::Iterations(n as u32)
             }
-            false => return Err(bad(&format!("iterations are 1 to {MAX_MCTS_ITERATIONS}"))),
+            Unit::Iterations => {
+                return Err(bad(&format!("iterations are 1 to {MAX_MCTS_ITERATIONS}")));
+            }
         };
         Ok(PlayerKind::Mcts(budget))
     }

@@ -23,12 +23,34 @@
 //! - **Leaves** are valued by a short random playout ([`MctsConfig::playout_decisions`]
 //!   random decisions, dice rolled) and then the game's [`Game::evaluate`] for each seat,
 //!   or the result when the game ends.
-//! - **Budget and determinism.** A budget is iterations or time. The search runs
+//! - **Budget and determinism.** A budget is iterations, work or time. The search runs
 //!   [`MctsConfig::trees`] independent trees (root parallelism, on rayon's threads), each
 //!   seeded from the player's roller and its index; their root visits are summed to choose.
-//!   The number of trees is fixed (not the number of threads), so an iteration budget gives
-//!   the same choice on one core or sixteen. A time budget runs one tree per thread and is
-//!   not reproducible (it depends on the machine's speed).
+//!   The number of trees is fixed (not the number of threads), so an iteration or work
+//!   budget gives the same choice on one core or sixteen. A time budget runs one tree per
+//!   thread and is not reproducible (it depends on the machine's speed).
+//! - **Work.** An iteration costs very different amounts in different games and positions
+//!   (a playout lists actions eight times: a few dozen in the ms-d20 duel, every counter's
+//!   moves in A-Bao-A-Qu), so the default budget is *work*, not iterations: each tree
+//!   counts what it really spends ([`Work`]) and stops after the iteration that reaches its
+//!   share. The units, [`Work::units`]: a step applied (an action or a die in the tree or a
+//!   playout, with its clone) 10, an action listing 60 plus 1 for each action it lists, an
+//!   evaluation 200 a seat (a leaf's evaluation stands for the iteration's fixed costs too:
+//!   the new node, the clone played out), and 5 for each node on an iteration's path (the
+//!   descent and the backing up). The last is small but never zero: an iteration that
+//!   ends on a node already known to be the end of the game applies, lists and evaluates
+//!   nothing, and a tree that had solved a game's last moves would otherwise spin through
+//!   a work budget forever. The weights are a least-squares
+//!   fit of decision times to these counts over every scenario of the five games
+//!   (`benches/mcts.rs` with `BATTLEMAT_BENCH_ALL=1 BATTLEMAT_BENCH_CSV=…`), rounded: a unit
+//!   then costs about 5–30 ns on one core of the machine it was measured on, the lists of
+//!   the ms-d20 duel cheapest and A-Bao-A-Qu's (whose listing is linear in the counters)
+//!   dearest. Counts cannot make the games equal (the same count of listed actions is
+//!   geometry in SD ERA and a walk over two hundred counters in A-Bao-A-Qu), so the
+//!   default, [`crate::DEFAULT_MCTS`], is set by the dearest game's median, and the bench
+//!   prints what a unit cost in each. The counts are a pure function of the position, the
+//!   kept trees and the seed, so a work budget is as reproducible as an iteration budget;
+//!   the last iteration of a tree may overspend by its own cost, the same on any machine.
 //! - **Reuse.** Between moves each tree keeps the subtree of the position it is asked about
 //!   next, if its search reached it (the opponent's reply and the dice that followed).
 //!
@@ -85,8 +107,62 @@ type Values = [f64; MAX_SEATS];
 pub enum Budget {
     /// This many iterations in all (split over the trees): reproducible.
     Iterations(u32),
+    /// This many units of work in all ([`Work::units`], split over the trees): as many
+    /// iterations as that work pays for; reproducible, and roughly the same time a move
+    /// whatever the game.
+    Work(u32),
     /// This long, in milliseconds: as many iterations as fit.
     Millis(u32),
+}
+
+/// What a search spent, counted as it goes (summed over the trees). [`Work::units`] weighs
+/// the counts into the units a [`Budget::Work`] is spent in (the module's essay says why
+/// these weights).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Work {
+    /// Steps applied to a state: an action or a die tried in the tree, and every step of a
+    /// playout (each with the clone it is applied to, where there is one).
+    pub steps: u64,
+    /// Action listings (a decision node's first visit, a playout's random decision).
+    pub listings: u64,
+    /// Actions those listings produced.
+    pub listed: u64,
+    /// Seats evaluated ([`Game::evaluate`] once for each seat of a leaf).
+    pub evaluations: u64,
+    /// Nodes on the iterations' paths (the descent and the backing up of values).
+    pub nodes: u64,
+}
+
+/// Units of work a step costs ([`Work::units`]; the weights are fitted in the module's
+/// essay).
+pub const WORK_PER_STEP: u64 = 10;
+/// Units of work a listing costs, besides its actions.
+pub const WORK_PER_LISTING: u64 = 60;
+/// Units of work each listed action costs.
+pub const WORK_PER_LISTED: u64 = 1;
+/// Units of work one seat's evaluation costs (with the iteration's fixed costs: the new
+/// node, the leaf's clone).
+pub const WORK_PER_EVALUATION: u64 = 200;
+/// Units of work each node on an iteration's path costs (choosing a child, backing up).
+pub const WORK_PER_NODE: u64 = 5;
+
+impl Work {
+    /// The weighted sum the work budget is spent in.
+    pub fn units(&self) -> u64 {
+        self.steps * WORK_PER_STEP
+            + self.listings * WORK_PER_LISTING
+            + self.listed * WORK_PER_LISTED
+            + self.evaluations * WORK_PER_EVALUATION
+            + self.nodes * WORK_PER_NODE
+    }
+
+    fn add(&mut self, o: &Work) {
+        self.steps += o.steps;
+        self.listings += o.listings;
+        self.listed += o.listed;
+        self.evaluations += o.evaluations;
+        self.nodes += o.nodes;
+    }
 }
 
 /// The search's settings.
@@ -153,6 +229,8 @@ struct Tree<G: Game> {
     path: Vec<u32>,
     listed: Vec<G::Action>,
     events: Vec<G::Event>,
+    /// What this tree spent in its current search.
+    work: Work,
 }
 
 /// What the search thinks of one root action (summed over the trees).
@@ -170,6 +248,8 @@ pub struct SearchReport<A> {
     /// The root actions the trees tried, most visited first.
     pub actions: Vec<ActionStats<A>>,
     pub iterations: u64,
+    /// What the search spent, summed over the trees.
+    pub work: Work,
     /// Nodes in all the trees after the search.
     pub nodes: usize,
 }
@@ -214,12 +294,13 @@ impl<G: Game> Mcts<G> {
                     })
                     .collect(),
                 iterations: 0,
+                work: Work::default(),
                 nodes: 0,
             });
         }
         let seed = (u64::from(roller.roll(u32::MAX)) << 32) | u64::from(roller.roll(u32::MAX));
         let (trees, deadline) = match self.config.budget {
-            Budget::Iterations(_) => (self.config.trees.max(1) as usize, None),
+            Budget::Iterations(_) | Budget::Work(_) => (self.config.trees.max(1) as usize, None),
             // Against the clock, one tree per thread: more trees than threads would leave
             // the last ones waiting until the time is up.
             Budget::Millis(ms) => (
@@ -238,21 +319,31 @@ impl<G: Game> Mcts<G> {
             .map(|(i, t)| t.reroot(state, Roller::new(seed, i as u64), cap))
             .collect();
         let cfg = &self.config;
-        let per_tree = |i: usize| -> u64 {
+        // Each tree's share of an iteration or work budget (iterations, work units).
+        let share = |n: u32, i: usize| -> u64 {
+            let n = u64::from(n);
+            n / trees as u64 + u64::from((i as u64) < n % trees as u64)
+        };
+        let per_tree = |i: usize| -> (u64, u64) {
             match cfg.budget {
-                Budget::Iterations(n) => {
-                    let n = u64::from(n);
-                    n / trees as u64 + u64::from((i as u64) < n % trees as u64)
-                }
-                Budget::Millis(_) => u64::MAX,
+                Budget::Iterations(n) => (share(n, i), u64::MAX),
+                Budget::Work(n) => (u64::MAX, share(n, i)),
+                Budget::Millis(_) => (u64::MAX, u64::MAX),
             }
         };
         let iterations: u64 = self
             .trees
             .par_iter_mut()
             .enumerate()
-            .map(|(i, t)| t.run(cfg, per_tree(i), deadline))
+            .map(|(i, t)| {
+                let (iterations, work) = per_tree(i);
+                t.run(cfg, iterations, work, deadline)
+            })
             .sum();
+        let mut work = Work::default();
+        for t in &self.trees {
+            work.add(&t.work);
+        }
         // Sum the root statistics over the trees, in the listed order.
         let mut visits = vec![0u64; legal.len()];
         let mut totals = vec![0f64; legal.len()];
@@ -290,6 +381,7 @@ impl<G: Game> Mcts<G> {
         Some(SearchReport {
             actions,
             iterations,
+            work,
             nodes: self.trees.iter().map(|t| t.nodes.len()).sum(),
         })
     }
@@ -305,6 +397,7 @@ impl<G: Game> Tree<G> {
             path: Vec::new(),
             listed: Vec::new(),
             events: Vec::new(),
+            work: Work::default(),
         }
     }
 
@@ -382,7 +475,7 @@ impl<G: Game> Tree<G> {
         }
     }
 
-    fn new_node(&self, state: G) -> Node<G> {
+    fn new_node(&mut self, state: G) -> Node<G> {
         let (kind, children) = match state.next() {
             Next::Decide(s) => (Kind::Decide(s), Vec::new()),
             Next::Chance(o) => {
@@ -404,10 +497,19 @@ impl<G: Game> Tree<G> {
         }
     }
 
-    /// Run up to `iterations` iterations (or until `deadline`); how many ran.
-    fn run(&mut self, cfg: &MctsConfig, iterations: u64, deadline: Option<Instant>) -> u64 {
+    /// Run up to `iterations` iterations, until `work` units are spent or until `deadline`
+    /// (whichever comes first); how many ran. An iteration is never cut short: the last
+    /// one may spend past the work budget, by the same amount wherever it runs.
+    fn run(
+        &mut self,
+        cfg: &MctsConfig,
+        iterations: u64,
+        work: u64,
+        deadline: Option<Instant>,
+    ) -> u64 {
+        self.work = Work::default();
         let mut done = 0;
-        while done < iterations {
+        while done < iterations && (done == 0 || self.work.units() < work) {
             // At least one iteration, however late it starts (a paused process, a budget
             // shorter than one iteration).
             if let Some(d) = deadline
@@ -500,6 +602,10 @@ impl<G: Game> Tree<G> {
                 }
             }
         };
+        // Every iteration pays for its path, even one that ends on a node already known to
+        // be the game's end and so applies, lists and evaluates nothing (else a tree that
+        // had solved the end of a game would spin through a work budget forever).
+        self.work.nodes += self.path.len() as u64;
         for &i in &self.path {
             let n = &mut self.nodes[i as usize];
             n.visits += 1;
@@ -521,6 +627,7 @@ impl<G: Game> Tree<G> {
     ) -> Values {
         let mut next = self.nodes[at].state.clone();
         self.events.clear();
+        self.work.steps += 1;
         let ok = next.apply_trusted(step, &mut self.events).is_ok();
         if !ok || self.nodes.len() >= self.cap {
             return self.value_of(next, cfg);
@@ -543,6 +650,8 @@ impl<G: Game> Tree<G> {
     /// A decision node's actions, shuffled (seeded) when they are widened.
     fn list_actions(&mut self, at: usize) {
         let mut actions = self.nodes[at].state.legal_actions();
+        self.work.listings += 1;
+        self.work.listed += actions.len() as u64;
         if self.widens(actions.len()) {
             // Fisher–Yates with the tree's dice.
             for i in (1..actions.len()).rev() {
@@ -558,7 +667,7 @@ impl<G: Game> Tree<G> {
             return v;
         }
         if cfg.playout_decisions == 0 {
-            return self.evaluate(&self.nodes[at].state);
+            return evaluate(&self.nodes[at].state, self.seats, &mut self.work);
         }
         let state = self.nodes[at].state.clone();
         self.value_of(state, cfg)
@@ -580,6 +689,8 @@ impl<G: Game> Tree<G> {
                     }
                     decisions += 1;
                     state.legal_actions_into(&mut self.listed);
+                    self.work.listings += 1;
+                    self.work.listed += self.listed.len() as u64;
                     if self.listed.is_empty() {
                         break;
                     }
@@ -591,6 +702,7 @@ impl<G: Game> Tree<G> {
                 }
             };
             self.events.clear();
+            self.work.steps += 1;
             if state.apply_trusted(&step, &mut self.events).is_err() {
                 break;
             }
@@ -598,20 +710,27 @@ impl<G: Game> Tree<G> {
         self.evaluate(&state)
     }
 
-    fn evaluate(&self, state: &G) -> Values {
-        let mut v = [0.0; MAX_SEATS];
-        match state.result() {
-            Some(r) => {
-                for (s, x) in v.iter_mut().enumerate().take(self.seats) {
-                    *x = result_value(&r, s as Seat);
-                }
-            }
-            None => {
-                for (s, x) in v.iter_mut().enumerate().take(self.seats) {
-                    *x = state.evaluate(s as Seat).clamp(-1.0, 1.0);
-                }
+    fn evaluate(&mut self, state: &G) -> Values {
+        evaluate(state, self.seats, &mut self.work)
+    }
+}
+
+/// Each of the first `seats` seats' value of `state`: its result, or [`Game::evaluate`]
+/// (counted in `work`).
+fn evaluate<G: Game>(state: &G, seats: usize, work: &mut Work) -> Values {
+    let mut v = [0.0; MAX_SEATS];
+    match state.result() {
+        Some(r) => {
+            for (s, x) in v.iter_mut().enumerate().take(seats) {
+                *x = result_value(&r, s as Seat);
             }
         }
-        v
+        None => {
+            work.evaluations += seats as u64;
+            for (s, x) in v.iter_mut().enumerate().take(seats) {
+                *x = state.evaluate(s as Seat).clamp(-1.0, 1.0);
+            }
+        }
     }
+    v
 }

@@ -167,3 +167,109 @@ fn the_trees_are_bounded_by_the_memory_budget() {
         "{cap}"
     );
 }
+
+/// `mcts:Nw` names a work budget, and a work budget is shown that way.
+#[test]
+fn a_work_budget_parses_and_displays_round_trip() {
+    let kind: PlayerKind = "mcts:300w".parse().unwrap();
+    assert_eq!(kind, PlayerKind::Mcts(Budget::Work(300)));
+    assert_eq!(kind.to_string(), "mcts:300w");
+    assert_eq!(kind.to_string().parse::<PlayerKind>().unwrap(), kind);
+    // The default is a work budget, shown as plain `mcts`.
+    let default: PlayerKind = "mcts".parse().unwrap();
+    assert_eq!(default, PlayerKind::Mcts(battlemat_ai::DEFAULT_MCTS));
+    assert!(matches!(battlemat_ai::DEFAULT_MCTS, Budget::Work(_)));
+    assert_eq!(default.to_string(), "mcts");
+    // Iterations and time stay as they were.
+    for name in ["mcts:5000", "mcts:2s", "mcts:500ms"] {
+        assert_eq!(name.parse::<PlayerKind>().unwrap().to_string(), name);
+    }
+}
+
+/// A bad work budget is refused in words that say what a budget may be.
+#[test]
+fn a_bad_work_budget_is_refused_clearly() {
+    let err = "mcts:0w".parse::<PlayerKind>().unwrap_err();
+    assert!(err.contains("units of work are 1 to"), "{err}");
+    assert!(err.contains("mcts:Nw"), "{err}");
+    let err = "mcts:xw".parse::<PlayerKind>().unwrap_err();
+    assert!(err.contains("\"x\" is not a whole number"), "{err}");
+    let err = "mcts:99999999999w".parse::<PlayerKind>().unwrap_err();
+    assert!(err.contains("units of work are 1 to"), "{err}");
+}
+
+/// The same seed and work budget choose the same action (and spend the same work, on one
+/// thread or two); the search stops once its work is spent.
+#[test]
+fn a_work_budget_is_reproducible() {
+    let g: Swtb = first_decision("outpost");
+    let search = |threads: usize, seed: u64| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut m = Mcts::<Swtb>::new(MctsConfig::new(Budget::Work(40_000)));
+            m.search(&g, &mut Roller::new(seed, 0)).unwrap()
+        })
+    };
+    let one = search(1, 42);
+    let again = search(2, 42);
+    assert_eq!(one, again);
+    assert_eq!(one.actions[0].action, again.actions[0].action);
+    assert!(one.iterations > 4, "{}", one.iterations);
+    // Spent: at least the budget, and past it by no more than each tree's last iteration.
+    let units = one.work.units();
+    assert!(
+        (40_000..80_000).contains(&units),
+        "{units} units in {} iterations",
+        one.iterations
+    );
+    // The chosen action through `choose` is the report's first.
+    let mut m = Mcts::<Swtb>::new(MctsConfig::new(Budget::Work(40_000)));
+    assert_eq!(
+        m.choose(&g, &mut Roller::new(42, 0)),
+        Some(one.actions[0].action.clone())
+    );
+    // A bigger budget does more iterations.
+    let mut m = Mcts::<Swtb>::new(MctsConfig::new(Budget::Work(160_000)));
+    assert!(m.search(&g, &mut Roller::new(42, 0)).unwrap().iterations > one.iterations);
+}
+
+/// At a game's last decision the tree soon knows every way the game ends, and iterations
+/// that end on a known end spend no steps, listings or evaluations: the work budget still
+/// runs out (each iteration pays for its path), the search does not spin.
+#[test]
+fn a_work_budget_ends_at_the_last_decision_of_a_game() {
+    fn last_decision<G: Game>(scenario: &str, seed: u64) -> G {
+        let setup = G::setup(scenario, &BTreeMap::new()).unwrap();
+        let mut g = G::new_game(&setup).unwrap();
+        let mut r = Roller::new(seed, 0);
+        let mut last = None;
+        loop {
+            let step = match g.next() {
+                Next::Over => break,
+                Next::Chance(o) => Step::Roll {
+                    value: o.roll(&mut r),
+                },
+                Next::Decide(seat) => {
+                    last = Some(g.clone());
+                    let action = battlemat_ai::Random.choose(&g, &mut r).unwrap();
+                    Step::Act { seat, action }
+                }
+            };
+            g.apply(&step).unwrap();
+        }
+        last.unwrap()
+    }
+    for seed in 0..3 {
+        let g: Swtb = last_decision("outpost", seed);
+        let mut m = Mcts::<Swtb>::new(MctsConfig::new(Budget::Work(200_000)));
+        let report = m.search(&g, &mut Roller::new(seed, 0)).unwrap();
+        assert!(report.work.units() >= 200_000 || report.iterations == 0);
+        let g: battlemat_ms_d20::MsD20 = last_decision("duel", seed);
+        let mut m = Mcts::<battlemat_ms_d20::MsD20>::new(MctsConfig::new(Budget::Work(200_000)));
+        let report = m.search(&g, &mut Roller::new(seed, 0)).unwrap();
+        assert!(report.work.units() >= 200_000 || report.iterations == 0);
+    }
+}

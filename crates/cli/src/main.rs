@@ -155,7 +155,7 @@ step that differs is named); 1 the file cannot be read. docs/files.md says what 
         #[command(flatten)]
         setup: SetupArgs,
         /// Who sits in each seat, in seat order: human, random, greedy, mcts, mcts:N
-        /// (iterations a move) or mcts:2s (time a move).
+        /// (iterations a move), mcts:Nw (units of work a move) or mcts:2s (time a move).
         #[arg(long, value_delimiter = ',', default_value = "human,mcts")]
         seats: Vec<String>,
         /// The seed of the dice (a whole number; the same seed gives the same dice).
@@ -192,7 +192,8 @@ step that differs is named); 1 the file cannot be read. docs/files.md says what 
         setup: SetupArgs,
         #[arg(long, default_value_t = 100)]
         games: u64,
-        /// Players in seat order: random, greedy, mcts, mcts:N (iterations a move), mcts:2s.
+        /// Players in seat order: random, greedy, mcts, mcts:N (iterations a move), mcts:Nw
+        /// (units of work a move), mcts:2s.
         #[arg(long, value_delimiter = ',', default_value = "greedy,greedy")]
         players: Vec<String>,
         #[command(flatten)]
@@ -206,7 +207,7 @@ step that differs is named); 1 the file cannot be read. docs/files.md says what 
         #[command(flatten)]
         setup: SetupArgs,
         /// The players, two or more: random, greedy, mcts, mcts:N (iterations a move),
-        /// mcts:2s or mcts:500ms (time a move).
+        /// mcts:Nw (units of work a move), mcts:2s or mcts:500ms (time a move).
         #[arg(long, value_delimiter = ',', default_value = "mcts,greedy,random")]
         players: Vec<String>,
         /// Games each pair plays (seats swapped every game).
@@ -225,7 +226,7 @@ step that differs is named); 1 the file cannot be read. docs/files.md says what 
         game: String,
         #[command(flatten)]
         setup: SetupArgs,
-        /// The player in every seat: random, greedy, mcts, mcts:N, mcts:2s.
+        /// The player in every seat: random, greedy, mcts, mcts:N, mcts:Nw, mcts:2s.
         #[arg(long, default_value = "greedy")]
         player: String,
         #[arg(long, default_value_t = 200)]

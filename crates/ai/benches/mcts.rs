@@ -1,0 +1,189 @@
+//! One decision of the default MCTS player (`mcts`, [`DEFAULT_MCTS`]) in every game's main
+//! scenario (its first, the one `battlemat` plays when none is named), on one core, against
+//! the default greedy player on the same positions in the same run.
+//!
+//! Positions: decisions spread evenly through random games of each scenario (seeded), so
+//! openings, middles and ends are all measured. Each position is searched afresh (a new
+//! player, no kept tree) on a pool of one thread. For each player it prints the median, the
+//! 90th percentile and the slowest decision in milliseconds; for MCTS also the median
+//! iterations and what a unit of work cost there (nanoseconds: the work budget's units are
+//! meant to cost about the same in every game), and the work's parts a decision (steps,
+//! listings, listed actions, evaluations, nodes on the paths: [`battlemat_ai::Work`]).
+//!
+//! `cargo bench -p battlemat-ai --bench mcts` (BATTLEMAT_BENCH_POINTS positions a scenario,
+//! default 40; BATTLEMAT_BENCH_ONLY=sd-era filters; BATTLEMAT_BENCH_ALL=1 measures every
+//! scenario, not only the main one; BATTLEMAT_MCTS_WORK=N searches `mcts:Nw` instead of the
+//! default; BATTLEMAT_BENCH_GREEDY=0 skips the greedy row; BATTLEMAT_BENCH_CSV=FILE writes
+//! one line a position: game, scenario, ms, iterations, steps, listings, listed,
+//! evaluations, the position's size in JSON bytes).
+use battlemat_ai::{Budget, DEFAULT_MCTS, Greedy, Mcts, MctsConfig};
+use battlemat_core::{Game, Next, Step};
+use battlemat_dice::Roller;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::time::Instant;
+
+fn env(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Decision states of random games of `setup`, `points` of them spread evenly (as in
+/// `benches/greedy.rs`).
+fn positions<G: Game>(setup: &G::Setup, points: usize) -> Vec<G> {
+    let mut all = Vec::new();
+    let mut seed = 0;
+    while all.len() < points * 4 && seed < 20 {
+        let mut g = G::new_game(setup).unwrap();
+        let mut r = Roller::new(1000 + seed, 0);
+        seed += 1;
+        let mut events = Vec::new();
+        for _ in 0..100_000 {
+            let step = match g.next() {
+                Next::Over => break,
+                Next::Chance(c) => Step::Roll {
+                    value: c.roll(&mut r),
+                },
+                Next::Decide(seat) => {
+                    all.push(g.clone());
+                    let action = battlemat_ai::Random.choose(&g, &mut r).unwrap();
+                    Step::Act { seat, action }
+                }
+            };
+            events.clear();
+            g.apply_trusted(&step, &mut events).unwrap();
+        }
+    }
+    let n = all.len().max(1);
+    (0..points.min(all.len()))
+        .map(|i| all[i * n / points.min(n)].clone())
+        .collect()
+}
+
+fn quantile(v: &[f64], q: f64) -> f64 {
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    if s.is_empty() {
+        return f64::NAN;
+    }
+    s[((s.len() - 1) as f64 * q).round() as usize]
+}
+
+fn times(label: &str, millis: &[f64]) -> String {
+    format!(
+        "  {label:<12} median {:>8.2} ms  p90 {:>8.2} ms  max {:>8.2} ms",
+        quantile(millis, 0.5),
+        quantile(millis, 0.9),
+        quantile(millis, 1.0),
+    )
+}
+
+fn game<G: Game>(id: &str, budget: Budget, csv: &mut Option<std::fs::File>) {
+    if let Ok(only) = std::env::var("BATTLEMAT_BENCH_ONLY")
+        && only != id
+    {
+        return;
+    }
+    let points = env("BATTLEMAT_BENCH_POINTS", 40);
+    let scenarios = G::info().scenarios;
+    let take = if env("BATTLEMAT_BENCH_ALL", 0) != 0 {
+        scenarios.len()
+    } else {
+        1
+    };
+    for s in scenarios.iter().take(take) {
+        let setup = G::setup(&s.id, &BTreeMap::new()).unwrap();
+        let states = positions::<G>(&setup, points);
+        println!("{id}/{} ({} positions)", s.id, states.len());
+        let (mut millis, mut iterations, mut per_unit) = (vec![], vec![], vec![]);
+        let mut parts = [0u64; 5];
+        for (i, g) in states.iter().enumerate() {
+            let mut m = Mcts::<G>::new(MctsConfig::new(budget));
+            let t = Instant::now();
+            let report = m.search(g, &mut Roller::new(7, i as u64));
+            let ms = t.elapsed().as_secs_f64() * 1e3;
+            let report = std::hint::black_box(report).unwrap();
+            millis.push(ms);
+            iterations.push(report.iterations as f64);
+            let w = report.work;
+            if w.units() > 0 {
+                per_unit.push(ms * 1e6 / w.units() as f64);
+            }
+            for (p, x) in
+                parts
+                    .iter_mut()
+                    .zip([w.steps, w.listings, w.listed, w.evaluations, w.nodes])
+            {
+                *p += x;
+            }
+            if let Some(f) = csv {
+                writeln!(
+                    f,
+                    "{id},{},{ms:.3},{},{},{},{},{},{}",
+                    s.id,
+                    report.iterations,
+                    w.steps,
+                    w.listings,
+                    w.listed,
+                    w.evaluations,
+                    serde_json::to_vec(g).map_or(0, |v| v.len())
+                )
+                .unwrap();
+            }
+        }
+        let n = states.len().max(1) as u64;
+        println!(
+            "{}  iterations {:>6.0}  ns/unit {:>6.1}",
+            times("mcts", &millis),
+            quantile(&iterations, 0.5),
+            quantile(&per_unit, 0.5),
+        );
+        println!(
+            "  {:<12} a decision: steps {} listings {} listed {} evaluations {} nodes {}",
+            "",
+            parts[0] / n,
+            parts[1] / n,
+            parts[2] / n,
+            parts[3] / n,
+            parts[4] / n
+        );
+        if env("BATTLEMAT_BENCH_GREEDY", 1) != 0 {
+            let greedy = Greedy::default();
+            let millis: Vec<f64> = states
+                .iter()
+                .enumerate()
+                .map(|(i, g)| {
+                    let t = Instant::now();
+                    std::hint::black_box(greedy.choose(g, &mut Roller::new(7, i as u64)));
+                    t.elapsed().as_secs_f64() * 1e3
+                })
+                .collect();
+            println!("{}", times("greedy", &millis));
+        }
+    }
+}
+
+fn main() {
+    let budget = match env("BATTLEMAT_MCTS_WORK", 0) {
+        0 => DEFAULT_MCTS,
+        n => Budget::Work(n as u32),
+    };
+    println!("mcts budget {budget:?}, one thread");
+    let mut csv = std::env::var("BATTLEMAT_BENCH_CSV")
+        .ok()
+        .map(|p| std::fs::File::create(p).unwrap());
+    // One core: the trees are searched one after the other.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        game::<battlemat_swtb::Swtb>("swtb", budget, &mut csv);
+        game::<battlemat_sd_era::SdEra>("sd-era", budget, &mut csv);
+        game::<battlemat_abaoaqu::AbaoAqu>("abaoaqu", budget, &mut csv);
+        game::<battlemat_ms_d20::MsD20>("ms-d20", budget, &mut csv);
+        game::<battlemat_serm::Serm>("serm", budget, &mut csv);
+    });
+}
