@@ -14,48 +14,13 @@
 //! BATTLEMAT_BENCH_MCTS=1 adds a row for the default MCTS player, `mcts`, searching each
 //! position afresh — run with RAYON_NUM_THREADS=1 for one core).
 use battlemat_ai::{DEFAULT_MCTS, Greedy, GreedyStats, Mcts, MctsConfig};
-use battlemat_core::{Game, Next, Step};
+use battlemat_core::Game;
 use battlemat_dice::Roller;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-fn env(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-/// Decision states of random games of `setup`, `points` of them spread evenly.
-fn positions<G: Game>(setup: &G::Setup, points: usize) -> Vec<G> {
-    let mut all = Vec::new();
-    let mut seed = 0;
-    while all.len() < points * 4 && seed < 20 {
-        let mut g = G::new_game(setup).unwrap();
-        let mut r = Roller::new(1000 + seed, 0);
-        seed += 1;
-        let mut events = Vec::new();
-        for _ in 0..100_000 {
-            let step = match g.next() {
-                Next::Over => break,
-                Next::Chance(c) => Step::Roll {
-                    value: c.roll(&mut r),
-                },
-                Next::Decide(seat) => {
-                    all.push(g.clone());
-                    let action = battlemat_ai::Random.choose(&g, &mut r).unwrap();
-                    Step::Act { seat, action }
-                }
-            };
-            events.clear();
-            g.apply_trusted(&step, &mut events).unwrap();
-        }
-    }
-    let n = all.len().max(1);
-    (0..points.min(all.len()))
-        .map(|i| all[i * n / points.min(n)].clone())
-        .collect()
-}
+mod common;
+use common::{env, positions};
 
 struct Row {
     millis: Vec<f64>,
