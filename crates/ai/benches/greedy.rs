@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 mod common;
-use common::{env, positions};
+use common::{env, positions, quantile};
 
 struct Row {
     millis: Vec<f64>,
@@ -64,15 +64,6 @@ fn measure_mcts<G: Game>(states: &[G]) -> Row {
         row.millis.push(t.elapsed().as_secs_f64() * 1e3);
     }
     row
-}
-
-fn quantile(v: &[f64], q: f64) -> f64 {
-    let mut s = v.to_vec();
-    s.sort_by(f64::total_cmp);
-    if s.is_empty() {
-        return f64::NAN;
-    }
-    s[((s.len() - 1) as f64 * q).round() as usize]
 }
 
 fn print(label: &str, row: &Row) {

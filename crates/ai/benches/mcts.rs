@@ -24,16 +24,7 @@ use std::io::Write;
 use std::time::Instant;
 
 mod common;
-use common::{env, positions};
-
-fn quantile(v: &[f64], q: f64) -> f64 {
-    let mut s = v.to_vec();
-    s.sort_by(f64::total_cmp);
-    if s.is_empty() {
-        return f64::NAN;
-    }
-    s[((s.len() - 1) as f64 * q).round() as usize]
-}
+use common::{env, positions, quantile};
 
 fn times(label: &str, millis: &[f64]) -> String {
     format!(

@@ -41,3 +41,13 @@ pub fn positions<G: Game>(setup: &G::Setup, points: usize) -> Vec<G> {
         .map(|i| all[i * n / points.min(n)].clone())
         .collect()
 }
+
+/// The `q` quantile of `v` (the nearest rank); NaN for none.
+pub fn quantile(v: &[f64], q: f64) -> f64 {
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    if s.is_empty() {
+        return f64::NAN;
+    }
+    s[((s.len() - 1) as f64 * q).round() as usize]
+}
