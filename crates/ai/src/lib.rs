@@ -209,6 +209,34 @@ impl Random {
     }
 }
 
+/// Every decision state of one random game from `game`, in order: its dice and the
+/// [`Random`] player's actions drawn from one roller seeded with `seed`, at most `max_steps`
+/// steps. The positions the AI benches and tests decide at.
+pub fn random_decisions<G: Game>(mut game: G, seed: u64, max_steps: usize) -> Vec<G> {
+    let mut roller = Roller::new(seed, 0);
+    let (mut out, mut events) = (Vec::new(), Vec::new());
+    for _ in 0..max_steps {
+        let step = match game.next() {
+            Next::Over => break,
+            Next::Chance(c) => Step::Roll {
+                value: c.roll(&mut roller),
+            },
+            Next::Decide(seat) => {
+                out.push(game.clone());
+                let Some(action) = Random.choose(&game, &mut roller) else {
+                    break;
+                };
+                Step::Act { seat, action }
+            }
+        };
+        events.clear();
+        if game.apply_trusted(&step, &mut events).is_err() {
+            break;
+        }
+    }
+    out
+}
+
 /// One-ply expectimax: exact over the dice where an action's tree of dice is small, sampled
 /// where it is not.
 ///

@@ -1,36 +1,15 @@
 //! The greedy player: exact where an action's dice are few, sampled (and bounded) where
 //! they are many, and the same choice from the same roller.
 
-use battlemat_ai::{Greedy, Random};
-use battlemat_core::{Game, Next, Step};
+use battlemat_ai::Greedy;
+use battlemat_core::Game;
 use battlemat_dice::Roller;
 use std::collections::BTreeMap;
 
 /// Decision states along a random game of `scenario`.
 fn decisions<G: Game>(scenario: &str, seed: u64) -> Vec<G> {
     let setup = G::setup(scenario, &BTreeMap::new()).unwrap();
-    let mut g = G::new_game(&setup).unwrap();
-    let mut r = Roller::new(seed, 0);
-    let mut out = Vec::new();
-    let mut events = Vec::new();
-    for _ in 0..20_000 {
-        let step = match g.next() {
-            Next::Over => break,
-            Next::Chance(c) => Step::Roll {
-                value: c.roll(&mut r),
-            },
-            Next::Decide(seat) => {
-                out.push(g.clone());
-                Step::Act {
-                    seat,
-                    action: Random.choose(&g, &mut r).unwrap(),
-                }
-            }
-        };
-        events.clear();
-        g.apply_trusted(&step, &mut events).unwrap();
-    }
-    out
+    battlemat_ai::random_decisions(G::new_game(&setup).unwrap(), seed, 20_000)
 }
 
 /// Where every action's dice fit in the exact limit, the default player's values are the

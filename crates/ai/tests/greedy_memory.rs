@@ -11,8 +11,8 @@
 //! -- --nocapture` prints each scenario's peak. The rules crates and the AI are optimised in
 //! debug builds (the workspace's `profile.dev.package`), so this runs in seconds there too.
 
-use battlemat_ai::{Greedy, Random};
-use battlemat_core::{Game, Next, Step};
+use battlemat_ai::Greedy;
+use battlemat_core::Game;
 use battlemat_dice::Roller;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::BTreeMap;
@@ -77,58 +77,26 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-/// Play a random game of `setup` (dice and actions from `seed`), handing each decision state
-/// and its index to `at`; returns how many decisions there were.
-fn random_game<G: Game>(setup: &G::Setup, seed: u64, mut at: impl FnMut(usize, &G)) -> usize {
-    let mut g = G::new_game(setup).unwrap();
-    let mut r = Roller::new(seed, 0);
-    let mut events = Vec::new();
-    let mut decisions = 0;
-    for _ in 0..200_000 {
-        let step = match g.next() {
-            Next::Over => break,
-            Next::Chance(c) => Step::Roll {
-                value: c.roll(&mut r),
-            },
-            Next::Decide(seat) => {
-                at(decisions, &g);
-                decisions += 1;
-                Step::Act {
-                    seat,
-                    action: Random.choose(&g, &mut r).unwrap(),
-                }
-            }
-        };
-        events.clear();
-        g.apply_trusted(&step, &mut events).unwrap();
-    }
-    decisions
-}
-
 /// The peak bytes one default greedy decision added, at [`POSITIONS`] decisions spread
-/// through a random game of `scenario` (the same game replayed: the first pass counts its
-/// decisions, the second stops at the chosen ones).
+/// through a random game of `scenario`.
 fn peaks<G: Game>(scenario: &str) -> Vec<usize> {
     let setup = G::setup(scenario, &BTreeMap::new()).unwrap();
-    let seed = 11;
-    let n = random_game::<G>(&setup, seed, |_, _| {});
+    let states = battlemat_ai::random_decisions(G::new_game(&setup).unwrap(), 11, 200_000);
+    let n = states.len();
     assert!(n > 0, "{scenario}: a game without decisions");
-    let chosen: Vec<usize> = (0..POSITIONS).map(|k| k * n / POSITIONS).collect();
-    let mut out = Vec::new();
-    random_game::<G>(&setup, seed, |i, g| {
-        if !chosen.contains(&i) {
-            return;
-        }
-        let mut r = Roller::new(5, i as u64);
-        let base = LIVE.load(Relaxed);
-        PEAK.store(base, Relaxed);
-        let choice = Greedy::default().choose(g, &mut r);
-        let peak = PEAK.load(Relaxed).saturating_sub(base);
-        assert!(choice.is_some(), "{scenario}: no choice at decision {i}");
-        drop(choice);
-        out.push(peak);
-    });
-    out
+    (0..POSITIONS)
+        .map(|k| k * n / POSITIONS)
+        .map(|i| {
+            let mut r = Roller::new(5, i as u64);
+            let base = LIVE.load(Relaxed);
+            PEAK.store(base, Relaxed);
+            let choice = Greedy::default().choose(&states[i], &mut r);
+            let peak = PEAK.load(Relaxed).saturating_sub(base);
+            assert!(choice.is_some(), "{scenario}: no choice at decision {i}");
+            drop(choice);
+            peak
+        })
+        .collect()
 }
 
 #[test]

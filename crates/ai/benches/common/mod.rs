@@ -1,7 +1,6 @@
 //! What the AI benches share: their knobs and the positions they decide at.
 
-use battlemat_core::{Game, Next, Step};
-use battlemat_dice::Roller;
+use battlemat_core::Game;
 
 /// A whole-number knob from the environment, or `default`.
 pub fn env(name: &str, default: usize) -> usize {
@@ -16,25 +15,9 @@ pub fn positions<G: Game>(setup: &G::Setup, points: usize) -> Vec<G> {
     let mut all = Vec::new();
     let mut seed = 0;
     while all.len() < points * 4 && seed < 20 {
-        let mut g = G::new_game(setup).unwrap();
-        let mut r = Roller::new(1000 + seed, 0);
+        let game = G::new_game(setup).unwrap();
+        all.extend(battlemat_ai::random_decisions(game, 1000 + seed, 100_000));
         seed += 1;
-        let mut events = Vec::new();
-        for _ in 0..100_000 {
-            let step = match g.next() {
-                Next::Over => break,
-                Next::Chance(c) => Step::Roll {
-                    value: c.roll(&mut r),
-                },
-                Next::Decide(seat) => {
-                    all.push(g.clone());
-                    let action = battlemat_ai::Random.choose(&g, &mut r).unwrap();
-                    Step::Act { seat, action }
-                }
-            };
-            events.clear();
-            g.apply_trusted(&step, &mut events).unwrap();
-        }
     }
     let n = all.len().max(1);
     (0..points.min(all.len()))
