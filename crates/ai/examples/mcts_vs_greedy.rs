@@ -1,59 +1,130 @@
-//! Tuning MCTS: one setting against the greedy player, seats swapped every game.
+//! Tuning MCTS: one setting against the greedy player, seats swapped every game, games on
+//! rayon's threads, the game's safety limit set (as `tournament` sets it).
+//!
 //! `cargo run --release -p battlemat-ai --example mcts_vs_greedy -- GAME SCENARIO GAMES
-//! ITERATIONS EXPLORATION PLAYOUT_DECISIONS` prints the MCTS player's wins, draws and losses.
+//! [key=value …]` prints the MCTS player's wins, draws, losses and unfinished games, and
+//! each player's median time a decision. Keys: `budget` (a player name's budget: `2000`,
+//! `1000000w`, `50ms`), `exploration`, `playouts` (random decisions played out from a leaf),
+//! `trees`, `prior` (virtual visits of greedy's value at the root; 0 for none), `policy`
+//! (the playouts' choices: `random`, `evaluated` or `auto`), `seed`,
+//! `opponent` (a player name, `greedy` by default), `me` (a player name in place of the
+//! MCTS setting: to measure a seat's advantage, `me=greedy`).
 
 #[path = "common/mod.rs"]
 mod common;
 
-use battlemat_ai::{Budget, MctsConfig, Player, PlayerKind};
+use battlemat_ai::{MctsConfig, Player, PlayerKind, Playouts};
 use battlemat_core::{Game, Next, Step};
 use battlemat_dice::Roller;
+use rayon::prelude::*;
 use std::collections::BTreeMap;
+use std::time::Instant;
 
-fn run<G: Game>(scenario: &str, games: u64, config: &MctsConfig) {
-    let setup = G::setup(scenario, &BTreeMap::new()).expect("scenario");
-    let (mut w, mut d, mut l) = (0, 0, 0);
-    for i in 0..games {
-        let me = (i % 2) as u8;
-        let mut seats: Vec<Player<G>> = (0..2)
-            .map(|s| {
-                if s == me {
-                    Player::with_mcts(config.clone())
+struct Outcome {
+    /// 1 won, 0 drawn, -1 lost, None unfinished (the safety limit).
+    mcts: Option<i8>,
+    mcts_ms: Vec<f64>,
+    other_ms: Vec<f64>,
+}
+
+fn one<G: Game>(
+    setup: &G::Setup,
+    i: u64,
+    seed: u64,
+    config: &MctsConfig,
+    (mine, other): (Option<PlayerKind>, PlayerKind),
+) -> Outcome {
+    let seats = G::new_game(setup).expect("setup").seats();
+    let me = (i % u64::from(seats)) as u8;
+    let mut players: Vec<Player<G>> = (0..seats)
+        .map(|s| {
+            if s == me {
+                mine.map_or_else(|| Player::with_mcts(config.clone()), Player::new)
+            } else {
+                Player::new(other)
+            }
+        })
+        .collect();
+    let mut g = G::new_game(setup).expect("setup");
+    let mut r = Roller::new(seed, i);
+    let (mut mcts_ms, mut other_ms) = (Vec::new(), Vec::new());
+    let mut events = Vec::new();
+    loop {
+        let step = match g.next() {
+            Next::Over => break,
+            Next::Chance(o) => Step::Roll {
+                value: o.roll(&mut r),
+            },
+            Next::Decide(seat) => {
+                let t = Instant::now();
+                let action = players[seat as usize]
+                    .choose(&g, &mut r)
+                    .expect("an action");
+                let ms = t.elapsed().as_secs_f64() * 1e3;
+                if seat == me {
+                    &mut mcts_ms
                 } else {
-                    Player::new(PlayerKind::Greedy)
+                    &mut other_ms
                 }
-            })
-            .collect();
-        let mut g = G::new_game(&setup).expect("setup");
-        let mut r = Roller::new(i, 0);
-        loop {
-            let step = match g.next() {
-                Next::Over => break,
-                Next::Chance(o) => Step::Roll {
-                    value: o.roll(&mut r),
-                },
-                Next::Decide(seat) => Step::Act {
-                    seat,
-                    action: seats[seat as usize % 2]
-                        .choose(&g, &mut r)
-                        .expect("an action"),
-                },
-            };
-            g.apply(&step).expect("a legal step");
-        }
-        let res = g.result().expect("a result");
-        let win = res.winners();
-        if res.is_shared() || win.len() != 1 {
-            d += 1;
-        } else if win[0] == me {
-            w += 1;
-        } else {
-            l += 1;
-        }
+                .push(ms);
+                Step::Act { seat, action }
+            }
+        };
+        events.clear();
+        g.apply_trusted(&step, &mut events).expect("a legal step");
     }
+    let res = g.result().expect("a result");
+    let mcts = if res.by_limit {
+        None
+    } else if res.is_shared() || res.winners().len() != 1 {
+        Some(0)
+    } else if res.winners()[0] == me {
+        Some(1)
+    } else {
+        Some(-1)
+    };
+    Outcome {
+        mcts,
+        mcts_ms,
+        other_ms,
+    }
+}
+
+fn median(mut v: Vec<f64>) -> (f64, f64) {
+    if v.is_empty() {
+        return (0.0, 0.0);
+    }
+    v.sort_by(f64::total_cmp);
+    (v[v.len() / 2], v[v.len() - 1])
+}
+
+fn run<G: Game>(
+    scenario: &str,
+    games: u64,
+    seed: u64,
+    config: &MctsConfig,
+    players: (Option<PlayerKind>, PlayerKind),
+) {
+    let other = players.1;
+    let mut options = BTreeMap::new();
+    if let Some((k, v)) = G::info().safety_limit {
+        options.insert(k, v);
+    }
+    let setup = G::setup(scenario, &options).expect("scenario");
+    let t = Instant::now();
+    let out: Vec<Outcome> = (0..games)
+        .into_par_iter()
+        .map(|i| one::<G>(&setup, i, seed, config, players))
+        .collect();
+    let count = |x: Option<i8>| out.iter().filter(|o| o.mcts == x).count();
+    let (w, d, l, u) = (count(Some(1)), count(Some(0)), count(Some(-1)), count(None));
+    let (mm, mx) = median(out.iter().flat_map(|o| o.mcts_ms.clone()).collect());
+    let (om, ox) = median(out.iter().flat_map(|o| o.other_ms.clone()).collect());
     println!(
-        "{config:?}\n  mcts {w} won, {d} drawn, {l} lost: {:.0}% of decided",
-        100.0 * w as f64 / (w + l).max(1) as f64
+        "{config:?}\n  mcts {w} won, {d} drawn, {l} lost, {u} unfinished: {:.1}% of decided; \
+         ms a decision: mcts {mm:.2} (max {mx:.0}), {other} {om:.2} (max {ox:.0}); {:.0} s",
+        100.0 * w as f64 / (w + l).max(1) as f64,
+        t.elapsed().as_secs_f64()
     );
 }
 
@@ -62,15 +133,35 @@ fn main() {
     let get = |i: usize, d: &str| a.get(i).cloned().unwrap_or_else(|| d.to_string());
     let (game, scenario) = (get(0, "swtb"), get(1, "outpost"));
     let games: u64 = get(2, "20").parse().expect("games");
-    let mut config = MctsConfig::new(Budget::Iterations(
-        get(3, "20000").parse().expect("iterations"),
-    ));
-    // Left out: the defaults.
-    if let Some(c) = a.get(4) {
-        config.exploration = c.parse().expect("exploration");
+    let mut config = MctsConfig::new(battlemat_ai::DEFAULT_MCTS);
+    let (mut seed, mut other, mut mine) = (1u64, PlayerKind::Greedy, None);
+    for kv in a.iter().skip(3) {
+        let (k, v) = kv.split_once('=').expect("key=value");
+        match k {
+            "budget" => match format!("mcts:{v}").parse::<PlayerKind>().expect("budget") {
+                PlayerKind::Mcts(b) => config.budget = b,
+                _ => unreachable!(),
+            },
+            "exploration" => config.exploration = v.parse().expect("exploration"),
+            "playouts" => config.playout_decisions = v.parse().expect("playouts"),
+            "trees" => config.trees = v.parse().expect("trees"),
+            "prior" => config.greedy_prior = v.parse().expect("prior"),
+            "policy" => {
+                config.playouts = match v {
+                    "random" => Playouts::Random,
+                    "evaluated" => Playouts::Evaluated,
+                    "auto" => Playouts::Auto,
+                    _ => panic!("policy: random, evaluated or auto"),
+                }
+            }
+            "seed" => seed = v.parse().expect("seed"),
+            "opponent" => other = v.parse().expect("a player"),
+            "me" => mine = Some(v.parse().expect("a player")),
+            _ => panic!("unknown key {k}"),
+        }
     }
-    if let Some(p) = a.get(5) {
-        config.playout_decisions = p.parse().expect("playout decisions");
-    }
-    common::with_game!(game.as_str(), run(&scenario, games, &config));
+    common::with_game!(
+        game.as_str(),
+        run(&scenario, games, seed, &config, (mine, other))
+    );
 }

@@ -35,7 +35,7 @@ pub mod erased;
 pub mod mcts;
 
 pub use erased::{AiFor, DynAi, DynPlayer, PlayError, Prepared, WrongGame};
-pub use mcts::{Budget, Mcts, MctsConfig, Work};
+pub use mcts::{Budget, Mcts, MctsConfig, Playouts, Work};
 
 /// Which player sits in a seat, by name: `random`, `greedy`, `mcts` (the default budget,
 /// [`DEFAULT_MCTS`]), `mcts:N` (N iterations a move), `mcts:Nw` (N units of work a move,
@@ -284,6 +284,10 @@ pub struct GreedyStats {
     pub exact_states: usize,
     pub sampled_actions: usize,
     pub peak_memo: usize,
+    /// Steps applied (an action, a die weighed or sampled) and positions evaluated: what
+    /// an MCTS search that starts from greedy's values counts as its work ([`mcts::Work`]).
+    pub steps: usize,
+    pub evaluations: usize,
 }
 
 /// The value of each legal action for the deciding seat, in `legal_actions` order, by
@@ -296,7 +300,16 @@ pub fn action_values<G: Game>(state: &G, roller: &mut Roller) -> Vec<(G::Action,
 /// at most `left` chance states (past that, a state is scored as it stands).
 pub fn expect<G: Game>(state: &G, seat: Seat, memo: &mut Memo<G>, left: &mut usize) -> f64 {
     let mut exhausted = false;
-    expect_to(state, seat, memo, left, &mut exhausted, MAX_CHANCE_DEPTH)
+    let mut stats = GreedyStats::default();
+    expect_to(
+        state,
+        seat,
+        memo,
+        left,
+        &mut exhausted,
+        MAX_CHANCE_DEPTH,
+        &mut stats,
+    )
 }
 
 /// Chance points in a row weighed before the position is scored as it stands: a chain of
@@ -311,21 +324,29 @@ fn expect_to<G: Game>(
     left: &mut usize,
     exhausted: &mut bool,
     depth: usize,
+    stats: &mut GreedyStats,
 ) -> f64 {
     let Next::Chance(c) = state.next() else {
+        stats.evaluations += 1;
         return state.evaluate(seat);
     };
     if depth == 0 {
+        stats.evaluations += 1;
         return state.evaluate(seat);
     }
     if let Some(&v) = memo.get(state) {
         // A revisit while this state's value is still being worked out (a cycle): scored as
         // it stands, evaluated only now (most chance states are never revisited, so most of
         // those evaluations were thrown away; the value is the same).
-        return if v.is_nan() { state.evaluate(seat) } else { v };
+        if v.is_nan() {
+            stats.evaluations += 1;
+            return state.evaluate(seat);
+        }
+        return v;
     }
     if *left == 0 {
         *exhausted = true;
+        stats.evaluations += 1;
         return state.evaluate(seat);
     }
     *left -= 1;
@@ -341,11 +362,13 @@ fn expect_to<G: Game>(
         }
         let mut next = state.clone();
         events.clear();
+        stats.steps += 1;
         if next
             .apply_trusted(&Step::Roll { value: o.value }, &mut events)
             .is_ok()
         {
-            v += o.weight as f64 / total * expect_to(&next, seat, memo, left, exhausted, depth - 1);
+            v += o.weight as f64 / total
+                * expect_to(&next, seat, memo, left, exhausted, depth - 1, stats);
         }
     }
     memo.insert(state.clone(), v);
@@ -354,13 +377,15 @@ fn expect_to<G: Game>(
 
 /// One chain of dice from `state` to the next decision (or the end, or
 /// [`MAX_CHANCE_DEPTH`] dice), scored for `seat` there.
-fn sampled<G: Game>(state: &G, seat: Seat, roller: &mut Roller) -> f64 {
+fn sampled<G: Game>(state: &G, seat: Seat, roller: &mut Roller, stats: &mut GreedyStats) -> f64 {
     let mut s = state.clone();
     let mut events = Vec::new();
+    stats.evaluations += 1;
     for _ in 0..MAX_CHANCE_DEPTH {
         let Next::Chance(c) = s.next() else { break };
         let value = c.roll(roller);
         events.clear();
+        stats.steps += 1;
         if s.apply_trusted(&Step::Roll { value }, &mut events).is_err() {
             break;
         }
@@ -389,6 +414,7 @@ impl Greedy {
             .into_iter()
             .map(|a| {
                 stats.actions += 1;
+                stats.steps += 1;
                 let mut next = state.clone();
                 let step = Step::Act {
                     seat,
@@ -407,6 +433,7 @@ impl Greedy {
                     &mut left,
                     &mut exhausted,
                     MAX_CHANCE_DEPTH,
+                    &mut stats,
                 );
                 stats.exact_states += self.exact_limit - left;
                 stats.peak_memo = stats.peak_memo.max(memo.len());
@@ -418,7 +445,7 @@ impl Greedy {
                     (u64::from(roller.roll(u32::MAX)) << 32) | u64::from(roller.roll(u32::MAX))
                 });
                 let total: f64 = (0..self.samples)
-                    .map(|k| sampled(&next, seat, &mut Roller::new(seed, k as u64)))
+                    .map(|k| sampled(&next, seat, &mut Roller::new(seed, k as u64), &mut stats))
                     .sum();
                 (a, total / self.samples as f64)
             })

@@ -5,8 +5,12 @@
 //! stands, so it counts [`COVER`] more than one in the open: the AIs move into cover, and out
 //! of the lines of the enemy's guns, where the table has any.
 
-use crate::state::Serm;
+use crate::state::{Fixed, Serm};
 use battlemat_core::{Game, Seat, result_value};
+use battlemat_geom::table::Point;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::Arc;
 
 /// What cover adds to a soldier's worth (a share of it): less than a soldier, so a shot that
 /// kills always beats hiding.
@@ -38,7 +42,40 @@ impl Serm {
         let side = self.soldier(s).side;
         self.ids().all(|e| {
             let y = self.soldier(e);
-            !y.alive || y.side == side || self.card(e).shoot == 0 || !self.clear_line(e, s)
+            !y.alive || y.side == side || self.card(e).shoot == 0 || !self.clear_line_seen(e, s)
         })
     }
+
+    /// [`Serm::clear_line`], remembered for this thread: an AI asks about the same two
+    /// places thousands of times in one decision (every die of a shot leaves the soldiers
+    /// where they stand), and tracing a line through the terrain is most of an evaluation.
+    /// A line depends only on the two places and the table, so the answers are kept while
+    /// the thread asks about one scenario's table (its `Fixed`, held so it cannot be
+    /// another's), at most [`SIGHT_CACHE`] of them.
+    fn clear_line_seen(&self, a: crate::state::SoldierId, b: crate::state::SoldierId) -> bool {
+        let key = (self.soldier(a).at, self.soldier(b).at);
+        SIGHT.with(|c| {
+            let mut c = c.borrow_mut();
+            if !c.0.as_ref().is_some_and(|f| Arc::ptr_eq(f, &self.fixed))
+                || c.1.len() >= SIGHT_CACHE
+            {
+                c.0 = Some(Arc::clone(&self.fixed));
+                c.1.clear();
+            }
+            *c.1.entry(key).or_insert_with(|| self.clear_line(a, b))
+        })
+    }
+}
+
+/// The most lines one thread remembers ([`Serm::clear_line_seen`]); past it they are
+/// forgotten and traced again.
+pub const SIGHT_CACHE: usize = 1 << 16;
+
+type SightCache = (
+    Option<Arc<Fixed>>,
+    HashMap<(Point, Point), bool, foldhash::fast::FixedState>,
+);
+
+thread_local! {
+    static SIGHT: RefCell<SightCache> = RefCell::new((None, HashMap::default()));
 }
