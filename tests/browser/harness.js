@@ -142,13 +142,20 @@ export async function myTurn(page, id) {
 }
 
 /// Click the table at screen point (x, y) and say whether the page made an action of the
-/// click (posted one, and the server took it). The page posts from the click's own handler,
-/// so a click that posts nothing is known at once instead of after a fixed wait.
+/// click (posted one, and the server took it). The page records each click it handles
+/// (`body[data-click]`: a count and whether that click posted), set in the click's own
+/// handler, so a click that posts nothing is known as soon as it is handled, and one that
+/// posts is waited for however slow the machine (no guess at how long a post takes).
 export async function clickActs(page, x, y) {
-  const isAction = (r) => r.method() === "POST" && r.url().endsWith("/actions");
-  const req = page.waitForRequest(isAction, { timeout: 400 }).catch(() => null);
+  const before = await page.evaluate(() => Number((document.body.dataset.click || "0").split(" ")[0]));
+  const isAction = (r) => r.request().method() === "POST" && r.url().endsWith("/actions");
+  const res = page.waitForResponse(isAction, { timeout: 30000 }).catch(() => null);
   await page.mouse.click(x, y);
-  const r = await req;
-  const res = r && (await r.response());
-  return !!res && res.ok();
+  const handle = await page.waitForFunction((n) => {
+    const c = (document.body.dataset.click || "0").split(" ");
+    return Number(c[0]) > n && c[1];
+  }, before);
+  if ((await handle.jsonValue()) !== "posted") return false;
+  const r = await res;
+  return !!r && r.ok();
 }

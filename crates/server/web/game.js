@@ -265,7 +265,12 @@ function highlight() {
   }
 }
 
+/// Whether the click being handled posted an action, and how many clicks were handled.
+let posted = false;
+let clicks = 0;
+
 async function act(text) {
+  posted = true; // before the first await: the click that called this knows at once
   showError(null);
   try {
     await api(`/api/games/${id}/actions`, { method: "POST", body: JSON.stringify({ action: text, seq: game.seq, id: crypto.randomUUID?.() || `${Date.now()}-${Math.random()}` }) });
@@ -372,7 +377,12 @@ function wire() {
   svg.addEventListener("pointerup", (e) => {
     const moved = drag?.moved;
     drag = null;
-    if (!moved) onClick(e);
+    if (moved) return;
+    posted = false;
+    onClick(e);
+    // What the click did, for whoever drives the page (the browser tests): the count of
+    // clicks handled and whether this one posted an action.
+    document.body.dataset.click = `${++clicks} ${posted ? "posted" : "none"}`;
   });
   svg.addEventListener("wheel", (e) => {
     e.preventDefault();
