@@ -1586,7 +1586,8 @@ fn readme_play_by_email_example_runs() {
 /// powers (with `contact_powers = false`, version 1's reading). The bunker and skies files
 /// were made again with version 2, whose fliers and guns list every landing cell and crew
 /// (which changes what the players pick) and whose fliers get no fortified die; they pin
-/// version 2 from here on. Where thermal detonators chain dice into dice past the greedy
+/// version 2 from here on (re-pinned when both scenarios' armies changed for balance under
+/// MCTS self-play, docs/balance.md). Where thermal detonators chain dice into dice past the greedy
 /// player's exact limit it samples them (and chooses differently), so those files are played by
 /// `greedy:exact`, the greedy player that made them; `sim_bunker_greedy_sampled.json` pins
 /// the sampling greedy player.
@@ -2094,8 +2095,9 @@ fn ms_d20_a_duel_from_the_command_line() {
         "-o",
         p(&g),
     ]);
-    // Initiative (and the Newtype save) are rolled; each side says it fights.
-    for _ in 0..2 {
+    // Initiative (and the Newtype save) are rolled; each combatant's seat says it fights
+    // (the Gundam, Char and his wingman).
+    for _ in 0..3 {
         let legal = ok(["legal", p(&g)]);
         assert!(legal.contains("fight"), "{legal}");
         ok(["act", p(&g), "fight"]);
