@@ -70,6 +70,8 @@ pub mod state;
 mod text;
 mod turn;
 
+/// The weights of the hold under way in the AIs' evaluation (its tests read them).
+pub use ai::{HOLD_NEAR, HOLD_TURN};
 pub use data::{Catalog, Options, Setup};
 pub use events::{Action, Event, Group, HexNo};
 pub use state::AbaoAqu;

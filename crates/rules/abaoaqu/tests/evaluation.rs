@@ -94,3 +94,27 @@ fn the_evaluation_is_zero_sum_between_the_sides() {
     let g: AbaoAqu = game(&["GM@1110", "GM@1111"], &["ZK@1010"]);
     assert!((g.evaluate(0) + g.evaluate(1)).abs() < 1e-12);
 }
+
+/// ABQ-S1 ("keep 10 units on the fortress itself at all times for 3 turns"): the hold under
+/// way counts in the evaluation, for both sides — the holding side's counters on the
+/// fortress against the number it needs, and each turn held — so the side that must stop
+/// it sees it coming and fights the counters on the fortress before the third turn.
+#[test]
+fn abq_s1_the_hold_under_way_counts_for_both_sides() {
+    use battlemat_abaoaqu::{HOLD_NEAR, HOLD_TURN};
+    let need_two = |feds: &[&str]| game_with(feds, &["ZK@6010"], Some(2), &[]);
+    let one = need_two(&["GM@1020", "GM@1015"]);
+    let two = need_two(&["GM@1020", "GM@1120"]);
+    assert_eq!((one.on_fortress(0), two.on_fortress(0)), (1, 2));
+    assert!((one.hold_progress(0) - HOLD_NEAR / 2.0).abs() < 1e-12);
+    assert!((two.hold_progress(0) - HOLD_NEAR).abs() < 1e-12);
+    // Zeon, with nothing to hold, has no progress of its own; the Federation's counts
+    // against it.
+    assert_eq!(two.hold_progress(1), 0.0);
+    assert!(two.evaluate(1) < one.evaluate(1) - HOLD_NEAR / 4.0);
+    // Each turn held is worth more again, to the holder and against the other side.
+    let mut held = need_two(&["GM@1020", "GM@1120"]);
+    held.now.held[0] = 2;
+    assert!((held.hold_progress(0) - (HOLD_NEAR + 2.0 * HOLD_TURN)).abs() < 1e-12);
+    assert!((two.evaluate(1) - held.evaluate(1) - 2.0 * HOLD_TURN).abs() < 1e-9);
+}
