@@ -48,9 +48,10 @@ pub const IDLE_DECLARATION: f64 = 0.01;
 /// ends its phase rather than declare and cancel the same attack again.
 pub const CANCELLED: f64 = 0.01;
 
-/// A side that must hold the fortress, with the counters it needs there ([`AbaoAqu::hold_progress`]).
+/// What a side that must hold the fortress gains with as many counters on it as it needs
+/// (a share of it for fewer: [`AbaoAqu::hold_progress`]), and the other side loses.
 pub const HOLD_NEAR: f64 = 0.1;
-/// Each turn it has held them (three win).
+/// What each turn held adds to that (the third wins the game).
 pub const HOLD_TURN: f64 = 0.15;
 
 /// Rows off the fortress past which a unit of a side that must hold it gains nothing from
