@@ -10,11 +10,12 @@
 //! comparison meaningless.
 
 use crate::combat::MISS_AT_OR_BELOW;
+use crate::combat::defence_succeeds;
 use crate::combat::ruled_out_by_weapon;
 use crate::damage::damage_dealt;
 use crate::data::{Armour, Kind, Roll, Terrain, WeaponType};
 use crate::modifiers::{Range, parse_kind, parse_terrain, target_type, terrain};
-use crate::state::{Defence, MsD20, Phase};
+use crate::state::{Attack, Defence, MsD20, Phase, UnitId};
 use battlemat_core::{MatchupRoll, Odds};
 use std::collections::BTreeMap;
 
@@ -82,7 +83,7 @@ impl Guard {
 /// What a hit does (`--damage`, `--weapon-type`, `--armour`): the damage roll and what
 /// changes it on the way to the section.
 #[derive(Clone, Copy, Debug)]
-struct Wound {
+pub(crate) struct Wound {
     /// The damage roll (NdS × M + K), or `None` for a hand attack of a fixed amount.
     roll: Option<Roll>,
     /// A hand attack's damage (D20-7: strength − 20), when `roll` is `None`.
@@ -95,7 +96,7 @@ struct Wound {
 
 impl Wound {
     /// The raw roll's distribution as (value, probability).
-    fn raw(&self) -> Vec<(u32, f64)> {
+    pub(crate) fn raw(&self) -> Vec<(u32, f64)> {
         match self.roll {
             None => vec![(self.fixed, 1.0)],
             Some(r) => battlemat_dice::Dist::die(u32::from(r.sides))
@@ -142,8 +143,22 @@ impl Wound {
         distributions.insert("damage".to_string(), dist);
     }
 
+    /// The raw roll's distribution once `sum` is rolled and `left` dice are still to roll
+    /// (D20-3H c: the damage dice one at a time).
+    pub(crate) fn raw_after(&self, left: u8, sum: u32) -> Vec<(u32, f64)> {
+        match self.roll {
+            None => vec![(self.fixed, 1.0)],
+            Some(r) if left == 0 => vec![(r.damage(sum), 1.0)],
+            Some(r) => battlemat_dice::Dist::die(u32::from(r.sides))
+                .repeat_sum(u32::from(left))
+                .iter()
+                .map(|(rest, p)| (r.damage(sum + rest as u32), p))
+                .collect(),
+        }
+    }
+
     /// What the section takes from a raw roll: the referee's own arithmetic.
-    fn taken(&self, raw: u32, critical: bool, halved: bool) -> u32 {
+    pub(crate) fn taken(&self, raw: u32, critical: bool, halved: bool) -> u32 {
         damage_dealt(raw, critical, self.melee_on_large, halved).saturating_sub(self.armour)
     }
 }
@@ -417,6 +432,46 @@ fn parse(params: &BTreeMap<String, String>) -> Result<Matchup, String> {
 }
 
 impl MsD20 {
+    /// What a hit of `attacker`'s weapon does to `target`'s `section`: the weapon's damage
+    /// roll (or hand damage, D20-7), doubled for melee on a large target (D20-5M), less the
+    /// section's armour (D20-4).
+    pub(crate) fn wound(&self, attacker: UnitId, weapon: u8, target: UnitId, section: u8) -> Wound {
+        let w = &self.data(attacker).weapons[weapon as usize];
+        Wound {
+            roll: self.fixed.rolls[self.unit(attacker).kind as usize][weapon as usize],
+            fixed: self.data(attacker).strength.saturating_sub(20),
+            melee_on_large: w.kind == WeaponType::Melee && self.data(target).kind.is_large(),
+            armour: self.data(target).sections[section as usize]
+                .armour
+                .reduction(),
+        }
+    }
+
+    /// The chance that defence `d` succeeds against the strike rolled (D20-3D), by the
+    /// referee's own `defence_succeeds` over the twenty faces of the defence die.
+    pub(crate) fn defence_chance(&self, attack: &Attack, d: Defence) -> f64 {
+        let p = &self.data(attack.target).pilot;
+        let bonus = match d {
+            Defence::Take => return 0.0,
+            Defence::Dodge => p.dodge,
+            Defence::Leap => p.leap_dodge,
+            Defence::Parry(_) => p.parry,
+            Defence::Roll => p.roll,
+        } as i16;
+        let ok = (1..=20u8)
+            .filter(|&face| {
+                defence_succeeds(
+                    attack.critical,
+                    d == Defence::Roll,
+                    face,
+                    face as i16 + bonus,
+                    attack.total,
+                )
+            })
+            .count();
+        ok as f64 / 20.0
+    }
+
     /// D20-3D e, D20-3H a: what a roll with impact saves — the damage the section hit
     /// takes if the roll fails (a critical stays double) and if it succeeds (halved; against
     /// a critical only a natural 20 succeeds, and it takes the critical away), each after
@@ -429,16 +484,7 @@ impl MsD20 {
         details: &mut BTreeMap<String, serde_json::Value>,
         distributions: &mut BTreeMap<String, BTreeMap<i64, f64>>,
     ) {
-        let w = &self.data(attack.attacker).weapons[attack.weapon as usize];
-        let wound = Wound {
-            roll: self.fixed.rolls[self.unit(attack.attacker).kind as usize]
-                [attack.weapon as usize],
-            fixed: self.data(attack.attacker).strength.saturating_sub(20),
-            melee_on_large: w.kind == WeaponType::Melee && self.data(attack.target).kind.is_large(),
-            armour: self.data(attack.target).sections[attack.onto as usize]
-                .armour
-                .reduction(),
-        };
+        let wound = self.wound(attack.attacker, attack.weapon, attack.target, attack.onto);
         let (mut full, mut half) = (0.0, 0.0);
         let mut dist: BTreeMap<i64, f64> = BTreeMap::new();
         let mut saved: BTreeMap<i64, f64> = BTreeMap::new();
@@ -487,17 +533,8 @@ impl MsD20 {
                 details.insert("strike_modifier".into(), b.into());
                 // The damage the section aimed at takes if the strike lands undefended (the
                 // weapon, the target and its section are known; saves come after).
-                let w = &self.data(*unit).weapons[*weapon as usize];
                 let section = at.unwrap_or_else(|| self.main_section(*target));
-                let wound = Wound {
-                    roll: self.fixed.rolls[self.unit(*unit).kind as usize][*weapon as usize],
-                    fixed: self.data(*unit).strength.saturating_sub(20),
-                    melee_on_large: w.kind == WeaponType::Melee
-                        && self.data(*target).kind.is_large(),
-                    armour: self.data(*target).sections[section as usize]
-                        .armour
-                        .reduction(),
-                };
+                let wound = self.wound(*unit, *weapon, *target, section);
                 let mut distributions = BTreeMap::new();
                 wound.add_to(
                     [miss, hit, crit, 0.0],
@@ -518,26 +555,15 @@ impl MsD20 {
             | (Action::Roll, Phase::MayRoll { attack })
                 if self.plan(a).is_ok() =>
             {
-                let p = &self.data(attack.target).pilot;
-                let (bonus, beat) = match a {
-                    Action::Dodge => (p.dodge, false),
-                    Action::Leap => (p.leap_dodge, false),
-                    Action::Parry { .. } => (p.parry, false),
-                    _ => (p.roll, true),
-                };
-                let mut ok = 0;
-                for d in 1..=20i16 {
-                    let t = d + bonus as i16;
-                    let win = if attack.critical {
-                        d == 20
-                    } else if beat {
-                        t > attack.total
-                    } else {
-                        t >= attack.total
-                    };
-                    ok += win as u32;
-                }
-                let p_ok = ok as f64 / 20.0;
+                let p_ok = self.defence_chance(
+                    attack,
+                    match a {
+                        Action::Dodge => Defence::Dodge,
+                        Action::Leap => Defence::Leap,
+                        Action::Parry { .. } => Defence::Parry(0),
+                        _ => Defence::Roll,
+                    },
+                );
                 let mut outcomes = BTreeMap::new();
                 outcomes.insert("defended".to_string(), p_ok);
                 outcomes.insert("hit".to_string(), 1.0 - p_ok);
