@@ -26,7 +26,7 @@
 //! reach the other), then a pass over the bodies per seat; no allocation.
 
 use crate::data::{MissionKind, STICK, Special};
-use crate::state::{Body, SdEra, UnitId};
+use crate::state::{Body, SdEra, Unit, UnitId};
 use battlemat_core::Seat;
 use battlemat_geom::table::Point;
 
@@ -107,6 +107,7 @@ impl SdEra {
             v += self.balls_toward_goals(seat, &at.goals);
         }
         let target = self.objective(seat, &at.goals);
+        let near = self.nearest_objectives();
         let hill = self.hill();
         let exposed = if self.fixed.kind == MissionKind::ShootingGallery {
             EXPOSED_GALLERY
@@ -143,16 +144,17 @@ impl SdEra {
                 }
             }
             if let Some(t) = target {
-                let d = sticks(x.at, t);
+                v -= 0.03 * sticks(x.at, t);
+            } else if let Some(d) = near.nearest(x.at) {
                 v -= 0.03 * d;
             }
         }
         v
     }
 
-    /// Where `seat`'s units want to be: the hill, behind a ball (from the nearest opponent's
-    /// goal), credits or an egg, by the ship, the open zone's enemies and blips, or nowhere
-    /// in particular.
+    /// Where all of `seat`'s units want to be: the hill, behind a ball (from the nearest
+    /// opponent's goal), by the ship; or nowhere in particular (see
+    /// [`SdEra::nearest_objectives`] for EGG HUNT and BATTLE ZONES).
     fn objective(&self, seat: Seat, goals: &[Option<Point>; MAX_SEATS]) -> Option<(f64, f64)> {
         let spot = match self.fixed.kind {
             MissionKind::KingOfTheHill => Some(self.fixed.centre),
@@ -170,33 +172,37 @@ impl SdEra {
                 let behind = BEHIND_BALL as f64 / len;
                 return Some((ball.x as f64 + dx * behind, ball.y as f64 + dy * behind));
             }
-            // EGG HUNT: credits to pick up, else an egg to break.
-            MissionKind::EggHunt => self
-                .ids()
-                .filter(|&b| {
-                    let y = self.unit(b);
-                    (y.is_marker() || y.is_egg()) && y.on_table()
-                })
-                .min_by_key(|&b| !self.unit(b).is_marker())
-                .map(|b| self.unit(b).at),
-            // CONVOY: by the ship, to screen it.
-            MissionKind::Convoy => self.now.convoy.as_ref().map(|c| self.unit(c.ship).at),
-            // BATTLE ZONES: the open zone's enemies, targets and blips.
-            MissionKind::BattleZones => {
-                let open = self.open_zone();
-                self.ids()
-                    .filter(|&b| {
-                        let y = self.unit(b);
-                        y.on_table()
-                            && (y.is_enemy() || y.is_target() || y.is_blip())
-                            && self.zone_of(y.at) == open
-                    })
-                    .min_by_key(|&b| !self.unit(b).is_enemy())
-                    .map(|b| self.unit(b).at)
-            }
             _ => None,
         };
         spot.map(ticks_of)
+    }
+
+    /// EGG HUNT: credits to pick up, else eggs to break; BATTLE ZONES: the open zone's
+    /// enemies, else its targets and blips. Each unit wants the nearest of them, not one
+    /// picked for the whole side: one spot for everyone (the lowest id's, as it once was)
+    /// sent both sides to the same blip, which stood nearer one seat's start — so that seat
+    /// revealed the ambushes and the other beat them, and seat 1 won two games in three.
+    fn nearest_objectives(&self) -> Spots {
+        let mut out = Spots::default();
+        let (first, then): (fn(&Unit) -> bool, fn(&Unit) -> bool) = match self.fixed.kind {
+            MissionKind::EggHunt => (Unit::is_marker, Unit::is_egg),
+            MissionKind::BattleZones => (Unit::is_enemy, |y| y.is_target() || y.is_blip()),
+            _ => return out,
+        };
+        // BATTLE ZONES: only what is in the open zone.
+        let open = (self.fixed.kind == MissionKind::BattleZones).then(|| self.open_zone());
+        for wanted in [first, then] {
+            for b in self.ids() {
+                let y = self.unit(b);
+                if y.on_table() && wanted(y) && open.is_none_or(|z| self.zone_of(y.at) == z) {
+                    out.push(y.at);
+                }
+            }
+            if out.n > 0 {
+                break;
+            }
+        }
+        out
     }
 
     /// SOCCER (SDE-SOCCER.2, .3): for each ball, how many sticks nearer the nearest
@@ -381,6 +387,41 @@ struct Looked {
 impl Looked {
     fn exposed(&self, u: UnitId) -> bool {
         self.exposed[u as usize / 64] & (1 << (u % 64)) != 0
+    }
+}
+
+/// The places a unit may head for, the nearest counting (at most [`MAX_SPOTS`]).
+struct Spots {
+    at: [Point; MAX_SPOTS],
+    n: usize,
+}
+
+/// The most places [`Spots`] keeps.
+const MAX_SPOTS: usize = 32;
+
+impl Default for Spots {
+    fn default() -> Spots {
+        Spots {
+            at: [Point::new(0, 0); MAX_SPOTS],
+            n: 0,
+        }
+    }
+}
+
+impl Spots {
+    fn push(&mut self, p: Point) {
+        if self.n < MAX_SPOTS {
+            self.at[self.n] = p;
+            self.n += 1;
+        }
+    }
+
+    /// The distance in sticks from `p` to the nearest, if any.
+    fn nearest(&self, p: Point) -> Option<f64> {
+        self.at[..self.n]
+            .iter()
+            .map(|&q| sticks(p, ticks_of(q)))
+            .min_by(f64::total_cmp)
     }
 }
 

@@ -177,3 +177,29 @@ fn sde_range_a_unit_out_of_the_enemys_range_evaluates_higher() {
     stunned.now.units[0].stunned = true;
     assert!(!stunned.shootable(0));
 }
+
+/// SDE-ZONES.2 ("To reveal a blip, you must touch it as part of your move"): a unit wants the
+/// nearest blip of the open zone, whichever it is — not one blip picked for the whole side
+/// (the lowest id's once was, and sent both sides to the blip nearer seat 0's start). Zone
+/// 1's blips stand at y = 1, x = 1.125, 2.375, 3.625 and 4.875 (u0..u3); a unit beside the
+/// last one is better placed than one in the open between the middle two.
+#[test]
+fn sde_zones_2_a_unit_beside_any_blip_evaluates_higher_than_one_between_them() {
+    let placed = |x: f64, y: f64| {
+        let mut g = game("zones", &[&["gm"], &["gm"]], vec![], &[]);
+        battlemat_core::testing::roll(&mut g, &[0]); // zone 1's card: asteroids
+        begin(&mut g, 0);
+        let (mine, theirs) = (unit_of(&g, 0), unit_of(&g, 1));
+        put(&mut g, mine, x, y);
+        put(&mut g, theirs, 0.3, 0.3);
+        g
+    };
+    let beside = placed(4.875, 0.6);
+    let between = placed(3.0, 0.3);
+    assert!(
+        beside.evaluate(0) > between.evaluate(0),
+        "beside a blip {} against between blips {}",
+        beside.evaluate(0),
+        between.evaluate(0)
+    );
+}
