@@ -84,7 +84,11 @@ fn d20_3h_damage_dice_rolled_so_far_count() {
         act(&mut g, "attack u0 w0");
         strike(&mut g, 15);
         act(&mut g, "take");
-        assert!(matches!(g.now.phase, Phase::Damage { .. }), "{:?}", g.now.phase);
+        assert!(
+            matches!(g.now.phase, Phase::Damage { .. }),
+            "{:?}",
+            g.now.phase
+        );
         let whole = g.pending_loss().unwrap().1;
         roll(&mut g, &[first]);
         (whole, g.pending_loss().unwrap().1)
