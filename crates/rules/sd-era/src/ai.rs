@@ -184,7 +184,7 @@ impl SdEra {
     /// revealed the ambushes and the other beat them, and seat 1 won two games in three.
     fn nearest_objectives(&self) -> Spots {
         let mut out = Spots::default();
-        let (first, then): (fn(&Unit) -> bool, fn(&Unit) -> bool) = match self.fixed.kind {
+        let (first, then): (Wanted, Wanted) = match self.fixed.kind {
             MissionKind::EggHunt => (Unit::is_marker, Unit::is_egg),
             MissionKind::BattleZones => (Unit::is_enemy, |y| y.is_target() || y.is_blip()),
             _ => return out,
@@ -389,6 +389,9 @@ impl Looked {
         self.exposed[u as usize / 64] & (1 << (u % 64)) != 0
     }
 }
+
+/// Which bodies a unit heads for.
+type Wanted = fn(&Unit) -> bool;
 
 /// The places a unit may head for, the nearest counting (at most [`MAX_SPOTS`]).
 struct Spots {
