@@ -1,11 +1,21 @@
-//! A heuristic value for AIs: soldiers left, weighted by their dice, and cover.
+//! A heuristic value for AIs: soldiers left, weighted by their dice, and cover — and a Move
+//! the other side may still React to, at what it is expected to come to.
+//!
+//! A Move's roll comes before the other side's choice to React (SERM-REACT), so a player that
+//! looks one decision ahead stops there, with the mover still where it began: valued as it
+//! stands, every Move that can be reacted to would be worth no more than standing still,
+//! and a Move into contact (which kills) nothing. So while a React may come, the position is
+//! valued as the Move completed and as stopped (the mover where it began: the reactor's side
+//! then chooses where along the path, which this does not look into), weighed by the React
+//! pool's chance to beat the Move roll.
 //!
 //! SERM-SHOOT: "any enemy the shooter can see may be shot", and terrain blocks the line
 //! (rulings.md). A soldier no enemy with a Shoot has a clear line to cannot be shot where it
 //! stands, so it counts [`COVER`] more than one in the open: the AIs move into cover, and out
 //! of the lines of the enemy's guns, where the table has any.
 
-use crate::state::{Fixed, Serm};
+use crate::pools::p_react_stops;
+use crate::state::{Fixed, Phase, Serm};
 use battlemat_core::{Game, Seat, result_value};
 use battlemat_geom::table::Point;
 use std::cell::RefCell;
@@ -21,6 +31,49 @@ impl Serm {
         if let Some(r) = self.result() {
             return result_value(&r, seat);
         }
+        let here = self.standing(seat);
+        // SERM-REACT: a Move the other side may still stop. The mover is still where it
+        // started; if it moves on, it ends where its path does and kills the enemy it
+        // contacts. Valued here at both, weighed by the react's chance (the reactor's side
+        // reacting with its likeliest soldier only if stopping the Move suits it).
+        let (moving, p_stop, chosen) = match &self.now.phase {
+            Phase::ReactChoice { moving } => {
+                let p = self
+                    .reactors(moving)
+                    .into_iter()
+                    .map(|r| p_react_stops(self.card(r).react, moving.total))
+                    .fold(0.0, f64::max);
+                (*moving, p, false)
+            }
+            Phase::Reacting {
+                moving, reactor, ..
+            } => (
+                *moving,
+                p_react_stops(self.card(*reactor).react, moving.total),
+                true,
+            ),
+            _ => return here,
+        };
+        let mut done = self.clone();
+        done.complete_move(moving, &mut Vec::new());
+        let moved = done.evaluation(seat);
+        let mover_is_mine = self.fixed.seating.side_of(seat) == self.soldier(moving.mover).side;
+        // The reactor's side wants the lower value for the mover's side.
+        let stop_suits_reactor = if mover_is_mine {
+            here < moved
+        } else {
+            here > moved
+        };
+        let p = if chosen || stop_suits_reactor {
+            p_stop
+        } else {
+            0.0
+        };
+        p * here + (1.0 - p) * moved
+    }
+
+    /// The value of the soldiers as they stand: see the module's words.
+    fn standing(&self, seat: Seat) -> f64 {
         let mine = self.fixed.seating.side_of(seat);
         let mut v = [0.0f64; 2];
         for s in self.ids() {

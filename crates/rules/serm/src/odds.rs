@@ -103,13 +103,7 @@ impl Serm {
             }
             (Action::React { soldier }, Phase::ReactChoice { moving }) => {
                 // P(react pool > the move total already rolled).
-                let d = crate::pools::distribution(self.card(*soldier).react);
-                let p: f64 = d
-                    .iter()
-                    .enumerate()
-                    .filter(|(t, _)| *t as u32 > moving.total)
-                    .map(|(_, p)| p)
-                    .sum();
+                let p = crate::pools::p_react_stops(self.card(*soldier).react, moving.total);
                 outcomes.insert("stopped".to_string(), p);
                 outcomes.insert("moves on".to_string(), 1.0 - p);
             }

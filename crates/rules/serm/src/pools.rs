@@ -99,6 +99,17 @@ pub fn dice_text(dice: &[Vec<u8>], total: u32) -> String {
     format!("{} = {total}", each.join(", "))
 }
 
+/// SERM-REACT: P(a React pool of `react` dice totals more than the Move roll `total`: "if
+/// the React roll is greater than the Move roll").
+pub fn p_react_stops(react: u8, total: u32) -> f64 {
+    distribution(react)
+        .iter()
+        .enumerate()
+        .filter(|&(t, _)| t as u32 > total)
+        .map(|(_, p)| p)
+        .sum()
+}
+
 /// P(a pool of `a` dice totals more than one of `b` dice) — "higher"/"greater": a tie fails.
 pub fn p_greater(a: u8, b: u8) -> f64 {
     let da = distribution(a);

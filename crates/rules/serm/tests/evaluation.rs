@@ -3,6 +3,8 @@
 mod common;
 
 use battlemat_core::Game;
+use battlemat_core::testing::{act, roll};
+use battlemat_serm::state::Phase;
 use common::*;
 
 /// SERM-SHOOT ("any enemy the shooter can see may be shot"; terrain blocks the line,
@@ -26,4 +28,34 @@ fn serm_shoot_a_soldier_in_cover_evaluates_higher() {
     assert!(hidden.in_cover(0) && !open.in_cover(0));
     assert!(hidden.evaluate(0) > open.evaluate(0));
     assert!(hidden.evaluate(1) < open.evaluate(1));
+}
+
+/// SERM-REACT ("if the React roll is greater than the Move roll, the moving soldier is
+/// stopped"): a Move the other side may still React to is valued at what it is expected to
+/// come to, not as if the mover had stayed put. Blue's Armor Plated rolls a Move of 5 north
+/// into Red's Machine Gunner (contact kills, SERM-MOVE); Red may React with one die, which
+/// beats 5 only on a six.
+#[test]
+fn serm_react_a_move_awaiting_the_react_counts_at_its_expected_result() {
+    let before = game(&["armor_plated@10,5"], &["machine_gunner@10,9"], &[]);
+    let mut g = before.clone();
+    act(&mut g, "move u0 n");
+    roll(&mut g, &[5]);
+    assert!(
+        matches!(g.now.phase, Phase::ReactChoice { moving } if moving.contact == Some(1)),
+        "{:?}",
+        g.now.phase
+    );
+    assert_eq!(g.soldier(0).at, before.soldier(0).at, "not moved yet");
+    assert!(
+        g.evaluate(0) > before.evaluate(0) + 0.3,
+        "the kill to come {} against standing still {}",
+        g.evaluate(0),
+        before.evaluate(0)
+    );
+    assert!((g.evaluate(0) + g.evaluate(1)).abs() < 1e-9, "zero-sum");
+    // Once Red has chosen to React, its die's chance counts: the kill is still likelier.
+    act(&mut g, "react u1");
+    assert!(matches!(g.now.phase, Phase::Reacting { .. }));
+    assert!(g.evaluate(0) > before.evaluate(0));
 }
