@@ -38,12 +38,16 @@ impl Serm {
         // reacting with its likeliest soldier only if stopping the Move suits it).
         let (moving, p_stop, chosen) = match &self.now.phase {
             Phase::ReactChoice { moving } => {
-                let p = self
-                    .reactors(moving)
-                    .into_iter()
-                    .map(|r| p_react_stops(self.card(r).react, moving.total))
-                    .fold(0.0, f64::max);
-                (*moving, p, false)
+                // The most React dice among those who may react: asked from the most dice
+                // down, so the sight lines are traced only until one answers.
+                let most = (1..=self.ids().map(|r| self.card(r).react).max().unwrap_or(0))
+                    .rev()
+                    .find(|&dice| {
+                        self.ids()
+                            .any(|r| self.card(r).react == dice && self.may_react(moving, r))
+                    })
+                    .unwrap_or(0);
+                (*moving, p_react_stops(most, moving.total), false)
             }
             Phase::Reacting {
                 moving, reactor, ..
