@@ -100,15 +100,34 @@ pub fn dice_text(dice: &[Vec<u8>], total: u32) -> String {
 }
 
 /// SERM-REACT: P(a React pool of `react` dice totals more than the Move roll `total`: "if
-/// the React roll is greater than the Move roll").
+/// the React roll is greater than the Move roll"). The AIs ask it at every Move awaiting a
+/// React, so the tails of the pools of up to [`TAILS_KEPT`] dice are worked out once.
 pub fn p_react_stops(react: u8, total: u32) -> f64 {
-    distribution(react)
-        .iter()
-        .enumerate()
-        .filter(|&(t, _)| t as u32 > total)
-        .map(|(_, p)| p)
-        .sum()
+    static TAILS: std::sync::OnceLock<Vec<Vec<f64>>> = std::sync::OnceLock::new();
+    let tail = |n: u8| {
+        // tail[t] = P(total > t), summed from the top so the small terms go first.
+        let d = distribution(n);
+        let mut tail = vec![0.0; d.len()];
+        let mut above = 0.0;
+        for t in (0..d.len()).rev() {
+            tail[t] = above;
+            above += d[t];
+        }
+        tail
+    };
+    if usize::from(react) <= TAILS_KEPT {
+        let tails = TAILS.get_or_init(|| (0..=TAILS_KEPT as u8).map(tail).collect());
+        tails[usize::from(react)]
+            .get(total as usize)
+            .copied()
+            .unwrap_or(0.0)
+    } else {
+        tail(react).get(total as usize).copied().unwrap_or(0.0)
+    }
 }
+
+/// The most React dice whose tails [`p_react_stops`] keeps.
+pub const TAILS_KEPT: usize = 12;
 
 /// P(a pool of `a` dice totals more than one of `b` dice) — "higher"/"greater": a tie fails.
 pub fn p_greater(a: u8, b: u8) -> f64 {
