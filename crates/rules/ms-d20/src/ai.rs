@@ -41,9 +41,14 @@ impl MsD20 {
         if x.out {
             return 0.0;
         }
-        let full: u32 = self.data(u).sections.iter().map(|s| s.durability).sum();
         let left: u32 = x.sections.iter().sum();
-        left as f64 / full.max(1) as f64 + 1.0
+        left as f64 / self.durability(u) + 1.0
+    }
+
+    /// A combatant's whole durability, every section's (at least 1).
+    fn durability(&self, u: UnitId) -> f64 {
+        let full: u32 = self.data(u).sections.iter().map(|s| s.durability).sum();
+        full.max(1) as f64
     }
 
     /// The attack under way (after its strike die) and the share its target is expected to
@@ -95,8 +100,7 @@ impl MsD20 {
         let hit = self.loss_from(a, a.onto, a.halved, Stage::Saves);
         let p = self.defence_chance(a, d);
         let defended = match d {
-            Defence::Take => 0.0,
-            Defence::Dodge | Defence::Leap => 0.0,
+            Defence::Take | Defence::Dodge | Defence::Leap => 0.0,
             Defence::Parry(arm) => self.loss_from(a, arm, a.halved, Stage::Saves),
             Defence::Roll => self.loss_from(a, a.onto, true, Stage::Saves),
         };
@@ -109,8 +113,7 @@ impl MsD20 {
     /// section falls (D20-6).
     fn loss_from(&self, a: &Attack, section: u8, halved: bool, stage: Stage) -> f64 {
         let t = a.target;
-        let full: u32 = self.data(t).sections.iter().map(|s| s.durability).sum();
-        let full = full.max(1) as f64;
+        let full = self.durability(t);
         let rem = self.unit(t).sections[section as usize];
         let main = self.data(t).sections[section as usize].has(SectionFlag::Main);
         let lost = |took: u32| {

@@ -260,15 +260,7 @@ impl MsD20 {
     /// The defence die: dodge, leap dodge and parry meet or beat the strike (ties to the
     /// defender); a roll must beat it; against a natural 20 only a natural 20 defends.
     pub fn roll_defence(&mut self, mut a: Attack, d: Defence, face: u8, ev: &mut Vec<Event>) {
-        let p = &self.data(a.target).pilot;
-        let bonus = match d {
-            Defence::Dodge => p.dodge,
-            Defence::Leap => p.leap_dodge,
-            Defence::Parry(_) => p.parry,
-            Defence::Roll => p.roll,
-            Defence::Take => 0,
-        } as i16;
-        let total = face as i16 + bonus;
+        let total = face as i16 + self.defence_bonus(a.target, d);
         let ok = defence_succeeds(a.critical, d == Defence::Roll, face, total, a.total);
         if a.critical && face == 20 {
             a.critical = false;
@@ -298,6 +290,18 @@ impl MsD20 {
             }
             _ => self.hit(a, ev),
         }
+    }
+
+    /// D20-3D: the pilot's bonus to the defence die (none to let it hit).
+    pub fn defence_bonus(&self, u: UnitId, d: Defence) -> i16 {
+        let p = &self.data(u).pilot;
+        (match d {
+            Defence::Dodge => p.dodge,
+            Defence::Leap => p.leap_dodge,
+            Defence::Parry(_) => p.parry,
+            Defence::Roll => p.roll,
+            Defence::Take => 0,
+        }) as i16
     }
 
     /// Our `roll_after` option (D20-3H a): is a roll offered after any hit?

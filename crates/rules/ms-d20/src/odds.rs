@@ -97,14 +97,7 @@ pub(crate) struct Wound {
 impl Wound {
     /// The raw roll's distribution as (value, probability).
     pub(crate) fn raw(&self) -> Vec<(u32, f64)> {
-        match self.roll {
-            None => vec![(self.fixed, 1.0)],
-            Some(r) => battlemat_dice::Dist::die(u32::from(r.sides))
-                .repeat_sum(u32::from(r.dice))
-                .iter()
-                .map(|(sum, p)| (r.damage(sum as u32), p))
-                .collect(),
-        }
+        self.raw_after(self.roll.map_or(0, |r| r.dice), 0)
     }
 
     /// The damage the section takes, given the strike's chances `[miss, hit, critical,
@@ -450,14 +443,10 @@ impl MsD20 {
     /// The chance that defence `d` succeeds against the strike rolled (D20-3D), by the
     /// referee's own `defence_succeeds` over the twenty faces of the defence die.
     pub(crate) fn defence_chance(&self, attack: &Attack, d: Defence) -> f64 {
-        let p = &self.data(attack.target).pilot;
-        let bonus = match d {
-            Defence::Take => return 0.0,
-            Defence::Dodge => p.dodge,
-            Defence::Leap => p.leap_dodge,
-            Defence::Parry(_) => p.parry,
-            Defence::Roll => p.roll,
-        } as i16;
+        if d == Defence::Take {
+            return 0.0;
+        }
+        let bonus = self.defence_bonus(attack.target, d);
         let ok = (1..=20u8)
             .filter(|&face| {
                 defence_succeeds(
@@ -555,15 +544,11 @@ impl MsD20 {
             | (Action::Roll, Phase::MayRoll { attack })
                 if self.plan(a).is_ok() =>
             {
-                let p_ok = self.defence_chance(
-                    attack,
-                    match a {
-                        Action::Dodge => Defence::Dodge,
-                        Action::Leap => Defence::Leap,
-                        Action::Parry { .. } => Defence::Parry(0),
-                        _ => Defence::Roll,
-                    },
-                );
+                // The defence as the judge reads the action.
+                let Ok(crate::legal::Plan::Defend(d)) = self.plan(a) else {
+                    return None;
+                };
+                let p_ok = self.defence_chance(attack, d);
                 let mut outcomes = BTreeMap::new();
                 outcomes.insert("defended".to_string(), p_ok);
                 outcomes.insert("hit".to_string(), 1.0 - p_ok);

@@ -38,16 +38,17 @@ impl Serm {
         // reacting with its likeliest soldier only if stopping the Move suits it).
         let (moving, p_stop, chosen) = match &self.now.phase {
             Phase::ReactChoice { moving } => {
-                // The most React dice among those who may react: asked from the most dice
-                // down, so the sight lines are traced only until one answers.
-                let most = (1..=self.ids().map(|r| self.card(r).react).max().unwrap_or(0))
-                    .rev()
-                    .find(|&dice| {
-                        self.ids()
-                            .any(|r| self.card(r).react == dice && self.may_react(moving, r))
-                    })
-                    .unwrap_or(0);
-                (*moving, p_react_stops(most, moving.total), false)
+                // The most React dice among those who may react.
+                let most = self
+                    .reactors(moving)
+                    .into_iter()
+                    .map(|r| self.card(r).react)
+                    .max();
+                (
+                    *moving,
+                    p_react_stops(most.unwrap_or(0), moving.total),
+                    false,
+                )
             }
             Phase::Reacting {
                 moving, reactor, ..

@@ -127,25 +127,23 @@ impl Serm {
 
     /// SERM-REACT-H: who may react to this Move.
     pub fn reactors(&self, m: &Moving) -> Vec<SoldierId> {
-        self.ids().filter(|&r| self.may_react(m, r)).collect()
-    }
-
-    /// SERM-REACT-H: may `r` react to this Move — a living enemy of the mover with a React,
-    /// the Move's target if it targets one (or a Ranger), that sees the mover.
-    pub fn may_react(&self, m: &Moving, r: SoldierId) -> bool {
         let side = self.soldier(m.mover).side;
-        let x = self.soldier(r);
-        let ranger = self.card(r).has(Special::ReactAny);
-        x.alive
-            && x.side != side
-            && self.card(r).react > 0
-            && match m.heading {
-                // "if the Move targets a soldier, that soldier is the only one that can
-                // React to the Move ... except by a Ranger".
-                Heading::Soldier(t) if self.soldier(t).side != side => r == t || ranger,
-                _ => true,
-            }
-            && self.sees(r, m.mover)
+        self.ids()
+            .filter(|&r| {
+                let x = self.soldier(r);
+                let ranger = self.card(r).has(Special::ReactAny);
+                x.alive
+                    && x.side != side
+                    && self.card(r).react > 0
+                    && match m.heading {
+                        // "if the Move targets a soldier, that soldier is the only one that can
+                        // React to the Move ... except by a Ranger".
+                        Heading::Soldier(t) if self.soldier(t).side != side => r == t || ranger,
+                        _ => true,
+                    }
+                    && self.sees(r, m.mover)
+            })
+            .collect()
     }
 
     fn offer_react(&mut self, moving: Moving, ev: &mut Vec<Event>) {
