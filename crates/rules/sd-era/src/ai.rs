@@ -25,9 +25,11 @@
 //! than either's reach rejected without a square; a sight line traced only where one can
 //! reach the other), then a pass over the bodies per seat; no allocation.
 
+use crate::combat::Question;
 use crate::data::{MissionKind, STICK, Special};
-use crate::state::{Body, SdEra, Unit, UnitId};
-use battlemat_core::Seat;
+use crate::events::Action;
+use crate::state::{Body, Phase, SdEra, Unit, UnitId};
+use battlemat_core::{Game, Seat};
 use battlemat_geom::table::Point;
 
 /// KING OF THE HILL: a unit on top of the hill, in tokens (a token takes one action there).
@@ -43,6 +45,18 @@ const BEHIND_BALL: i64 = STICK / 2;
 
 impl SdEra {
     pub fn heuristic(&self, seat: Seat) -> f64 {
+        // SDE-V: a fight whose dice are rolled, a VETERAN still to say whether to re-roll.
+        // Nothing has happened yet: valued as it stands, every fight a VETERAN can still
+        // turn would be worth nothing — to greedy, which stops at that question, a shot at a
+        // VETERAN it is winning would be no better than not shooting. So the fight is valued
+        // as its dice lie, every re-roll declined (a re-roll only helps the one who takes it:
+        // a floor for them, a ceiling for the other side).
+        if let Some(resolved) = self.veteran_declines() {
+            return match &resolved.now.result {
+                Some(r) => battlemat_core::result_value(r, seat),
+                None => resolved.heuristic(seat),
+            };
+        }
         let n = (self.fixed.players as usize).min(MAX_SEATS);
         let mut at = Looked {
             exposed: if self.shots_count() {
@@ -67,6 +81,29 @@ impl SdEra {
             .map(|s| scores[s])
             .fold(f64::MIN, f64::max);
         ((mine - best_other) / 4.0).tanh()
+    }
+
+    /// At a VETERAN's question (SDE-V), the game with every re-roll declined: the fight
+    /// resolved as its dice lie, up to the next die or decision that is not such a question.
+    /// `None` anywhere else.
+    fn veteran_declines(&self) -> Option<SdEra> {
+        let asks = |g: &SdEra| match &g.now.phase {
+            Phase::Fight(f) => matches!(g.fight_question(f), Some((_, Question::Reroll(_)))),
+            _ => false,
+        };
+        if !asks(self) {
+            return None;
+        }
+        let mut g = self.clone();
+        let mut events = Vec::new();
+        // Each side is asked at most once a fight (the attacker, then the defender).
+        for _ in 0..2 {
+            if !asks(&g) || g.apply_action(&Action::Keep, &mut events).is_err() {
+                break;
+            }
+            events.clear();
+        }
+        Some(g)
     }
 
     /// How well a seat stands, in rough "tokens".

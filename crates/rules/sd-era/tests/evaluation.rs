@@ -203,3 +203,45 @@ fn sde_zones_2_a_unit_beside_any_blip_evaluates_higher_than_one_between_them() {
         between.evaluate(0)
     );
 }
+
+/// SDE-V ("VETERAN ... May re-roll one of your own dice when attacking or defending"): a
+/// won shot at a VETERAN on the hill, the VETERAN still to say whether to re-roll, is valued
+/// as the fight lies — the VETERAN knocked off the hill — not as if nothing had happened.
+#[test]
+fn sde_v_a_fight_awaiting_a_veterans_reroll_counts_as_its_dice_lie() {
+    let mut before = game(
+        "king_of_the_hill",
+        &[&["dom"], &["rick_dias"]],
+        vec![hill(3.0, 3.0, 0.5, 1)],
+        &[],
+    );
+    begin(&mut before, 0);
+    let (dom, veteran) = (unit_of(&before, 0), unit_of(&before, 1));
+    put(&mut before, dom, 3.0, 2.2);
+    put(&mut before, veteran, 3.0, 3.0);
+    assert!(before.on_hill(veteran));
+    let mut g = before.clone();
+    battlemat_core::testing::act(&mut g, &format!("shoot u{dom} u{veteran}"));
+    battlemat_core::testing::roll(&mut g, &[6, 6, 5, 1, 1, 2]);
+    assert_eq!(
+        g.next(),
+        battlemat_core::Next::Decide(1),
+        "the VETERAN is asked"
+    );
+    assert!(g.on_hill(veteran), "nothing has happened yet");
+    let asked = g.evaluate(0);
+    assert!(
+        asked > before.evaluate(0) + 0.05,
+        "the won shot {asked} against before it {}",
+        before.evaluate(0)
+    );
+    // The same as the VETERAN keeping its dice.
+    let mut kept = g.clone();
+    battlemat_core::testing::act(&mut kept, "keep");
+    assert!(!kept.on_hill(veteran));
+    assert!(
+        (kept.evaluate(0) - asked).abs() < 1e-9,
+        "{} {asked}",
+        kept.evaluate(0)
+    );
+}
