@@ -5,7 +5,10 @@
 //! [key=value …]` prints the MCTS player's wins, draws, losses and unfinished games, and
 //! each player's median time a decision. Keys: `budget` (a player name's budget: `2000`,
 //! `1000000w`, `50ms`), `exploration`, `playouts` (random decisions played out from a leaf),
-//! `trees`, `prior` (virtual visits of greedy's value at the root; 0 for none), `policy`
+//! `trees`, `widen_k` and `widen_alpha` (progressive widening: a node tries
+//! `ceil(k · visits^α)` actions), `prior` (virtual visits of greedy's value at the root; 0 for none), `prior_exact` and
+//! `prior_samples` (the prior's greedy: chance states weighed exactly an action, chains sampled
+//! past them), `policy`
 //! (the playouts' choices: `random`, `evaluated` or `auto`), `seed`,
 //! `opponent` (a player name, `greedy` by default), `me` (a player name in place of the
 //! MCTS setting: to measure a seat's advantage, `me=greedy`).
@@ -145,7 +148,11 @@ fn main() {
             "exploration" => config.exploration = v.parse().expect("exploration"),
             "playouts" => config.playout_decisions = v.parse().expect("playouts"),
             "trees" => config.trees = v.parse().expect("trees"),
+            "widen_k" => config.widen_k = v.parse().expect("widen_k"),
+            "widen_alpha" => config.widen_alpha = v.parse().expect("widen_alpha"),
             "prior" => config.greedy_prior = v.parse().expect("prior"),
+            "prior_exact" => config.prior_greedy.exact_limit = v.parse().expect("prior_exact"),
+            "prior_samples" => config.prior_greedy.samples = v.parse().expect("prior_samples"),
             "policy" => {
                 config.playouts = match v {
                     "random" => Playouts::Random,

@@ -34,10 +34,11 @@
 //!   [`WIDEN_OVER`] (A-Bao-A-Qu's counters); short complete lists are tried in full.
 //! - **Leaves** are valued by a short playout ([`MctsConfig::playout_decisions`]
 //!   decisions, dice rolled) and then the game's [`Game::evaluate`] for each seat, or the
-//!   result when the game ends. A playout's decisions are random where the list is the
-//!   whole of what may be done, and chosen by the evaluation one action ahead where the
-//!   list samples a continuum (SD ERA's and SERM's moves: [`Playouts`]), where a random
-//!   point on the table is no move a player would make.
+//!   result when the game ends. A playout's decisions are random ([`Playouts`]), in every
+//!   game: playouts chosen by the evaluation one action ahead, its dice rolled once, were
+//!   tried where the list samples a continuum (SD ERA's and SERM's moves) and played worse
+//!   the more the search relied on them (they pick the long shot that came up in the one
+//!   sample: [`MctsConfig::new`] has the figures).
 //! - **Budget and determinism.** A budget is iterations, work or time. The search runs
 //!   [`MctsConfig::trees`] independent trees (root parallelism, on rayon's threads), each
 //!   seeded from the player's roller and its index; their root visits are summed to choose.
@@ -210,6 +211,9 @@ pub struct MctsConfig {
     /// shuffled order, valued by the search alone). The greedy pass is paid out of the
     /// budget ([`crate::GreedyStats`] counted as work).
     pub greedy_prior: u32,
+    /// The greedy player whose values are the prior ([`MctsConfig::greedy_prior`]): where
+    /// an action's dice are weighed exactly and where sampled.
+    pub prior_greedy: crate::Greedy,
     /// How a playout chooses its actions ([`Playouts`]).
     pub playouts: Playouts,
 }
@@ -223,8 +227,9 @@ pub enum Playouts {
     /// likes best for the deciding seat: dearer a decision, but a playout that plays.
     Evaluated,
     /// [`Playouts::Evaluated`] where the actions are a sample of a continuum
-    /// ([`ActionList::Candidates`]: SD ERA, SERM), where a random point on the table is no
-    /// move anyone would make; [`Playouts::Random`] where they are the whole list.
+    /// ([`ActionList::Candidates`]: SD ERA, SERM); [`Playouts::Random`] where they are the
+    /// whole list. It was the default until 2026-12-05: see [`MctsConfig::new`] for why
+    /// random playouts replaced it.
     Auto,
 }
 
@@ -238,6 +243,15 @@ impl MctsConfig {
             // where the list is candidates: SD ERA's King of the Hill 41.5 % → 64 % of
             // decided games, SERM's skirmish 34.5 % → 58 %, the ms-d20 duel 75 % → 79 %;
             // SWTB's outpost 71.5-78 % → 69 % (within the noise of 200 games).
+            //
+            // Random playouts everywhere since 2026-12-05. The evaluated playouts chose each
+            // action by one roll of its dice, then rolled them again: a playout's decider
+            // took whichever long shot had come up in its one sample, and the more the
+            // search leaned on playouts the worse it played. King of the Hill against greedy
+            // at ten times the default work: evaluated 22 of 100 won, random 40 of 60; at
+            // the default, 50 of 100 random (the evaluated default 16 of 40 in
+            // `tournament`); the SERM skirmish 58 of 100 random at the default, 62 at three
+            // times it.
             exploration: 0.2,
             widen_k: 2.0,
             widen_alpha: 0.5,
@@ -245,7 +259,8 @@ impl MctsConfig {
             trees: 4,
             memory_budget: MEMORY_BUDGET,
             greedy_prior: 50,
-            playouts: Playouts::Auto,
+            prior_greedy: crate::Greedy::default(),
+            playouts: Playouts::Random,
         }
     }
 }
@@ -369,8 +384,10 @@ impl<G: Game> Mcts<G> {
         // root, and its work is paid out of the budget.
         let mut spent = Work::default();
         let prior: Option<HashMap<G::Action, f64>> = (self.config.greedy_prior > 0).then(|| {
-            let (values, stats) =
-                crate::Greedy::default().values(state, &mut Roller::new(seed, u64::MAX));
+            let (values, stats) = self
+                .config
+                .prior_greedy
+                .values(state, &mut Roller::new(seed, u64::MAX));
             spent.listings += 1;
             spent.listed += legal.len() as u64;
             spent.steps += stats.steps as u64;
