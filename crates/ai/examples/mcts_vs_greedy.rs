@@ -6,12 +6,11 @@
 //! each player's median time a decision. Keys: `budget` (a player name's budget: `2000`,
 //! `1000000w`, `50ms`), `exploration`, `playouts` (random decisions played out from a leaf),
 //! `trees`, `widen_k` and `widen_alpha` (progressive widening: a node tries
-//! `ceil(k · visits^α)` actions), `prior` (virtual visits of greedy's value at the root; 0 for none), `prior_exact` and
-//! `prior_samples` (the prior's greedy: chance states weighed exactly an action, chains sampled
-//! past them), `policy`
-//! (the playouts' choices: `random`, `evaluated` or `auto`), `seed`,
-//! `opponent` (a player name, `greedy` by default), `me` (a player name in place of the
-//! MCTS setting: to measure a seat's advantage, `me=greedy`).
+//! `ceil(k · visits^α)` actions), `prior` (virtual visits of greedy's value at the root; 0
+//! for none), `prior_exact` and `prior_samples` (the prior's greedy: chance states weighed
+//! exactly an action, chains sampled past them), `policy` (the playouts' choices: `random`
+//! or `evaluated`), `seed`, `opponent` (a player name, `greedy` by default), `me` (a player
+//! name in place of the MCTS setting: to measure a seat's advantage, `me=greedy`).
 
 #[path = "common/mod.rs"]
 mod common;
@@ -157,8 +156,7 @@ fn main() {
                 config.playouts = match v {
                     "random" => Playouts::Random,
                     "evaluated" => Playouts::Evaluated,
-                    "auto" => Playouts::Auto,
-                    _ => panic!("policy: random, evaluated or auto"),
+                    _ => panic!("policy: random or evaluated"),
                 }
             }
             "seed" => seed = v.parse().expect("seed"),

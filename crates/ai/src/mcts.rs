@@ -224,13 +224,10 @@ pub enum Playouts {
     /// One at random.
     Random,
     /// The action whose position after it (its dice rolled once) the game's evaluation
-    /// likes best for the deciding seat: dearer a decision, but a playout that plays.
+    /// likes best for the deciding seat. The default in SD ERA and SERM (whose lists are
+    /// candidates) until 2026-12-05, kept to measure against: see [`MctsConfig::new`] for
+    /// why random playouts replaced it.
     Evaluated,
-    /// [`Playouts::Evaluated`] where the actions are a sample of a continuum
-    /// ([`ActionList::Candidates`]: SD ERA, SERM); [`Playouts::Random`] where they are the
-    /// whole list. It was the default until 2026-12-05: see [`MctsConfig::new`] for why
-    /// random playouts replaced it.
-    Auto,
 }
 
 impl MctsConfig {
@@ -870,12 +867,7 @@ impl<G: Game> Tree<G> {
                     if self.listed.is_empty() {
                         break;
                     }
-                    let evaluated = match cfg.playouts {
-                        Playouts::Random => false,
-                        Playouts::Evaluated => true,
-                        Playouts::Auto => G::LEGAL_ACTIONS == ActionList::Candidates,
-                    };
-                    let i = if evaluated && self.listed.len() > 1 {
+                    let i = if cfg.playouts == Playouts::Evaluated && self.listed.len() > 1 {
                         self.best_by_evaluation(&state, seat)
                     } else {
                         self.rng.roll(self.listed.len() as u32) as usize - 1
