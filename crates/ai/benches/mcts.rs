@@ -15,7 +15,8 @@
 //! scenario, not only the main one; BATTLEMAT_MCTS_WORK=N searches `mcts:Nw` instead of the
 //! default; BATTLEMAT_BENCH_GREEDY=0 skips the greedy row; BATTLEMAT_BENCH_CSV=FILE writes
 //! one line a position: game, scenario, ms, iterations, steps, listings, listed,
-//! evaluations, the position's size in JSON bytes).
+//! evaluations, the position's size in JSON bytes). Greedy's row is its values of every
+//! action (what choosing costs) and, for its slowest position, what it weighed there.
 use battlemat_ai::{Budget, DEFAULT_MCTS, Greedy, Mcts, MctsConfig};
 use battlemat_core::Game;
 use battlemat_dice::Roller;
@@ -106,16 +107,27 @@ fn game<G: Game>(id: &str, budget: Budget, csv: &mut Option<std::fs::File>) {
         );
         if env("BATTLEMAT_BENCH_GREEDY", 1) != 0 {
             let greedy = Greedy::default();
+            let mut slowest = (0.0, battlemat_ai::GreedyStats::default());
             let millis: Vec<f64> = states
                 .iter()
                 .enumerate()
                 .map(|(i, g)| {
                     let t = Instant::now();
-                    std::hint::black_box(greedy.choose(g, &mut Roller::new(7, i as u64)));
-                    t.elapsed().as_secs_f64() * 1e3
+                    let (_, stats) =
+                        std::hint::black_box(greedy.values(g, &mut Roller::new(7, i as u64)));
+                    let ms = t.elapsed().as_secs_f64() * 1e3;
+                    if ms > slowest.0 {
+                        slowest = (ms, stats);
+                    }
+                    ms
                 })
                 .collect();
             println!("{}", times("greedy", &millis));
+            let s = slowest.1;
+            println!(
+                "  {:<12} the slowest: actions {} exact states {} sampled actions {} steps {} evaluations {}",
+                "", s.actions, s.exact_states, s.sampled_actions, s.steps, s.evaluations
+            );
         }
     }
 }

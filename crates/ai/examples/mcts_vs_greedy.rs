@@ -155,8 +155,9 @@ fn main() {
             "policy" => {
                 config.playouts = match v {
                     "random" => Playouts::Random,
+                    "uniform" => Playouts::Uniform,
                     "evaluated" => Playouts::Evaluated,
-                    _ => panic!("policy: random or evaluated"),
+                    _ => panic!("policy: random, uniform or evaluated"),
                 }
             }
             "seed" => seed = v.parse().expect("seed"),

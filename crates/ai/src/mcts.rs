@@ -221,8 +221,12 @@ pub struct MctsConfig {
 /// How a playout chooses each action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Playouts {
-    /// One at random.
+    /// One at random, as the game draws it ([`Game::playout_action`]: SD ERA a unit first,
+    /// then one of its actions).
     Random,
+    /// One at random, uniformly from the whole listing (what `Random` was before games drew
+    /// their own; kept to measure against).
+    Uniform,
     /// The action whose position after it (its dice rolled once) the game's evaluation
     /// likes best for the deciding seat. The default in SD ERA and SERM (whose lists are
     /// candidates) until 2026-12-05, kept to measure against: see [`MctsConfig::new`] for
@@ -861,21 +865,33 @@ impl<G: Game> Tree<G> {
                         break;
                     }
                     decisions += 1;
-                    state.legal_actions_into(&mut self.listed);
-                    self.work.listings += 1;
-                    self.work.listed += self.listed.len() as u64;
-                    if self.listed.is_empty() {
-                        break;
-                    }
-                    let i = if cfg.playouts == Playouts::Evaluated && self.listed.len() > 1 {
-                        self.best_by_evaluation(&state, seat)
+                    let action = if cfg.playouts != Playouts::Random {
+                        state.legal_actions_into(&mut self.listed);
+                        self.work.listings += 1;
+                        self.work.listed += self.listed.len() as u64;
+                        if self.listed.is_empty() {
+                            break;
+                        }
+                        let i = if cfg.playouts == Playouts::Uniform {
+                            self.rng.roll(self.listed.len() as u32) as usize - 1
+                        } else if self.listed.len() > 1 {
+                            self.best_by_evaluation(&state, seat)
+                        } else {
+                            0
+                        };
+                        self.listed.swap_remove(i)
                     } else {
-                        self.rng.roll(self.listed.len() as u32) as usize - 1
+                        // The game draws: it may list only what the draw needs, and the
+                        // work counted is what it listed.
+                        let a = state.playout_action(&mut self.rng, &mut self.listed);
+                        self.work.listings += 1;
+                        self.work.listed += self.listed.len() as u64;
+                        match a {
+                            Some(a) => a,
+                            None => break,
+                        }
                     };
-                    Step::Act {
-                        seat,
-                        action: self.listed.swap_remove(i),
-                    }
+                    Step::Act { seat, action }
                 }
             };
             self.events.clear();

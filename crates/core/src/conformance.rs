@@ -353,6 +353,18 @@ fn decide_step<G: Game>(
     let mut reused = vec![legal[0].clone(), legal[legal.len() - 1].clone()];
     state.legal_actions_into(&mut reused);
     assert_eq!(legal, reused, "{at}: legal_actions_into differs");
+    // A playout's draw is one of the listed actions (drawn with a copy of the roller, so
+    // the walk itself does not depend on how a game draws).
+    let mut draws = roller.clone();
+    for _ in 0..4 {
+        match state.playout_action(&mut draws, &mut reused) {
+            Some(a) => assert!(
+                legal.contains(&a),
+                "{at}: playout_action drew {a}, which is not listed"
+            ),
+            None => panic!("{at}: playout_action drew nothing where actions are listed"),
+        }
+    }
     for a in &legal {
         if let Err(e) = state.check(a) {
             panic!("{at}: listed action {a} refused by check: {e}");

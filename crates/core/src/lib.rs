@@ -781,6 +781,26 @@ pub trait Game:
         *out = self.legal_actions();
     }
 
+    /// One of the deciding seat's listed actions drawn at random with `roller`, for a
+    /// search's playout (`buf` is the caller's buffer to list into; `None` when nothing is
+    /// listed). By default uniformly from [`Game::legal_actions`]. A game whose listing is
+    /// dear may draw in steps instead — a unit, then one of that unit's actions — listing
+    /// only what the draw needs, so long as the action drawn is one `legal_actions` lists
+    /// now and every listed action can be drawn (the conformance kit checks the first). What
+    /// `buf` holds afterwards is what was listed, so a search can count the work.
+    fn playout_action(
+        &self,
+        roller: &mut battlemat_dice::Roller,
+        buf: &mut Vec<Self::Action>,
+    ) -> Option<Self::Action> {
+        self.legal_actions_into(buf);
+        if buf.is_empty() {
+            return None;
+        }
+        let i = roller.roll(buf.len() as u32) as usize - 1;
+        Some(buf[i].clone())
+    }
+
     /// The one judge of an action: the seat's action is legal now, and this is what it does
     /// (its plan); or it is not, and why. Checking, applying and the trusted path are all
     /// written once on it ([`Game::check`], [`Game::apply_action`],

@@ -53,7 +53,7 @@ impl SdEra {
             }
             Phase::Turn | Phase::FastMoves => {
                 // Every candidate is judged as it is made.
-                self.turn_candidates(out);
+                self.turn_candidates(None, out);
                 return;
             }
             Phase::Fight(f) => match self.fight_question(f) {
@@ -153,7 +153,55 @@ impl SdEra {
         }
     }
 
-    fn turn_candidates(&self, out: &mut Vec<Action>) {
+    /// A playout's action in a turn (`Game::playout_action`): one of the active player's
+    /// units that can act drawn first, then one of that unit's listed actions or the end of
+    /// the turn — the listing of one unit, not of the whole army, which is most of what a
+    /// random playout costs. Every action of a turn's listing can be drawn: each unit's come
+    /// from the same listing code, restricted to it. Outside a turn's plain choices (a
+    /// charge's melee pending, a fight's question, deployment) the whole list is drawn from.
+    pub fn playout_action(
+        &self,
+        roller: &mut battlemat_core::Roller,
+        out: &mut Vec<Action>,
+    ) -> Option<Action> {
+        let in_turn = matches!(self.now.phase, Phase::Turn | Phase::FastMoves);
+        if in_turn && self.now.charge.is_none() {
+            let seat = self.now.active;
+            let fast = self.now.phase == Phase::FastMoves;
+            let mut acting = [UnitId::default(); 16];
+            let mut n = 0;
+            for u in self.ids() {
+                let x = self.unit(u);
+                let can = x.owner == Some(seat)
+                    && x.on_table()
+                    && (x.stunned || if fast { x.fast_move } else { x.actions > 0 });
+                if can {
+                    if n == acting.len() {
+                        n = 0; // more units than a draw keeps: list them all (below)
+                        break;
+                    }
+                    acting[n] = u;
+                    n += 1;
+                }
+            }
+            if n > 0 {
+                let u = acting[roller.roll(n as u32) as usize - 1];
+                out.clear();
+                self.turn_candidates(Some(u), out);
+                let i = roller.roll(out.len() as u32) as usize - 1;
+                return Some(out[i].clone());
+            }
+        }
+        self.legal_into(out);
+        if out.is_empty() {
+            return None;
+        }
+        let i = roller.roll(out.len() as u32) as usize - 1;
+        Some(out[i].clone())
+    }
+
+    /// The turn's candidates (of every unit, or of `only`'s alone, and the end of the turn).
+    fn turn_candidates(&self, only: Option<UnitId>, out: &mut Vec<Action>) {
         let seat = self.now.active;
         let mut scratch = crate::movement::Scratch::of(self);
         // SAFARI: pick-ups are looked for only while some animal lies stunned.
@@ -211,7 +259,7 @@ impl SdEra {
         }
         for &u in &on_table {
             let x = self.unit(u);
-            if x.owner != Some(seat) {
+            if x.owner != Some(seat) || only.is_some_and(|o| o != u) {
                 continue;
             }
             if x.stunned {

@@ -394,6 +394,14 @@ impl Game for SdEra {
         self.legal_into(out)
     }
 
+    fn playout_action(
+        &self,
+        roller: &mut battlemat_core::Roller,
+        out: &mut Vec<Action>,
+    ) -> Option<Action> {
+        SdEra::playout_action(self, roller, out)
+    }
+
     fn apply_chance(&mut self, value: u32, ev: &mut Vec<Event>) {
         let face = value.clamp(1, 6) as u8;
         match self.now.phase.clone() {
