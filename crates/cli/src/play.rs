@@ -211,6 +211,26 @@ pub fn run(a: PlayArgs) -> Result<()> {
         None => {
             let mut setup = a.setup;
             setup.seat(&a.game, a.seats.len())?;
+            // With no human at the table, the simulation commands' safety limit, unless the
+            // options name it: AIs alone may otherwise play a game without end (a ring battle
+            // of two units that cannot hurt each other).
+            let limit = if a.seats.iter().all(|s| s != "human") {
+                let info = crate::games::get(&a.game)
+                    .map_err(anyhow::Error::msg)?
+                    .ruleset
+                    .info();
+                setup
+                    .safety_limit(&info)
+                    .then(|| info.safety_limit.clone())
+                    .flatten()
+            } else {
+                None
+            };
+            if let Some((k, v)) = limit {
+                println!(
+                    "No human seat: the game stops at the safety limit {k}={v} (--option {k}=N for another)."
+                );
+            }
             let (gf, entry) = GameFile::create(&a.game, &setup, dice)?;
             if let Some(path) = &a.save
                 && std::fs::symlink_metadata(path).is_ok()

@@ -1269,6 +1269,30 @@ fn play_ai_against_ai_to_the_end() {
     assert!(err.contains("over"), "{err}");
 }
 
+/// AIs alone are stopped by the game's safety limit (as in `sim`), unless the options name
+/// it; a table with a human gets none.
+#[test]
+fn play_without_a_human_sets_the_safety_limit() {
+    let played = |seats: &str, extra: &[&str]| {
+        let out = bm()
+            .args(["play", "sd-era", "--seats", seats, "--seed", "3"])
+            .args(extra)
+            .write_stdin("")
+            .output()
+            .unwrap();
+        no_panic(&out);
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = played("random,random", &[]);
+    assert!(text.contains("safety limit rounds=30"), "{text}");
+    assert!(text.contains("Game over"), "{text}");
+    let named = played("random,random", &["--option", "rounds=15"]);
+    assert!(!named.contains("safety limit"), "{named}");
+    assert!(named.contains("Game over"), "{named}");
+    let human = played("human,random", &[]);
+    assert!(!human.contains("safety limit"), "{human}");
+}
+
 #[test]
 fn play_human_then_quit_and_save() {
     let dir = TempDir::new().unwrap();
