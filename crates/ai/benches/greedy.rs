@@ -93,6 +93,7 @@ fn game<G: Game>(id: &str) {
         let tried = Greedy {
             exact_limit: env("BATTLEMAT_GREEDY_EXACT", d.exact_limit),
             samples: env("BATTLEMAT_GREEDY_SAMPLES", d.samples),
+            ..d
         };
         let row = measure(tried, &states);
         print("default", &row);

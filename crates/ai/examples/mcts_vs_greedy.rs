@@ -8,8 +8,8 @@
 //! `trees`, `widen_k` and `widen_alpha` (progressive widening: a node tries
 //! `ceil(k · visits^α)` actions), `prior` (virtual visits of greedy's value at the root; 0
 //! for none), `prior_exact` and `prior_samples` (the prior's greedy: chance states weighed
-//! exactly an action, chains sampled past them), `policy` (the playouts' choices: `random`
-//! or `evaluated`), `seed`, `opponent` (a player name, `greedy` by default), `me` (a player
+//! exactly an action, chains sampled past them), `policy` (the playouts' choices: `random`,
+//! `uniform`, `evaluated`, or `expected` for none, a leaf's dice weighed as greedy weighs them), `seed`, `opponent` (a player name, `greedy` by default), `me` (a player
 //! name in place of the MCTS setting: to measure a seat's advantage, `me=greedy`).
 
 #[path = "common/mod.rs"]
@@ -157,7 +157,8 @@ fn main() {
                     "random" => Playouts::Random,
                     "uniform" => Playouts::Uniform,
                     "evaluated" => Playouts::Evaluated,
-                    _ => panic!("policy: random, uniform or evaluated"),
+                    "expected" => Playouts::Expected,
+                    _ => panic!("policy: random, uniform, evaluated or expected"),
                 }
             }
             "seed" => seed = v.parse().expect("seed"),

@@ -46,12 +46,33 @@ pub struct Turn {
 /// An exploding pool being rolled (SERM-POOL): dice left, total so far, and every face
 /// thrown so far in order (a six is followed by the same die's next throw), so the events
 /// can show each die.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+///
+/// Two pools are the same position when their dice left and totals are: the faces are a
+/// record for the events, and nothing that follows depends on them (a Move goes its total,
+/// a Shoot compares totals). So equality and hashing leave them out, and an AI that
+/// remembers positions (greedy's memo, MCTS's chance nodes) meets a 3 then a 4 and a 4
+/// then a 3 as one position — an exploding pool of three dice is a few dozen positions
+/// instead of hundreds of sequences, each weighed once.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Pool {
     pub left: u8,
     pub total: u32,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub faces: Vec<u8>,
+}
+
+impl PartialEq for Pool {
+    fn eq(&self, other: &Pool) -> bool {
+        (self.left, self.total) == (other.left, other.total)
+    }
+}
+
+impl Eq for Pool {}
+
+impl std::hash::Hash for Pool {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.left, self.total).hash(state);
+    }
 }
 
 /// A Move rolled: where it would end (the first contact on its way), its total.
