@@ -73,8 +73,12 @@ for (const [game, scenario] of GAMES) {
           }
           const [tx, ty] = await screen(page, targetPoint(g.scene, a.target));
           await page.mouse.move(tx, ty);
+          // What the pointer is over: the target, unless another piece covers its centre or
+          // it lies outside the window (then no line of fire is bold, rightly).
+          const under = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest("g[data-piece]")?.dataset.piece, [tx, ty]);
           if (await page.locator(`g.selected[data-piece="${a.piece}"]`).count()) {
-            if (a.shot) await linesOfFire(page, g, a, game);
+            if (a.shot && under === a.target.id) await linesOfFire(page, g, a, game);
+            else if (a.shot) await page.waitForSelector("#sight line[data-sight]", { state: "attached" });
             // The measuring stick runs from the piece to the pointer, its length in the table's unit.
             else await page.waitForSelector("#measure [data-measure]");
           }

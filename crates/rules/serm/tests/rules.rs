@@ -263,6 +263,47 @@ fn serm_pool_every_die_shown_explosions_too() {
 }
 
 #[test]
+fn serm_pool_a_position_is_its_dice_left_and_total() {
+    // SERM-POOL: "adding towards a single total number" — what a pool has still to do depends
+    // on its dice left and its total, not on the order the faces came in. A 6 then a 1 and a
+    // 1 then a 6 (the Machine Gunner's two shoot dice: one die left either way, 7 so far) are
+    // one position, equal and hashed alike, so an AI weighs it once; the faces stay for the
+    // events, which still show each die as thrown.
+    use std::hash::BuildHasher;
+    let start = game(&["machine_gunner@10,5"], &["assault_commando@10,20"], &[]);
+    let mut a = start.clone();
+    let mut b = start.clone();
+    act(&mut a, "shoot u0 u1");
+    act(&mut b, "shoot u0 u1");
+    roll(&mut a, &[6, 1]);
+    roll(&mut b, &[1, 6]);
+    assert!(
+        matches!(a.next(), Next::Chance(_)),
+        "a die is still to roll"
+    );
+    assert_eq!(a, b);
+    let h = std::collections::hash_map::RandomState::new();
+    assert_eq!(h.hash_one(&a), h.hash_one(&b));
+    let mut c = start;
+    act(&mut c, "shoot u0 u1");
+    roll(&mut c, &[2, 4]);
+    assert_ne!(a, c, "a 6 then a 1 is not a 2 then a 4");
+    let shown = |ev: Vec<Event>| {
+        ev.iter()
+            .find(|e| matches!(e, Event::Pool { what, .. } if what == "shoot"))
+            .map(ToString::to_string)
+    };
+    assert_eq!(
+        shown(roll(&mut a, &[3])).as_deref(),
+        Some("u0's shoot roll: 6+1, 3 = 10")
+    );
+    assert_eq!(
+        shown(roll(&mut b, &[3])).as_deref(),
+        Some("u0's shoot roll: 1, 6+3 = 10")
+    );
+}
+
+#[test]
 fn serm_shoot_demolitions_one_alone_by_default_or_blast_too() {
     // The Demolitions Expert's card (rulings.md): "on a 1 it kills itself; anyone partly
     // inside dies". Default `demolitions_one = alone`: the charge goes off in its hands and
