@@ -9,8 +9,10 @@
 //! `ceil(k · visits^α)` actions), `prior` (virtual visits of greedy's value at the root; 0
 //! for none), `prior_exact` and `prior_samples` (the prior's greedy: chance states weighed
 //! exactly an action, chains sampled past them), `policy` (the playouts' choices: `random`,
-//! `uniform`, `evaluated`, or `expected` for none, a leaf's dice weighed as greedy weighs them), `seed`, `opponent` (a player name, `greedy` by default), `me` (a player
-//! name in place of the MCTS setting: to measure a seat's advantage, `me=greedy`).
+//! `uniform`, `evaluated`, or `expected` for none, a leaf's dice weighed as greedy weighs
+//! them), `choose` (`value`: the move by the blended value, not the most visits), `seed`,
+//! `opponent` (a player name, `greedy` by default), `me` (a player name in place of the
+//! MCTS setting: to measure a seat's advantage, `me=greedy`).
 
 #[path = "common/mod.rs"]
 mod common;
@@ -161,6 +163,7 @@ fn main() {
                     _ => panic!("policy: random, uniform, evaluated or expected"),
                 }
             }
+            "choose" => config.choose_by_value = v == "value",
             "seed" => seed = v.parse().expect("seed"),
             "opponent" => other = v.parse().expect("a player"),
             "me" => mine = Some(v.parse().expect("a player")),
