@@ -10,7 +10,9 @@
 //! for none), `prior_exact` and `prior_samples` (the prior's greedy: chance states weighed
 //! exactly an action, chains sampled past them), `policy` (the playouts' choices: `random`,
 //! `uniform`, `evaluated`, or `expected` for none, a leaf's dice weighed as greedy weighs
-//! them), `choose` (`value`: the move by the blended value, not the most visits), `seed`,
+//! them), `choose` (`value`: the move by the blended value, not the most visits), `reuse`
+//! (`0`: a fresh tree every move), `inner` (virtual visits of greedy's prior below the
+//! root; 0 for none), `normalize` (`1`: UCT's values rescaled to the tree's range), `seed`,
 //! `opponent` (a player name, `greedy` by default), `me` (a player name in place of the
 //! MCTS setting: to measure a seat's advantage, `me=greedy`).
 
@@ -25,6 +27,8 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 struct Outcome {
+    /// The MCTS player's seat.
+    seat: u8,
     /// 1 won, 0 drawn, -1 lost, None unfinished (the safety limit).
     mcts: Option<i8>,
     mcts_ms: Vec<f64>,
@@ -88,6 +92,7 @@ fn one<G: Game>(
         Some(-1)
     };
     Outcome {
+        seat: me,
         mcts,
         mcts_ms,
         other_ms,
@@ -130,6 +135,17 @@ fn run<G: Game>(
         100.0 * w as f64 / (w + l).max(1) as f64,
         t.elapsed().as_secs_f64()
     );
+    let seats = out.iter().map(|o| o.seat).max().unwrap_or(0);
+    for s in 0..=seats {
+        let of = |x: Option<i8>| out.iter().filter(|o| o.seat == s && o.mcts == x).count();
+        println!(
+            "  in seat {s}: {} won, {} drawn, {} lost, {} unfinished",
+            of(Some(1)),
+            of(Some(0)),
+            of(Some(-1)),
+            of(None)
+        );
+    }
 }
 
 fn main() {
@@ -164,6 +180,9 @@ fn main() {
                 }
             }
             "choose" => config.choose_by_value = v == "value",
+            "reuse" => config.reuse_trees = v != "0",
+            "normalize" => config.normalize = v != "0",
+            "inner" => config.inner_prior = v.parse().expect("inner"),
             "seed" => seed = v.parse().expect("seed"),
             "opponent" => other = v.parse().expect("a player"),
             "me" => mine = Some(v.parse().expect("a player")),
