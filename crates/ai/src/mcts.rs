@@ -123,6 +123,14 @@ pub fn node_cap<G: Game>(state: &G, trees: usize, memory: usize) -> usize {
 
 const NONE: u32 = u32::MAX;
 
+/// Fisher–Yates with the tree's dice (seeded, so a search is reproducible).
+fn shuffle<T>(items: &mut [T], rng: &mut Roller) {
+    for i in (1..items.len()).rev() {
+        let j = rng.roll(i as u32 + 1) as usize - 1;
+        items.swap(i, j);
+    }
+}
+
 type Values = [f64; MAX_SEATS];
 
 /// How much a search may do per move.
@@ -661,10 +669,7 @@ impl<G: Game> Tree<G> {
         // Shuffled first (seeded), so that actions greedy values the same are tried in no
         // fixed order, as greedy breaks its ties at random.
         let untried = &mut root.actions[tried..];
-        for i in (1..untried.len()).rev() {
-            let j = self.rng.roll(i as u32 + 1) as usize - 1;
-            untried.swap(i, j);
-        }
+        shuffle(untried, &mut self.rng);
         untried.sort_by(|a, b| value(b).total_cmp(&value(a)));
         self.prior = root.actions.iter().map(value).collect();
         self.prior_visits = f64::from(visits);
@@ -904,10 +909,7 @@ impl<G: Game> Tree<G> {
         self.work.listed += values.len() as u64;
         self.work.steps += stats.steps as u64;
         self.work.evaluations += stats.evaluations as u64;
-        for i in (1..values.len()).rev() {
-            let j = self.rng.roll(i as u32 + 1) as usize - 1;
-            values.swap(i, j);
-        }
+        shuffle(&mut values, &mut self.rng);
         values.sort_by(|a, b| b.1.total_cmp(&a.1));
         let node = &mut self.nodes[at];
         node.prior = values.iter().map(|(_, v)| v.clamp(-1.0, 1.0)).collect();
@@ -920,11 +922,7 @@ impl<G: Game> Tree<G> {
         self.work.listings += 1;
         self.work.listed += actions.len() as u64;
         if self.widens(actions.len()) {
-            // Fisher–Yates with the tree's dice.
-            for i in (1..actions.len()).rev() {
-                let j = self.rng.roll(i as u32 + 1) as usize - 1;
-                actions.swap(i, j);
-            }
+            shuffle(&mut actions, &mut self.rng);
         }
         self.nodes[at].actions = actions;
     }
