@@ -12,14 +12,15 @@
 //! `uniform`, `evaluated`, or `expected` for none, a leaf's dice weighed as greedy weighs
 //! them), `choose` (`value`: the move by the blended value, not the most visits), `reuse`
 //! (`0`: a fresh tree every move), `inner` (virtual visits of greedy's prior below the
-//! root; 0 for none), `normalize` (`1`: UCT's values rescaled to the tree's range), `seed`,
+//! root; 0 for none), `normalize` (`1`: UCT's values rescaled to the tree's range), `backup` (`visited`: a
+//! decision's value its most visited child's, not the mean), `seed`,
 //! `opponent` (a player name, `greedy` by default), `me` (a player name in place of the
 //! MCTS setting: to measure a seat's advantage, `me=greedy`).
 
 #[path = "common/mod.rs"]
 mod common;
 
-use battlemat_ai::{MctsConfig, Player, PlayerKind, Playouts};
+use battlemat_ai::{Backup, MctsConfig, Player, PlayerKind, Playouts};
 use battlemat_core::{Game, Next, Step};
 use battlemat_dice::Roller;
 use rayon::prelude::*;
@@ -182,6 +183,14 @@ fn main() {
             "choose" => config.choose_by_value = v == "value",
             "reuse" => config.reuse_trees = v != "0",
             "normalize" => config.normalize = v != "0",
+            "backup" => {
+                config.backup = match v {
+                    "mean" => Backup::Mean,
+                    "visited" => Backup::MostVisited,
+                    "best" => Backup::Best,
+                    _ => panic!("backup: mean or visited"),
+                }
+            }
             "inner" => config.inner_prior = v.parse().expect("inner"),
             "seed" => seed = v.parse().expect("seed"),
             "opponent" => other = v.parse().expect("a player"),

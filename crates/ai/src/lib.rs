@@ -40,7 +40,7 @@ pub mod erased;
 pub mod mcts;
 
 pub use erased::{AiFor, DynAi, DynPlayer, PlayError, Prepared, WrongGame};
-pub use mcts::{Budget, Mcts, MctsConfig, Playouts, Work};
+pub use mcts::{Backup, Budget, Mcts, MctsConfig, Playouts, Work};
 
 /// Which player sits in a seat, by name: `random`, `greedy`, `mcts` (the default budget,
 /// [`DEFAULT_MCTS`]), `mcts:N` (N iterations a move), `mcts:Nw` (N units of work a move,

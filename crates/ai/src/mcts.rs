@@ -246,6 +246,27 @@ pub struct MctsConfig {
     /// by tenths. Off by default: no stronger in A-Bao-A-Qu (README, "A-Bao-A-Qu: MCTS is
     /// weaker than greedy").
     pub normalize: bool,
+    /// How a node's value is backed up ([`Backup`]). [`Backup::Mean`] by default; the
+    /// others were measured no stronger in A-Bao-A-Qu, where the mean is most in doubt
+    /// (README, "A-Bao-A-Qu: MCTS is weaker than greedy"), and are kept to measure against.
+    pub backup: Backup,
+}
+
+/// What value a node passes up to UCT in its parent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backup {
+    /// The mean of every iteration through it (plain UCT).
+    Mean,
+    /// A decision's value is its most visited child's (the action the search would take
+    /// there), a chance node's the mean of its children's weighted by their visits, a leaf's
+    /// its mean. The mean of a decision counts every action tried there, the bad ones it
+    /// tried to find the good: below a seat's own multi-step action (A-Bao-A-Qu's `from`,
+    /// `with`, `target`, `fire`) that drags the value down, below the other seat's reply it
+    /// lifts it.
+    MostVisited,
+    /// As [`Backup::MostVisited`], but a decision's value is its best child's for the
+    /// deciding seat (by their backed-up values): expectimax over the tree searched.
+    Best,
 }
 
 /// How a playout chooses each action.
@@ -305,6 +326,7 @@ impl MctsConfig {
             reuse_trees: true,
             inner_prior: 0,
             normalize: false,
+            backup: Backup::Mean,
         }
     }
 }
@@ -322,6 +344,8 @@ struct Node<G: Game> {
     kind: Kind,
     visits: u32,
     total: Values,
+    /// The value backed up ([`Backup::MostVisited`]; unused with [`Backup::Mean`]).
+    value: Values,
     /// A decision's actions, in the order they are widened.
     actions: Vec<G::Action>,
     /// A decision's children, one per action tried (in `actions` order); a chance node's,
@@ -516,7 +540,7 @@ impl<G: Game> Mcts<G> {
                 if let Some(&i) = index.get(a) {
                     let child = &t.nodes[c as usize];
                     visits[i] += u64::from(child.visits);
-                    totals[i] += child.total[seat as usize];
+                    totals[i] += child.sum(seat as usize, self.config.backup);
                     if let Some(p) = t.prior.get(k) {
                         virtual_visits[i] += t.prior_visits;
                         totals[i] += t.prior_visits * p;
@@ -537,7 +561,13 @@ impl<G: Game> Mcts<G> {
                 value: totals[i] / (visits[i] as f64 + virtual_visits[i]).max(1.0),
             })
             .collect();
-        // Most visited first; then the better value; then the listed order (stable sort).
+        // Most visited first; then the better value; then at random (seeded). Not the listed
+        // order: where greedy's values tie (A-Bao-A-Qu's moves to hexes it values alike)
+        // each tree tries its own of the tied actions, and taking the first listed of those
+        // walked every counter towards the map's first hexes (A-Bao-A-Qu's s_field at one
+        // iteration a tree, four trees: 0 of 20 won as the Federation, 15 of 20 lost as
+        // Zeon, where greedy, which breaks its ties at random, won 8 and lost 3).
+        shuffle(&mut actions, &mut Roller::new(seed, u64::MAX - 1));
         let by_value = |a: &ActionStats<G::Action>, b: &ActionStats<G::Action>| {
             b.value
                 .partial_cmp(&a.value)
@@ -554,6 +584,17 @@ impl<G: Game> Mcts<G> {
             work,
             nodes: self.trees.iter().map(|t| t.nodes.len()).sum(),
         })
+    }
+}
+
+impl<G: Game> Node<G> {
+    /// The seat's value summed over the node's visits: its total, or its backed-up value
+    /// as many times as it was visited ([`Backup`]).
+    fn sum(&self, seat: usize, backup: Backup) -> f64 {
+        match backup {
+            Backup::Mean => self.total[seat],
+            Backup::MostVisited | Backup::Best => f64::from(self.visits) * self.value[seat],
+        }
     }
 }
 
@@ -638,6 +679,7 @@ impl<G: Game> Tree<G> {
                 },
                 visits: n.visits,
                 total: n.total,
+                value: n.value,
                 actions: std::mem::take(&mut n.actions),
                 children: n.children.clone(),
                 keys: std::mem::take(&mut n.keys),
@@ -686,6 +728,7 @@ impl<G: Game> Tree<G> {
             kind,
             visits: 0,
             total: [0.0; MAX_SEATS],
+            value: [0.0; MAX_SEATS],
             actions: Vec::new(),
             children: Vec::new(),
             keys: Vec::new(),
@@ -776,16 +819,16 @@ impl<G: Game> Tree<G> {
                     let mut best = (f64::NEG_INFINITY, 0u32);
                     for (k, &c) in node.children.iter().enumerate() {
                         let ch = &self.nodes[c as usize];
+                        let sum = ch.sum(seat, cfg.backup);
                         let score = match prior.get(k) {
                             Some(p) => {
                                 let n = f64::from(ch.visits) + n0;
-                                ((ch.total[seat] + n0 * p) / n - lo) / span
-                                    + cfg.exploration * (ln / n).sqrt()
+                                ((sum + n0 * p) / n - lo) / span + cfg.exploration * (ln / n).sqrt()
                             }
                             None if ch.visits == 0 => f64::INFINITY,
                             None => {
                                 let n = f64::from(ch.visits);
-                                (ch.total[seat] / n - lo) / span + cfg.exploration * (ln / n).sqrt()
+                                (sum / n - lo) / span + cfg.exploration * (ln / n).sqrt()
                             }
                         };
                         if score > best.0 {
@@ -827,14 +870,62 @@ impl<G: Game> Tree<G> {
         // be the game's end and so applies, lists and evaluates nothing (else a tree that
         // had solved the end of a game would spin through a work budget forever).
         self.work.nodes += self.path.len() as u64;
-        for &i in &self.path {
-            let n = &mut self.nodes[i as usize];
+        // Leaf first, so that a node's backed-up value sees its children's new ones.
+        for k in (0..self.path.len()).rev() {
+            let i = self.path[k] as usize;
+            let n = &mut self.nodes[i];
             n.visits += 1;
             for (t, v) in n.total.iter_mut().zip(&value).take(self.seats) {
                 *t += v;
                 let q = *t / f64::from(n.visits);
                 self.lo = self.lo.min(q);
                 self.hi = self.hi.max(q);
+            }
+            if cfg.backup != Backup::Mean {
+                self.nodes[i].value = self.backed_up(i, cfg.backup);
+            }
+        }
+    }
+
+    /// The node `i`'s value under [`Backup::MostVisited`], from its children's.
+    fn backed_up(&self, i: usize, backup: Backup) -> Values {
+        let n = &self.nodes[i];
+        let mut mean = [0.0; MAX_SEATS];
+        for (m, t) in mean.iter_mut().zip(&n.total).take(self.seats) {
+            *m = t / f64::from(n.visits.max(1));
+        }
+        match &n.kind {
+            Kind::Over(v) => *v,
+            Kind::Decide(seat) => {
+                let seat = *seat as usize;
+                // The most visited child; among as many visits, the better for the seat.
+                let mut best: Option<&Node<G>> = None;
+                for &c in &n.children {
+                    let ch = &self.nodes[c as usize];
+                    let better = |b: &Node<G>| match backup {
+                        Backup::Best => ch.value[seat] > b.value[seat],
+                        _ => (ch.visits, ch.value[seat]) > (b.visits, b.value[seat]),
+                    };
+                    if ch.visits > 0 && best.is_none_or(better) {
+                        best = Some(ch);
+                    }
+                }
+                best.map_or(mean, |b| b.value)
+            }
+            Kind::Chance => {
+                let (mut sum, mut visits) = ([0.0; MAX_SEATS], 0u32);
+                for &c in &n.children {
+                    let ch = &self.nodes[c as usize];
+                    visits += ch.visits;
+                    for (s, v) in sum.iter_mut().zip(&ch.value).take(self.seats) {
+                        *s += f64::from(ch.visits) * v;
+                    }
+                }
+                if visits == 0 {
+                    return mean;
+                }
+                sum.iter_mut().for_each(|s| *s /= f64::from(visits));
+                sum
             }
         }
     }
@@ -1128,5 +1219,74 @@ mod tests {
             assert!(visits <= n.visits);
         }
         assert!(chance > 0, "the search met no dice");
+    }
+
+    /// [`Backup::Best`] and [`Backup::MostVisited`]: every decision with a child visited
+    /// holds its best (or most visited) child's value, every chance node the mean of its
+    /// children's weighted by their visits.
+    #[test]
+    fn backed_up_values_are_the_chosen_childs_and_the_dices_mean() {
+        let g: battlemat_swtb::Swtb = {
+            let setup = battlemat_swtb::Swtb::setup("outpost", &BTreeMap::new()).unwrap();
+            let mut g = battlemat_swtb::Swtb::new_game(&setup).unwrap();
+            let mut r = Roller::new(7, 0);
+            while let Next::Chance(o) = g.next() {
+                g.apply(&Step::Roll {
+                    value: o.roll(&mut r),
+                })
+                .unwrap();
+            }
+            g
+        };
+        for backup in [Backup::Best, Backup::MostVisited] {
+            let mut config = MctsConfig::new(Budget::Iterations(3_000));
+            config.trees = 1;
+            config.backup = backup;
+            let mut m = Mcts::new(config);
+            m.search(&g, &mut Roller::new(2, 0)).unwrap();
+            let t = &m.trees[0];
+            let (mut decisions, mut chances) = (0, 0);
+            for n in &t.nodes {
+                let kids: Vec<&Node<_>> = n
+                    .children
+                    .iter()
+                    .map(|&c| &t.nodes[c as usize])
+                    .filter(|c| c.visits > 0)
+                    .collect();
+                if kids.is_empty() || n.visits == 0 {
+                    continue;
+                }
+                match n.kind {
+                    Kind::Decide(s) => {
+                        decisions += 1;
+                        let s = s as usize;
+                        let best = kids
+                            .iter()
+                            .max_by(|a, b| match backup {
+                                Backup::Best => a.value[s].total_cmp(&b.value[s]),
+                                _ => (a.visits, a.value[s])
+                                    .partial_cmp(&(b.visits, b.value[s]))
+                                    .unwrap(),
+                            })
+                            .unwrap();
+                        assert_eq!(n.value, best.value, "{backup:?}");
+                    }
+                    Kind::Chance => {
+                        chances += 1;
+                        let visits: f64 = kids.iter().map(|c| f64::from(c.visits)).sum();
+                        for s in 0..t.seats {
+                            let mean: f64 = kids
+                                .iter()
+                                .map(|c| f64::from(c.visits) * c.value[s])
+                                .sum::<f64>()
+                                / visits;
+                            assert!((n.value[s] - mean).abs() < 1e-9, "{backup:?}");
+                        }
+                    }
+                    Kind::Over(_) => {}
+                }
+            }
+            assert!(decisions > 10 && chances > 10, "{decisions} {chances}");
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! The MCTS player through the Game API: reproducible, legal, and stronger than chance.
 
-use battlemat_ai::{Budget, Mcts, MctsConfig, PlayerKind, play};
+use battlemat_ai::{Backup, Budget, Mcts, MctsConfig, PlayerKind, play};
 use battlemat_core::Ruleset;
 use battlemat_core::{Game, Next, Step};
 use battlemat_dice::Roller;
@@ -316,18 +316,21 @@ fn without_the_prior_the_root_is_tried_in_shuffled_order() {
 }
 
 /// The variants kept to measure against (greedy's prior below the root, values rescaled for
-/// UCT, no tree kept between moves) search legally and reproducibly; without reuse, a
+/// UCT, no tree kept between moves, values backed up from the most visited or the best
+/// child) search legally and reproducibly; without reuse, a
 /// second search of the same position by the same player learns nothing from the first.
 #[test]
 fn the_measured_variants_search_legally_and_reproducibly() {
     fn check<G: Game>(scenario: &str) {
         let g: G = first_decision(scenario);
-        for variant in 0..3 {
+        for variant in 0..5 {
             let config = || {
                 let mut c = MctsConfig::new(Budget::Iterations(300));
                 match variant {
                     0 => c.inner_prior = 50,
                     1 => c.normalize = true,
+                    3 => c.backup = Backup::MostVisited,
+                    4 => c.backup = Backup::Best,
                     _ => c.reuse_trees = false,
                 }
                 c
@@ -352,4 +355,39 @@ fn the_measured_variants_search_legally_and_reproducibly() {
     check::<Swtb>("outpost");
     check::<battlemat_abaoaqu::AbaoAqu>("s_field_reduced");
     check::<battlemat_serm::Serm>("skirmish");
+}
+
+/// Where greedy's values tie (A-Bao-A-Qu's first decision: Zeon placing a counter, every
+/// hex of its zone alike), four trees of one iteration each try their own of the tied
+/// actions, and the one made is drawn among them at random, not the first listed: over
+/// many seeds the choices spread over the list as a uniform draw's would (the first listed
+/// of four tried would sit near a fifth of the way down it).
+#[test]
+fn tied_actions_are_chosen_among_at_random_not_by_their_place_in_the_list() {
+    let g: battlemat_abaoaqu::AbaoAqu = first_decision("s_field");
+    let legal = g.legal_actions();
+    assert!(legal.len() >= 20, "{} placements", legal.len());
+    let (values, _) = battlemat_ai::Greedy::default().values(&g, &mut Roller::new(1, 0));
+    assert!(
+        values.iter().all(|(_, v)| (v - values[0].1).abs() < 1e-12),
+        "all tied"
+    );
+    let seeds = 200;
+    let mean: f64 = (0..seeds)
+        .map(|seed| {
+            let mut config = MctsConfig::new(Budget::Iterations(4));
+            config.trees = 4;
+            let chosen = Mcts::new(config)
+                .choose(&g, &mut Roller::new(seed, 0))
+                .unwrap();
+            legal.iter().position(|a| *a == chosen).unwrap() as f64
+        })
+        .sum::<f64>()
+        / seeds as f64;
+    let n = legal.len() as f64;
+    // A uniform draw's mean place is (n - 1) / 2, give or take n / sqrt(12 · 200) or so.
+    assert!(
+        (mean - (n - 1.0) / 2.0).abs() < 0.1 * n,
+        "mean place {mean:.1} of {n}"
+    );
 }

@@ -23,15 +23,24 @@
 //! each declaration given up costs its seat a little until the phase ends (so it is not
 //! begun again).
 //!
+//! Stacking too is valued by what it sets in motion: the limit is checked only when the
+//! side's movement ends (ABQ-5-5), so while a side moves (and while it removes) its
+//! counters over the limit in a hex count for nothing, the least worth first, as the side
+//! will remove them (ABQ-5-6). Before this a greedy Federation on S Field piled its
+//! counters on the hex nearest the fortress one move at a time and then removed 53 of them.
+//!
 //! Rejected: a bonus per attack declared. It would make the AIs fire, but not choose
 //! between a 1:3 shot at a ship and a 7:1 close attack on a suit, which the table's
 //! outcomes do.
 
+use crate::data::Class;
 use crate::data::Hit;
 use crate::legal::Plan;
 use crate::morale::{after_hit, die_modifier};
+use crate::movement::{MS_PER_HEX, SHIPS_PER_HEX};
 use crate::state::{AbaoAqu, Attack, Declaring, Morale, Phase, Place, UnitId};
 use battlemat_core::{Game, Seat, result_value};
+use battlemat_geom::hexmap::HexId;
 
 /// What a unit counts for in each morale (ABQ-10: confused and panicked units neither move
 /// nor attack until they recover): normal, confused, panicked, destroyed.
@@ -71,6 +80,28 @@ fn index(m: Morale) -> usize {
 
 const MORALES: [Morale; 3] = [Morale::Normal, Morale::Confused, Morale::Panic];
 
+/// ABQ-5-6 ("the player's offending units are removed ... decided by the offending
+/// player"): the worth of what a side will remove from its hexes over the stacking limit
+/// (ABQ-5-2), `stacked` its counters' (hex, a ship?, worth): in each hex and class, all but
+/// the limit's worth, the least worth first (the side keeps its best).
+fn over_the_limit(stacked: &mut [(HexId, bool, f64)]) -> f64 {
+    stacked.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then(b.2.total_cmp(&a.2)));
+    let mut lost = 0.0;
+    let mut kept = 0u8;
+    for (i, &(h, ship, worth)) in stacked.iter().enumerate() {
+        if i > 0 && (stacked[i - 1].0, stacked[i - 1].1) == (h, ship) {
+            kept += 1;
+        } else {
+            kept = 1;
+        }
+        let limit = if ship { SHIPS_PER_HEX } else { MS_PER_HEX };
+        if kept > limit {
+            lost += worth;
+        }
+    }
+    lost
+}
+
 impl AbaoAqu {
     pub fn evaluation(&self, seat: Seat) -> f64 {
         if let Some(r) = self.result() {
@@ -102,6 +133,14 @@ impl AbaoAqu {
         let mine = self.fixed.seating.side_of(seat);
         let odds = self.expected_morale();
         let mut strength = [0.0f64; 2];
+        // ABQ-5-5, 5-6: while a side moves (and while it removes), what it has over the
+        // stacking limit in a hex goes at the phase's end.
+        let stacking = match self.now.phase {
+            Phase::Move { seat, .. } => Some(self.fixed.seating.side_of(seat)),
+            Phase::Remove { side, .. } => Some(side),
+            _ => None,
+        };
+        let mut stacked: Vec<(HexId, bool, f64)> = Vec::new();
         for (u, x) in self.now.units.iter().enumerate() {
             if !x.alive() {
                 continue;
@@ -117,7 +156,16 @@ impl AbaoAqu {
                     .sum(),
                 None => MORALE_WORTH[index(x.morale)],
             };
-            strength[x.side as usize] += v * m * self.place_worth(x.side, x.at);
+            let worth = v * m * self.place_worth(x.side, x.at);
+            strength[x.side as usize] += worth;
+            if let (Some(side), Place::Hex(h)) = (stacking, x.at)
+                && side == x.side
+            {
+                stacked.push((h, self.class(u) == Class::Ship, worth));
+            }
+        }
+        if let Some(side) = stacking {
+            strength[side as usize] -= over_the_limit(&mut stacked);
         }
         let (a, b) = (strength[mine as usize], strength[1 - mine as usize]);
         let hold = self.hold_progress(mine) - self.hold_progress(1 - mine);

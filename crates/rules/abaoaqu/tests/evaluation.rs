@@ -118,3 +118,37 @@ fn abq_s1_the_hold_under_way_counts_for_both_sides() {
     assert!((held.hold_progress(0) - (HOLD_NEAR + 2.0 * HOLD_TURN)).abs() < 1e-12);
     assert!((two.evaluate(1) - held.evaluate(1) - 2.0 * HOLD_TURN).abs() < 1e-9);
 }
+
+/// ABQ-5-5 ("the stack limit does not apply while movements are being completed"), 5-6
+/// ("the player's offending units are removed ... decided by the offending player"): while
+/// a side moves, a counter it moves into a hex already at the limit counts for nothing, as
+/// it will be removed when the movement ends; the side's value waiting to remove is its
+/// value after removing the least worth.
+#[test]
+fn abq_5_6_counters_over_the_stacking_limit_count_for_nothing_while_moving() {
+    let mut g: AbaoAqu = game(
+        &["GM@1010", "GM@1010", "GM@1010", "GM@1010", "GM@1210"],
+        &["ZK@3010"],
+    );
+    for _ in 0..4 {
+        act(&mut g, "hold");
+    }
+    let mut held = g.clone();
+    act(&mut held, "hold");
+    assert_eq!(held.now.stage, Stage::LeadCombat);
+    act(&mut g, "move 1010");
+    assert!(matches!(g.now.phase, Phase::Remove { side: 0, .. }));
+    let waiting = g.evaluate(0);
+    assert!(
+        waiting < held.evaluate(0) - 0.02,
+        "{waiting} vs {}",
+        held.evaluate(0)
+    );
+    assert!((g.evaluate(1) + waiting).abs() < 1e-12, "zero-sum");
+    act(&mut g, "remove u4");
+    assert!(
+        (g.evaluate(0) - waiting).abs() < 1e-12,
+        "{} vs {waiting}",
+        g.evaluate(0)
+    );
+}
