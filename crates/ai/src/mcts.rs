@@ -1181,11 +1181,8 @@ mod tests {
     use battlemat_core::Ruleset;
     use std::collections::BTreeMap;
 
-    /// A chance node stands for its whole chain of dice: its children are the positions
-    /// the dice led to, each once (no two alike, none still waiting on a die), and their
-    /// keys are their hashes.
-    #[test]
-    fn a_chance_nodes_children_are_the_distinct_positions_its_dice_lead_to() {
+    /// SWTB's outpost at its first decision.
+    fn outpost() -> battlemat_swtb::Swtb {
         let setup = battlemat_swtb::Swtb::setup("outpost", &BTreeMap::new()).unwrap();
         let mut g = battlemat_swtb::Swtb::new_game(&setup).unwrap();
         let mut r = Roller::new(7, 0);
@@ -1195,6 +1192,15 @@ mod tests {
             })
             .unwrap();
         }
+        g
+    }
+
+    /// A chance node stands for its whole chain of dice: its children are the positions
+    /// the dice led to, each once (no two alike, none still waiting on a die), and their
+    /// keys are their hashes.
+    #[test]
+    fn a_chance_nodes_children_are_the_distinct_positions_its_dice_lead_to() {
+        let g = outpost();
         let mut config = MctsConfig::new(Budget::Iterations(4_000));
         config.trees = 1;
         let mut m = Mcts::new(config);
@@ -1226,18 +1232,7 @@ mod tests {
     /// children's weighted by their visits.
     #[test]
     fn backed_up_values_are_the_chosen_childs_and_the_dices_mean() {
-        let g: battlemat_swtb::Swtb = {
-            let setup = battlemat_swtb::Swtb::setup("outpost", &BTreeMap::new()).unwrap();
-            let mut g = battlemat_swtb::Swtb::new_game(&setup).unwrap();
-            let mut r = Roller::new(7, 0);
-            while let Next::Chance(o) = g.next() {
-                g.apply(&Step::Roll {
-                    value: o.roll(&mut r),
-                })
-                .unwrap();
-            }
-            g
-        };
+        let g = outpost();
         for backup in [Backup::Best, Backup::MostVisited] {
             let mut config = MctsConfig::new(Budget::Iterations(3_000));
             config.trees = 1;
