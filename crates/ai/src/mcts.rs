@@ -344,7 +344,8 @@ struct Node<G: Game> {
     kind: Kind,
     visits: u32,
     total: Values,
-    /// The value backed up ([`Backup::MostVisited`]; unused with [`Backup::Mean`]).
+    /// The value backed up ([`Backup::MostVisited`], [`Backup::Best`]; unused with
+    /// [`Backup::Mean`]).
     value: Values,
     /// A decision's actions, in the order they are widened.
     actions: Vec<G::Action>,
@@ -887,13 +888,11 @@ impl<G: Game> Tree<G> {
         }
     }
 
-    /// The node `i`'s value under [`Backup::MostVisited`], from its children's.
+    /// The node `i`'s value under [`Backup::MostVisited`] or [`Backup::Best`], from its
+    /// children's (its own mean where no child has been visited).
     fn backed_up(&self, i: usize, backup: Backup) -> Values {
         let n = &self.nodes[i];
-        let mut mean = [0.0; MAX_SEATS];
-        for (m, t) in mean.iter_mut().zip(&n.total).take(self.seats) {
-            *m = t / f64::from(n.visits.max(1));
-        }
+        let mean = || n.total.map(|t| t / f64::from(n.visits.max(1)));
         match &n.kind {
             Kind::Over(v) => *v,
             Kind::Decide(seat) => {
@@ -910,7 +909,7 @@ impl<G: Game> Tree<G> {
                         best = Some(ch);
                     }
                 }
-                best.map_or(mean, |b| b.value)
+                best.map_or_else(mean, |b| b.value)
             }
             Kind::Chance => {
                 let (mut sum, mut visits) = ([0.0; MAX_SEATS], 0u32);
@@ -922,7 +921,7 @@ impl<G: Game> Tree<G> {
                     }
                 }
                 if visits == 0 {
-                    return mean;
+                    return mean();
                 }
                 sum.iter_mut().for_each(|s| *s /= f64::from(visits));
                 sum

@@ -33,11 +33,10 @@
 //! between a 1:3 shot at a ship and a 7:1 close attack on a suit, which the table's
 //! outcomes do.
 
-use crate::data::Class;
-use crate::data::Hit;
+use crate::data::{Class, Hit};
 use crate::legal::Plan;
 use crate::morale::{after_hit, die_modifier};
-use crate::movement::{MS_PER_HEX, SHIPS_PER_HEX};
+use crate::movement::stack_limit;
 use crate::state::{AbaoAqu, Attack, Declaring, Morale, Phase, Place, UnitId};
 use battlemat_core::{Game, Seat, result_value};
 use battlemat_geom::hexmap::HexId;
@@ -86,20 +85,11 @@ const MORALES: [Morale; 3] = [Morale::Normal, Morale::Confused, Morale::Panic];
 /// the limit's worth, the least worth first (the side keeps its best).
 fn over_the_limit(stacked: &mut [(HexId, bool, f64)]) -> f64 {
     stacked.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then(b.2.total_cmp(&a.2)));
-    let mut lost = 0.0;
-    let mut kept = 0u8;
-    for (i, &(h, ship, worth)) in stacked.iter().enumerate() {
-        if i > 0 && (stacked[i - 1].0, stacked[i - 1].1) == (h, ship) {
-            kept += 1;
-        } else {
-            kept = 1;
-        }
-        let limit = if ship { SHIPS_PER_HEX } else { MS_PER_HEX };
-        if kept > limit {
-            lost += worth;
-        }
-    }
-    lost
+    stacked
+        .chunk_by(|a, b| (a.0, a.1) == (b.0, b.1))
+        .flat_map(|group| &group[usize::from(stack_limit(group[0].1)).min(group.len())..])
+        .map(|&(_, _, worth)| worth)
+        .sum()
 }
 
 impl AbaoAqu {

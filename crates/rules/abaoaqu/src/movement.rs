@@ -19,13 +19,14 @@ use battlemat_geom::hexmap::HexId;
 pub const MS_PER_HEX: u8 = 4;
 pub const SHIPS_PER_HEX: u8 = 2;
 
+/// ABQ-5-2: how many of a side's ships (or MS units) a hex may hold.
+pub fn stack_limit(ship: bool) -> u8 {
+    if ship { SHIPS_PER_HEX } else { MS_PER_HEX }
+}
+
 /// Is there room for one more (a ship, or an MS unit) beside `count` (MS units, ships)?
 pub fn has_room(count: (u8, u8), ship: bool) -> bool {
-    if ship {
-        count.1 < SHIPS_PER_HEX
-    } else {
-        count.0 < MS_PER_HEX
-    }
+    (if ship { count.1 } else { count.0 }) < stack_limit(ship)
 }
 
 impl AbaoAqu {
