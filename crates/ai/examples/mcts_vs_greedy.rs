@@ -13,7 +13,9 @@
 //! them), `choose` (`value`: the move by the blended value, not the most visits), `reuse`
 //! (`0`: a fresh tree every move), `inner` (virtual visits of greedy's prior below the
 //! root; 0 for none), `normalize` (`1`: UCT's values rescaled to the tree's range), `backup` (`visited`: a
-//! decision's value its most visited child's, not the mean), `seed`,
+//! decision's value its most visited child's, not the mean), `moves` (`steps`: the search
+//! branches at every step of a move the game asks for in steps, not only where it
+//! begins: [`battlemat_core::Game::continues_move`]), `seed`,
 //! `opponent` (a player name, `greedy` by default), `me` (a player name in place of the
 //! MCTS setting: to measure a seat's advantage, `me=greedy`).
 
@@ -189,6 +191,13 @@ fn main() {
                     "visited" => Backup::MostVisited,
                     "best" => Backup::Best,
                     _ => panic!("backup: mean or visited"),
+                }
+            }
+            "moves" => {
+                config.whole_moves = match v {
+                    "whole" => true,
+                    "steps" => false,
+                    _ => panic!("moves: whole or steps"),
                 }
             }
             "inner" => config.inner_prior = v.parse().expect("inner"),

@@ -508,7 +508,16 @@ impl Greedy {
     }
 
     pub fn choose<G: Game>(&self, state: &G, roller: &mut Roller) -> Option<G::Action> {
-        let (values, _) = self.values(state, roller);
+        self.choose_counted(state, roller).map(|(a, _)| a)
+    }
+
+    /// [`Greedy::choose`], and what the decision cost.
+    pub fn choose_counted<G: Game>(
+        &self,
+        state: &G,
+        roller: &mut Roller,
+    ) -> Option<(G::Action, GreedyStats)> {
+        let (values, stats) = self.values(state, roller);
         let best = values
             .iter()
             .map(|(_, v)| *v)
@@ -521,7 +530,7 @@ impl Greedy {
             .map(|(a, _)| a)
             .collect();
         let i = roller.pick(&vec![1; top.len()])?;
-        Some(top[i].clone())
+        Some((top[i].clone(), stats))
     }
 }
 

@@ -233,23 +233,28 @@ pub struct MctsConfig {
     pub choose_by_value: bool,
     /// Keep what the trees know of a position reached from the last search (its subtree)
     /// instead of starting every search afresh. On by default; off was measured no
-    /// stronger (README, "A-Bao-A-Qu: MCTS is weaker than greedy").
+    /// stronger (docs/strength.md, "MCTS is weaker than greedy").
     pub reuse_trees: bool,
     /// Below the root too, each decision's actions ordered by greedy's values and seeded
     /// with this many virtual visits of them (0, the default: off, listed in a shuffled
-    /// order). Kept to measure against: no stronger in A-Bao-A-Qu (README, "A-Bao-A-Qu:
-    /// MCTS is weaker than greedy"), and dear where greedy is (a greedy pass a node).
+    /// order). Kept to measure against: no stronger in A-Bao-A-Qu (docs/strength.md, "MCTS is
+    /// weaker than greedy"), and dear where greedy is (a greedy pass a node).
     pub inner_prior: u32,
     /// UCT sees each mean value rescaled to `[0, 1]` between the lowest and highest mean of
     /// any node in the search (as MuZero's search does), so that the exploration constant
     /// means the same in a game whose evaluation moves by thousandths as in one that moves
-    /// by tenths. Off by default: no stronger in A-Bao-A-Qu (README, "A-Bao-A-Qu: MCTS is
+    /// by tenths. Off by default: no stronger in A-Bao-A-Qu (docs/strength.md, "MCTS is
     /// weaker than greedy").
     pub normalize: bool,
     /// How a node's value is backed up ([`Backup`]). [`Backup::Mean`] by default; the
     /// others were measured no stronger in A-Bao-A-Qu, where the mean is most in doubt
-    /// (README, "A-Bao-A-Qu: MCTS is weaker than greedy"), and are kept to measure against.
+    /// (docs/strength.md, "MCTS is weaker than greedy"), and are kept to measure against.
     pub backup: Backup,
+    /// Branch only where a move begins ([`Game::continues_move`]): a later step of a move
+    /// begun is greedy's choice, in the tree (an edge leads past the whole move) and in
+    /// playouts, and a search asked at such a step answers greedy's choice. On by default;
+    /// it changes only games that ask for moves in steps (A-Bao-A-Qu's declarations).
+    pub whole_moves: bool,
 }
 
 /// What value a node passes up to UCT in its parent.
@@ -327,6 +332,7 @@ impl MctsConfig {
             inner_prior: 0,
             normalize: false,
             backup: Backup::Mean,
+            whole_moves: true,
         }
     }
 }
@@ -458,6 +464,11 @@ impl<G: Game> Mcts<G> {
             });
         }
         let seed = (u64::from(roller.roll(u32::MAX)) << 32) | u64::from(roller.roll(u32::MAX));
+        if self.config.whole_moves && state.continues_move() {
+            // The move was chosen where it began, its completion greedy's as the trees
+            // assumed; the trees are kept for the position the move leads to.
+            return Some(self.greedy_report(state, seed));
+        }
         // Greedy's one ply first, where the prior is on: its values order and seed the
         // root, and its work is paid out of the budget.
         let mut spent = Work::default();
@@ -585,6 +596,37 @@ impl<G: Game> Mcts<G> {
             work,
             nodes: self.trees.iter().map(|t| t.nodes.len()).sum(),
         })
+    }
+}
+
+impl<G: Game> Mcts<G> {
+    /// Greedy's values of `state`'s actions as a search's report, best first (ties in a
+    /// seeded random order): the answer at a later step of a move ([`Game::continues_move`]).
+    fn greedy_report(&self, state: &G, seed: u64) -> SearchReport<G::Action> {
+        let mut rng = Roller::new(seed, u64::MAX);
+        let (mut values, stats) = self.config.prior_greedy.values(state, &mut rng);
+        shuffle(&mut values, &mut rng);
+        values.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let work = Work {
+            listings: 1,
+            listed: values.len() as u64,
+            steps: stats.steps as u64,
+            evaluations: stats.evaluations as u64,
+            ..Work::default()
+        };
+        SearchReport {
+            actions: values
+                .into_iter()
+                .map(|(action, value)| ActionStats {
+                    action,
+                    visits: 0,
+                    value: value.clamp(-1.0, 1.0),
+                })
+                .collect(),
+            iterations: 0,
+            work,
+            nodes: self.trees.iter().map(|t| t.nodes.len()).sum(),
+        }
     }
 }
 
@@ -935,7 +977,8 @@ impl<G: Game> Tree<G> {
         let mut next = self.nodes[at].state.clone();
         self.events.clear();
         self.work.steps += 1;
-        let ok = next.apply_trusted(step, &mut self.events).is_ok();
+        let ok = next.apply_trusted(step, &mut self.events).is_ok()
+            && self.complete_move(&mut next, cfg);
         if !ok || self.nodes.len() >= self.cap {
             return self.value_of(next, cfg);
         }
@@ -965,6 +1008,9 @@ impl<G: Game> Tree<G> {
             {
                 return Rolled::Valued(self.evaluate(&next));
             }
+        }
+        if !self.complete_move(&mut next, cfg) {
+            return Rolled::Valued(self.evaluate(&next));
         }
         let key = foldhash::fast::FixedState::default().hash_one(&next);
         let node = &self.nodes[at];
@@ -1068,6 +1114,13 @@ impl<G: Game> Tree<G> {
                 Next::Chance(o) => Step::Roll {
                     value: o.roll(&mut self.rng),
                 },
+                Next::Decide(seat) if cfg.whole_moves && state.continues_move() => {
+                    // A move begun is completed as greedy would, and is one decision.
+                    match self.greedy_choice(&state, &cfg.prior_greedy) {
+                        Some(action) => Step::Act { seat, action },
+                        None => break,
+                    }
+                }
                 Next::Decide(seat) => {
                     if decisions >= cfg.playout_decisions {
                         break;
@@ -1109,6 +1162,44 @@ impl<G: Game> Tree<G> {
             }
         }
         self.evaluate(&state)
+    }
+
+    /// Where `state` is a later step of a move begun ([`Game::continues_move`], with
+    /// [`MctsConfig::whole_moves`]), carry the move on as greedy would, and any dice after
+    /// it, to the next decision that begins a move (or the end). False if a step failed.
+    fn complete_move(&mut self, state: &mut G, cfg: &MctsConfig) -> bool {
+        if !cfg.whole_moves {
+            return true;
+        }
+        for _ in 0..10_000 {
+            let step = match state.next() {
+                Next::Decide(seat) if state.continues_move() => {
+                    match self.greedy_choice(state, &cfg.prior_greedy) {
+                        Some(action) => Step::Act { seat, action },
+                        None => return true,
+                    }
+                }
+                // Dice between the steps of a move are rolled here; dice after it are the
+                // caller's (a chance node of their own).
+                _ => return true,
+            };
+            self.events.clear();
+            self.work.steps += 1;
+            if state.apply_trusted(&step, &mut self.events).is_err() {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// `greedy`'s choice at `state` (its work counted), with the tree's own dice.
+    fn greedy_choice(&mut self, state: &G, greedy: &crate::Greedy) -> Option<G::Action> {
+        let (action, stats) = greedy.choose_counted(state, &mut self.rng)?;
+        self.work.listings += 1;
+        self.work.listed += stats.actions as u64;
+        self.work.steps += stats.steps as u64;
+        self.work.evaluations += stats.evaluations as u64;
+        Some(action)
     }
 
     /// The listed action (`listed`'s index) whose position after it, its dice rolled once,
@@ -1192,6 +1283,77 @@ mod tests {
             .unwrap();
         }
         g
+    }
+
+    /// A-Bao-A-Qu's S Field (reduced) at the first combat decision where an attack can be
+    /// declared, reached by greedy play.
+    fn abq_combat() -> battlemat_abaoaqu::AbaoAqu {
+        use battlemat_abaoaqu::Action;
+        let setup = battlemat_abaoaqu::AbaoAqu::setup("s_field_reduced", &BTreeMap::new()).unwrap();
+        let mut g = battlemat_abaoaqu::AbaoAqu::new_game(&setup).unwrap();
+        let mut r = Roller::new(3, 0);
+        loop {
+            let step = match g.next() {
+                Next::Decide(seat) => {
+                    let legal = g.legal_actions();
+                    if !g.continues_move() && legal.iter().any(|a| matches!(a, Action::From { .. }))
+                    {
+                        return g;
+                    }
+                    let action = crate::Greedy::default().choose(&g, &mut r).unwrap();
+                    Step::Act { seat, action }
+                }
+                Next::Chance(o) => Step::Roll {
+                    value: o.roll(&mut r),
+                },
+                Next::Over => panic!("no attack in a whole game"),
+            };
+            g.apply(&step).unwrap();
+        }
+    }
+
+    /// [`MctsConfig::whole_moves`] (A-Bao-A-Qu's declarations, ABQ-8-1): the tree branches
+    /// where a move begins, and no node of it is a later step of a move; asked at such a
+    /// step, the search answers greedy's choice without searching. With the steps searched
+    /// one by one (off), the tree holds half-made declarations.
+    #[test]
+    fn a_move_asked_for_in_steps_is_one_edge_of_the_tree() {
+        let g = abq_combat();
+        let mut config = MctsConfig::new(Budget::Iterations(300));
+        config.trees = 1;
+        let mut m = Mcts::new(config.clone());
+        let report = m.search(&g, &mut Roller::new(1, 0)).unwrap();
+        assert!(report.iterations > 0);
+        let nodes = &m.trees[0].nodes;
+        assert!(nodes.len() > 10, "{} nodes", nodes.len());
+        assert!(nodes.iter().all(|n| !n.state.continues_move()));
+        // A step inside a declaration: greedy's choice, nothing searched.
+        let from = report
+            .actions
+            .iter()
+            .find(|s| matches!(s.action, battlemat_abaoaqu::Action::From { .. }))
+            .expect("an attack tried");
+        let mut inside = g.clone();
+        inside
+            .apply(&Step::Act {
+                seat: match g.next() {
+                    Next::Decide(s) => s,
+                    _ => unreachable!(),
+                },
+                action: from.action,
+            })
+            .unwrap();
+        assert!(inside.continues_move());
+        let answer = m.search(&inside, &mut Roller::new(2, 0)).unwrap();
+        assert_eq!(answer.iterations, 0);
+        let (values, _) = config.prior_greedy.values(&inside, &mut Roller::new(0, 0));
+        let best = values.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
+        assert!((answer.actions[0].value - best.clamp(-1.0, 1.0)).abs() < 1e-12);
+        // Step by step, the tree holds declarations under way.
+        config.whole_moves = false;
+        let mut m = Mcts::new(config);
+        m.search(&g, &mut Roller::new(1, 0)).unwrap();
+        assert!(m.trees[0].nodes.iter().any(|n| n.state.continues_move()));
     }
 
     /// A chance node stands for its whole chain of dice: its children are the positions

@@ -20,7 +20,9 @@
 //! ([`Game::hidden_from`]) appears in that seat's observation or events.
 //!
 //! The trusted path ([`Game::apply_trusted`], which AIs use) must give the same state and
-//! events as the checked one at every deep step.
+//! events as the checked one at every deep step. The search hints hold at every step: a
+//! playout's draw ([`Game::playout_action`]) is a listed action, and a later step of a move
+//! ([`Game::continues_move`]) is decided by the seat whose action came just before it.
 //!
 //! `BATTLEMAT_TEST_SCALE=N` (an environment variable) multiplies the number of games, for
 //! longer runs than the test suite's.
@@ -178,6 +180,16 @@ fn play_one<G: Game>(
                 assert!(state.result().is_some(), "{at}: over without a result")
             }
             (n, t) => panic!("{at}: next() is {n:?} but to_act() is {t:?}"),
+        }
+        // A later step of a move follows a step of the same seat's, at a decision.
+        if state.continues_move() {
+            match (&next, record.steps.last()) {
+                (Next::Decide(s), Some(Step::Act { seat, .. })) if s == seat => {}
+                (n, last) => panic!(
+                    "{at}: continues_move() after {last:?}, where {n:?}: a move continues \
+                     only where the seat that began it decides again"
+                ),
+            }
         }
         let step = match state.to_act() {
             ToAct::Over(result) => {

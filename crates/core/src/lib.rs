@@ -801,6 +801,17 @@ pub trait Game:
         Some(buf[i].clone())
     }
 
+    /// Is the decision now a later step of one move the deciding seat has begun? A move the
+    /// game asks for in steps (A-Bao-A-Qu's attack declaration: the hex attacked from, the
+    /// attackers, the target hex, the aim, then fire or cancel) is one choice to a player,
+    /// and a search that branches at every step compares half-made moves: its statistics
+    /// below the first step average in its own weak completions. A search may branch only
+    /// where a move begins and complete a move begun as greedy would. The default: every
+    /// decision is a move of its own.
+    fn continues_move(&self) -> bool {
+        false
+    }
+
     /// The one judge of an action: the seat's action is legal now, and this is what it does
     /// (its plan); or it is not, and why. Checking, applying and the trusted path are all
     /// written once on it ([`Game::check`], [`Game::apply_action`],

@@ -1,7 +1,7 @@
 //! How much two AI players of A-Bao-A-Qu fight in one game: attacks declared (an aim
 //! chosen), fired, cancelled once declared, counters destroyed, and attacks cancelled a
 //! second time in the same combat phase. Shared by `tests/abaoaqu_fights.rs` and
-//! `examples/abaoaqu_fights.rs` (the figures in the README).
+//! `examples/abaoaqu_fights.rs` (the figures in docs/strength.md).
 
 use battlemat_abaoaqu::state::{Declaring, Phase};
 use battlemat_abaoaqu::{AbaoAqu, Action, Event};

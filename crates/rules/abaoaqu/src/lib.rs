@@ -83,7 +83,7 @@ use battlemat_core::{
     DataFile, Game, GameOptions, GameResult, Next, Odds, Outcomes, RulesetInfo, ScenarioInfo, Seat,
     Seating, SetupError, Viewer,
 };
-use state::Phase;
+use state::{Declaring, Phase};
 use std::collections::BTreeMap;
 
 pub const RULESET_ID: &str = "abaoaqu";
@@ -215,6 +215,10 @@ end_play: |g| {
     g.now.pending.clear();
 });
 
+/// How many times a playout draws again a move into a hex with no room for the counter
+/// ([`Game::playout_action`]).
+pub const OVERSTACKED_REDRAWS: u32 = 3;
+
 impl Game for AbaoAqu {
     type Action = Action;
     type Event = Event;
@@ -285,6 +289,42 @@ impl Game for AbaoAqu {
 
     fn evaluate(&self, seat: Seat) -> f64 {
         self.evaluation(seat)
+    }
+
+    /// A playout's draw: uniform over the listing, except that a move into a hex with no
+    /// room for the counter (ABQ-5-2: it would be removed when the movement ends, ABQ-5-6)
+    /// is drawn again, up to [`OVERSTACKED_REDRAWS`] times. Every listed action can still
+    /// be drawn; a search's random playouts no longer spend most of a movement phase
+    /// throwing counters away, which made whichever side was moving look lost to the
+    /// search (the evaluation counts counters over the limit as gone while a side moves).
+    fn playout_action(
+        &self,
+        roller: &mut battlemat_core::Roller,
+        buf: &mut Vec<Action>,
+    ) -> Option<Action> {
+        self.legal_actions_into(buf);
+        if buf.is_empty() {
+            return None;
+        }
+        let mut draw = || buf[roller.roll(buf.len() as u32) as usize - 1];
+        let mut a = draw();
+        for _ in 0..OVERSTACKED_REDRAWS {
+            match self.plan(&a) {
+                Ok(legal::Plan::Move(u, h)) if !self.room_for(u, h) => a = draw(),
+                _ => break,
+            }
+        }
+        Some(a)
+    }
+
+    /// ABQ-8-1, 8-2: an attack is declared in steps (the hex attacked from, the attackers,
+    /// the target hex, the aim, fire or cancel), as a BD Public's launch is (the unit, then
+    /// its target hex, ABQ-18-3); every step after the first continues the declaration.
+    fn continues_move(&self) -> bool {
+        matches!(
+            &self.now.phase,
+            Phase::Combat { declaring, .. } if *declaring != Declaring::Idle
+        )
     }
 
     fn describe(&self, action: &Action) -> String {

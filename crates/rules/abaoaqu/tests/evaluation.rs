@@ -1,6 +1,8 @@
 //! The evaluation the AIs use (`Game::evaluate`): attacks fixed but not yet rolled count at
 //! their exact expected results, a declaration under way at its best completion, and a side
-//! that must hold the fortress values its counters nearer it.
+//! that must hold the fortress values its counters nearer it; and the game's other hints to
+//! a search: which steps continue a move begun (`Game::continues_move`) and how a playout
+//! draws (`Game::playout_action`).
 
 mod common;
 
@@ -151,4 +153,72 @@ fn abq_5_6_counters_over_the_stacking_limit_count_for_nothing_while_moving() {
         "{} vs {waiting}",
         g.evaluate(0)
     );
+}
+
+/// ABQ-8-1, 8-2 (an attack declared step by step: the hex attacked from, the attackers, the
+/// target hex, the aim, fire): every step after `from` continues one move
+/// (`Game::continues_move`), so a search branches where a declaration begins and compares
+/// whole attacks; a movement step, the start of a declaration and the phase after `fire`
+/// or `cancel` each begin a move.
+#[test]
+fn abq_8_1_every_step_after_from_continues_the_declaration() {
+    let mut g = game(&["GM@1110", "GM@1110"], &["ZK@1010"]);
+    assert!(matches!(g.now.phase, Phase::Move { .. }));
+    assert!(!g.continues_move(), "a counter's move is a move of its own");
+    skip_moves(&mut g);
+    assert!(
+        !g.continues_move(),
+        "choosing where to attack from begins a move"
+    );
+    act(&mut g, "from 1110");
+    assert!(g.continues_move(), "picking the attackers");
+    act(&mut g, "with u0");
+    assert!(g.continues_move(), "picking more, or the target");
+    act(&mut g, "target 1010");
+    assert!(g.continues_move(), "aiming");
+    act(&mut g, "shoot u2");
+    assert!(g.continues_move(), "fire or cancel");
+    let mut cancelled = g.clone();
+    act(&mut g, "fire");
+    assert!(!g.continues_move(), "the next attack, or done");
+    act(&mut cancelled, "cancel");
+    assert!(!cancelled.continues_move(), "the next attack, or done");
+}
+
+/// ABQ-5-2, 5-6: a search's random playout draws a move into a hex with no room for the
+/// counter (it would be removed when the movement ends) again, up to
+/// `OVERSTACKED_REDRAWS` times, so such moves are drawn far less often than the others —
+/// but every listed action can still be drawn.
+#[test]
+fn abq_5_6_playouts_seldom_move_a_counter_where_it_would_be_removed() {
+    use battlemat_abaoaqu::Action;
+    use battlemat_core::Roller;
+    // Four GMs fill 1010 (ABQ-5-2: four MS units a hex); the fifth, asked next, has no
+    // room there.
+    let mut g: AbaoAqu = game(
+        &["GM@1010", "GM@1010", "GM@1010", "GM@1010", "GM@1210"],
+        &["ZK@3010"],
+    );
+    for _ in 0..4 {
+        act(&mut g, "hold");
+    }
+    let listed = g.legal_actions();
+    let full: Action = "move 1010".parse().unwrap();
+    assert!(listed.contains(&full), "{listed:?}");
+    let mut roller = Roller::new(7, 0);
+    let mut buf = Vec::new();
+    let draws = 20_000;
+    let mut count: std::collections::HashMap<Action, u32> = Default::default();
+    for _ in 0..draws {
+        let a = g.playout_action(&mut roller, &mut buf).unwrap();
+        assert!(listed.contains(&a), "{a} is listed");
+        *count.entry(a).or_default() += 1;
+    }
+    let uniform = draws as f64 / listed.len() as f64;
+    let into_full = f64::from(count.get(&full).copied().unwrap_or(0));
+    // Drawn only if each of four draws falls on a full hex: about (1/n)^4 of the draws with
+    // n actions listed (92 here), so never in practice, though it stays possible.
+    assert!(into_full < uniform / 10.0, "{into_full} vs {uniform}");
+    let hold = f64::from(count[&Action::Hold]);
+    assert!(hold > uniform * 0.9, "{hold} vs {uniform}");
 }
