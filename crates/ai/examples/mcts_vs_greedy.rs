@@ -15,7 +15,8 @@
 //! root; 0 for none), `normalize` (`1`: UCT's values rescaled to the tree's range), `backup` (`visited`: a
 //! decision's value its most visited child's, not the mean), `moves` (`steps`: the search
 //! branches at every step of a move the game asks for in steps, not only where it
-//! begins: [`battlemat_core::Game::continues_move`]), `seed`,
+//! begins: [`battlemat_core::Game::continues_move`]), `own` (`1`: only the deciding seat's
+//! own run of decisions searched, another seat's decision a leaf), `seed`,
 //! `opponent` (a player name, `greedy` by default), `me` (a player name in place of the
 //! MCTS setting: to measure a seat's advantage, `me=greedy`).
 
@@ -200,6 +201,7 @@ fn main() {
                     _ => panic!("moves: whole or steps"),
                 }
             }
+            "own" => config.own_run = v != "0",
             "inner" => config.inner_prior = v.parse().expect("inner"),
             "seed" => seed = v.parse().expect("seed"),
             "opponent" => other = v.parse().expect("a player"),

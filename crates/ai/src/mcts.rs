@@ -255,6 +255,12 @@ pub struct MctsConfig {
     /// playouts, and a search asked at such a step answers greedy's choice. On by default;
     /// it changes only games that ask for moves in steps (A-Bao-A-Qu's declarations).
     pub whole_moves: bool,
+    /// Search only the deciding seat's own run of decisions: a position where another seat
+    /// decides is a leaf, valued by the evaluation as greedy values it, and a playout stops
+    /// there. Off by default; kept to measure against (docs/strength.md, "A-Bao-A-Qu: whole
+    /// moves"): below the end of a seat's phase the tree's mean averages the other seat's
+    /// explored, often poor, replies, which look good to the seat searching.
+    pub own_run: bool,
 }
 
 /// What value a node passes up to UCT in its parent.
@@ -333,6 +339,7 @@ impl MctsConfig {
             normalize: false,
             backup: Backup::Mean,
             whole_moves: true,
+            own_run: false,
         }
     }
 }
@@ -806,6 +813,14 @@ impl<G: Game> Tree<G> {
         done
     }
 
+    /// The seat deciding at the root (none while the tree is empty).
+    fn root_seat(&self) -> Option<Seat> {
+        match self.nodes.first().map(|n| &n.kind) {
+            Some(Kind::Decide(s)) => Some(*s),
+            _ => None,
+        }
+    }
+
     /// One iteration: select down the tree, add one node, value it, back the value up.
     fn iterate(&mut self, cfg: &MctsConfig) {
         self.path.clear();
@@ -815,6 +830,9 @@ impl<G: Game> Tree<G> {
             let node = &self.nodes[at];
             match &node.kind {
                 Kind::Over(v) => break *v,
+                Kind::Decide(seat) if cfg.own_run && at != 0 && Some(*seat) != self.root_seat() => {
+                    break evaluate(&self.nodes[at].state, self.seats, &mut self.work);
+                }
                 Kind::Decide(seat) => {
                     let seat = *seat as usize;
                     // Listed on the first visit that goes past it (a decision always has
@@ -1070,7 +1088,11 @@ impl<G: Game> Tree<G> {
         if cfg.playouts == Playouts::Expected {
             return self.expected(at, cfg);
         }
-        if cfg.playout_decisions == 0 && matches!(self.nodes[at].kind, Kind::Decide(_)) {
+        let other =
+            |k: &Kind| cfg.own_run && matches!(k, Kind::Decide(s) if Some(*s) != self.root_seat());
+        if (cfg.playout_decisions == 0 && matches!(self.nodes[at].kind, Kind::Decide(_)))
+            || other(&self.nodes[at].kind)
+        {
             return evaluate(&self.nodes[at].state, self.seats, &mut self.work);
         }
         let state = self.nodes[at].state.clone();
@@ -1107,6 +1129,7 @@ impl<G: Game> Tree<G> {
     /// Play `state` out for a few random decisions (dice rolled), then evaluate it.
     fn value_of(&mut self, mut state: G, cfg: &MctsConfig) -> Values {
         let mut decisions = 0;
+        let root = self.root_seat();
         // A playout is bounded in steps too (a long chain of dice between decisions).
         for _ in 0..10_000 {
             let step = match state.next() {
@@ -1114,6 +1137,7 @@ impl<G: Game> Tree<G> {
                 Next::Chance(o) => Step::Roll {
                     value: o.roll(&mut self.rng),
                 },
+                Next::Decide(seat) if cfg.own_run && Some(seat) != root => break,
                 Next::Decide(seat) if cfg.whole_moves && state.continues_move() => {
                     // A move begun is completed as greedy would, and is one decision.
                     match self.greedy_choice(&state, &cfg.prior_greedy) {
@@ -1354,6 +1378,47 @@ mod tests {
         let mut m = Mcts::new(config);
         m.search(&g, &mut Roller::new(1, 0)).unwrap();
         assert!(m.trees[0].nodes.iter().any(|n| n.state.continues_move()));
+    }
+
+    /// [`MctsConfig::own_run`]: a position where another seat decides is a leaf, valued as
+    /// the evaluation values it; without it the tree goes on below the other seat's
+    /// decisions.
+    #[test]
+    fn searching_the_own_run_stops_where_another_seat_decides() {
+        let g = outpost();
+        let Next::Decide(me) = g.next() else {
+            unreachable!()
+        };
+        let mut config = MctsConfig::new(Budget::Iterations(3_000));
+        config.trees = 1;
+        config.own_run = true;
+        let mut m = Mcts::new(config.clone());
+        m.search(&g, &mut Roller::new(1, 0)).unwrap();
+        let nodes = &m.trees[0].nodes;
+        let others: Vec<&Node<_>> = nodes
+            .iter()
+            .filter(|n| matches!(n.kind, Kind::Decide(s) if s != me))
+            .collect();
+        assert!(
+            !others.is_empty(),
+            "the search never reached the other seat"
+        );
+        for n in others {
+            assert!(n.children.is_empty() && n.actions.is_empty());
+            let v = evaluate(&n.state, 2, &mut Work::default());
+            for (total, v) in n.total.iter().zip(&v).take(2) {
+                assert!((total / f64::from(n.visits) - v).abs() < 1e-9);
+            }
+        }
+        config.own_run = false;
+        let mut m = Mcts::new(config);
+        m.search(&g, &mut Roller::new(1, 0)).unwrap();
+        assert!(
+            m.trees[0]
+                .nodes
+                .iter()
+                .any(|n| matches!(n.kind, Kind::Decide(s) if s != me) && !n.children.is_empty())
+        );
     }
 
     /// A chance node stands for its whole chain of dice: its children are the positions
