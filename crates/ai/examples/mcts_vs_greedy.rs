@@ -16,7 +16,8 @@
 //! decision's value its most visited child's, not the mean), `moves` (`steps`: the search
 //! branches at every step of a move the game asks for in steps, not only where it
 //! begins: [`battlemat_core::Game::continues_move`]), `own` (`1`: only the deciding seat's
-//! own run of decisions searched, another seat's decision a leaf), `seed`,
+//! own run of decisions searched, another seat's decision a leaf), `candidates` (the root
+//! searches only greedy's N best actions), `seed`,
 //! `opponent` (a player name, `greedy` by default), `me` (a player name in place of the
 //! MCTS setting: to measure a seat's advantage, `me=greedy`).
 
@@ -202,6 +203,7 @@ fn main() {
                 }
             }
             "own" => config.own_run = v != "0",
+            "candidates" => config.root_candidates = v.parse().expect("candidates"),
             "inner" => config.inner_prior = v.parse().expect("inner"),
             "seed" => seed = v.parse().expect("seed"),
             "opponent" => other = v.parse().expect("a player"),

@@ -261,6 +261,9 @@ pub struct MctsConfig {
     /// moves"): below the end of a seat's phase the tree's mean averages the other seat's
     /// explored, often poor, replies, which look good to the seat searching.
     pub own_run: bool,
+    /// With greedy's prior, the root searches only greedy's this many best actions (ties in
+    /// a seeded random order); 0, the default: every action. Kept to measure against.
+    pub root_candidates: u32,
 }
 
 /// What value a node passes up to UCT in its parent.
@@ -340,6 +343,7 @@ impl MctsConfig {
             backup: Backup::Mean,
             whole_moves: true,
             own_run: false,
+            root_candidates: 0,
         }
     }
 }
@@ -515,7 +519,11 @@ impl<G: Game> Mcts<G> {
             .enumerate()
             .map(|(i, t)| {
                 let mut t = t.reroot(state, Roller::new(seed, i as u64), cap);
-                t.set_prior(prior.as_ref(), self.config.greedy_prior);
+                t.set_prior(
+                    prior.as_ref(),
+                    self.config.greedy_prior,
+                    self.config.root_candidates,
+                );
                 t
             })
             .collect();
@@ -750,7 +758,7 @@ impl<G: Game> Tree<G> {
 
     /// Order the root's untried actions best-first by greedy's values and keep those values
     /// as the root's prior (`prior`: none, the root as the search left it).
-    fn set_prior(&mut self, prior: Option<&HashMap<G::Action, f64>>, visits: u32) {
+    fn set_prior(&mut self, prior: Option<&HashMap<G::Action, f64>>, visits: u32, candidates: u32) {
         let Some(p) = prior else { return };
         if self.nodes[0].actions.is_empty() {
             self.list_actions(0);
@@ -763,6 +771,10 @@ impl<G: Game> Tree<G> {
         let untried = &mut root.actions[tried..];
         shuffle(untried, &mut self.rng);
         untried.sort_by(|a, b| value(b).total_cmp(&value(a)));
+        if candidates > 0 {
+            // Greedy's best few only (and any a kept subtree had tried).
+            root.actions.truncate(tried.max(candidates as usize));
+        }
         self.prior = root.actions.iter().map(value).collect();
         self.prior_visits = f64::from(visits);
     }
@@ -1419,6 +1431,42 @@ mod tests {
                 .iter()
                 .any(|n| matches!(n.kind, Kind::Decide(s) if s != me) && !n.children.is_empty())
         );
+    }
+
+    /// [`MctsConfig::root_candidates`]: a fresh root tries only greedy's best few actions
+    /// (the same count in every tree), and the move made is one of them.
+    #[test]
+    fn the_root_tries_only_greedys_best_candidates() {
+        let g = abq_combat();
+        let mut config = MctsConfig::new(Budget::Iterations(400));
+        config.root_candidates = 2;
+        config.reuse_trees = false;
+        let (values, _) = config.prior_greedy.values(&g, &mut Roller::new(0, 0));
+        assert!(values.len() > 2, "{} actions", values.len());
+        let mut sorted: Vec<f64> = values.iter().map(|v| v.1.clamp(-1.0, 1.0)).collect();
+        sorted.sort_by(|a, b| b.total_cmp(a));
+        let second = sorted[1];
+        let mut m = Mcts::new(config);
+        let report = m.search(&g, &mut Roller::new(1, 0)).unwrap();
+        for t in &m.trees {
+            assert_eq!(t.nodes[0].actions.len(), 2);
+        }
+        let value = |a: &battlemat_abaoaqu::Action| {
+            values
+                .iter()
+                .find(|v| &v.0 == a)
+                .unwrap()
+                .1
+                .clamp(-1.0, 1.0)
+        };
+        assert!(!report.actions.is_empty());
+        for s in &report.actions {
+            assert!(
+                value(&s.action) >= second,
+                "{:?} is not among greedy's best two",
+                s.action
+            );
+        }
     }
 
     /// A chance node stands for its whole chain of dice: its children are the positions
