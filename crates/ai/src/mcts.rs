@@ -187,6 +187,18 @@ impl Work {
             + self.nodes * WORK_PER_NODE
     }
 
+    /// What one greedy pass cost, as the search counts it: one listing, every action
+    /// listed, greedy's steps and evaluations.
+    fn of_greedy(stats: &crate::GreedyStats) -> Work {
+        Work {
+            listings: 1,
+            listed: stats.actions as u64,
+            steps: stats.steps as u64,
+            evaluations: stats.evaluations as u64,
+            ..Work::default()
+        }
+    }
+
     fn add(&mut self, o: &Work) {
         self.steps += o.steps;
         self.listings += o.listings;
@@ -488,10 +500,7 @@ impl<G: Game> Mcts<G> {
                 .config
                 .prior_greedy
                 .values(state, &mut Roller::new(seed, u64::MAX));
-            spent.listings += 1;
-            spent.listed += legal.len() as u64;
-            spent.steps += stats.steps as u64;
-            spent.evaluations += stats.evaluations as u64;
+            spent.add(&Work::of_greedy(&stats));
             values
                 .into_iter()
                 .map(|(a, v)| (a, v.clamp(-1.0, 1.0)))
@@ -622,13 +631,7 @@ impl<G: Game> Mcts<G> {
         let (mut values, stats) = self.config.prior_greedy.values(state, &mut rng);
         shuffle(&mut values, &mut rng);
         values.sort_by(|a, b| b.1.total_cmp(&a.1));
-        let work = Work {
-            listings: 1,
-            listed: values.len() as u64,
-            steps: stats.steps as u64,
-            evaluations: stats.evaluations as u64,
-            ..Work::default()
-        };
+        let work = Work::of_greedy(&stats);
         SearchReport {
             actions: values
                 .into_iter()
@@ -1231,10 +1234,7 @@ impl<G: Game> Tree<G> {
     /// `greedy`'s choice at `state` (its work counted), with the tree's own dice.
     fn greedy_choice(&mut self, state: &G, greedy: &crate::Greedy) -> Option<G::Action> {
         let (action, stats) = greedy.choose_counted(state, &mut self.rng)?;
-        self.work.listings += 1;
-        self.work.listed += stats.actions as u64;
-        self.work.steps += stats.steps as u64;
-        self.work.evaluations += stats.evaluations as u64;
+        self.work.add(&Work::of_greedy(&stats));
         Some(action)
     }
 
