@@ -58,7 +58,7 @@ fn measure_mcts<G: Game>(states: &[G]) -> Row {
         sampled: 0,
     };
     for (i, g) in states.iter().enumerate() {
-        let mut m = Mcts::<G>::new(MctsConfig::new(DEFAULT_MCTS));
+        let mut m = Mcts::<G>::new(MctsConfig::for_game::<G>(DEFAULT_MCTS));
         let t = Instant::now();
         std::hint::black_box(m.search(g, &mut Roller::new(7, i as u64)));
         row.millis.push(t.elapsed().as_secs_f64() * 1e3);

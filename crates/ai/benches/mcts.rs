@@ -56,7 +56,7 @@ fn game<G: Game>(id: &str, budget: Budget, csv: &mut Option<std::fs::File>) {
         let (mut millis, mut iterations, mut per_unit) = (vec![], vec![], vec![]);
         let mut parts = [0u64; 5];
         for (i, g) in states.iter().enumerate() {
-            let mut m = Mcts::<G>::new(MctsConfig::new(budget));
+            let mut m = Mcts::<G>::new(MctsConfig::for_game::<G>(budget));
             let t = Instant::now();
             let report = m.search(g, &mut Roller::new(7, i as u64));
             let ms = t.elapsed().as_secs_f64() * 1e3;

@@ -17,7 +17,8 @@
 //! branches at every step of a move the game asks for in steps, not only where it
 //! begins: [`battlemat_core::Game::continues_move`]), `own` (`1`: only the deciding seat's
 //! own run of decisions searched, another seat's decision a leaf), `candidates` (the root
-//! searches only greedy's N best actions), `seed`,
+//! searches only greedy's N best actions), `general` (`1`: start from the general settings,
+//! not the game's own: [`MctsConfig::for_game`]), `seed`,
 //! `opponent` (a player name, `greedy` by default), `me` (a player name in place of the
 //! MCTS setting: to measure a seat's advantage, `me=greedy`).
 
@@ -116,9 +117,10 @@ fn run<G: Game>(
     scenario: &str,
     games: u64,
     seed: u64,
-    config: &MctsConfig,
+    keys: &[(String, String)],
     players: (Option<PlayerKind>, PlayerKind),
 ) {
+    let config = &configure::<G>(keys);
     let other = players.1;
     let mut options = BTreeMap::new();
     if let Some((k, v)) = G::info().safety_limit {
@@ -158,11 +160,36 @@ fn main() {
     let get = |i: usize, d: &str| a.get(i).cloned().unwrap_or_else(|| d.to_string());
     let (game, scenario) = (get(0, "swtb"), get(1, "outpost"));
     let games: u64 = get(2, "20").parse().expect("games");
-    let mut config = MctsConfig::new(battlemat_ai::DEFAULT_MCTS);
     let (mut seed, mut other, mut mine) = (1u64, PlayerKind::Greedy, None);
+    let mut keys = Vec::new();
     for kv in a.iter().skip(3) {
         let (k, v) = kv.split_once('=').expect("key=value");
         match k {
+            "seed" => seed = v.parse().expect("seed"),
+            "opponent" => other = v.parse().expect("a player"),
+            "me" => mine = Some(v.parse().expect("a player")),
+            _ => keys.push((k.to_string(), v.to_string())),
+        }
+    }
+    common::with_game!(
+        game.as_str(),
+        run(&scenario, games, seed, &keys, (mine, other))
+    );
+}
+
+/// The `mcts` player's settings for `G` ([`MctsConfig::for_game`]), or the general ones
+/// (`general=1`), and the keys over them.
+fn configure<G: Game>(keys: &[(String, String)]) -> MctsConfig {
+    let general = keys.iter().any(|(k, v)| k == "general" && v != "0");
+    let mut config = if general {
+        MctsConfig::new(battlemat_ai::DEFAULT_MCTS)
+    } else {
+        MctsConfig::for_game::<G>(battlemat_ai::DEFAULT_MCTS)
+    };
+    for (k, v) in keys {
+        let v = v.as_str();
+        match k.as_str() {
+            "general" => {}
             "budget" => match format!("mcts:{v}").parse::<PlayerKind>().expect("budget") {
                 PlayerKind::Mcts(b) => config.budget = b,
                 _ => unreachable!(),
@@ -205,14 +232,8 @@ fn main() {
             "own" => config.own_run = v != "0",
             "candidates" => config.root_candidates = v.parse().expect("candidates"),
             "inner" => config.inner_prior = v.parse().expect("inner"),
-            "seed" => seed = v.parse().expect("seed"),
-            "opponent" => other = v.parse().expect("a player"),
-            "me" => mine = Some(v.parse().expect("a player")),
             _ => panic!("unknown key {k}"),
         }
     }
-    common::with_game!(
-        game.as_str(),
-        run(&scenario, games, seed, &config, (mine, other))
-    );
+    config
 }

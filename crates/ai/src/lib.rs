@@ -170,7 +170,7 @@ impl<G: Game> Player<G> {
             PlayerKind::Random => Player::Random { listed: Vec::new() },
             PlayerKind::Greedy => Player::Greedy(Greedy::default()),
             PlayerKind::GreedyExact => Player::Greedy(Greedy::exhaustive()),
-            PlayerKind::Mcts(b) => Player::with_mcts(MctsConfig::new(b)),
+            PlayerKind::Mcts(b) => Player::with_mcts(MctsConfig::for_game::<G>(b)),
         }
     }
 

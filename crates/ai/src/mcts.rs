@@ -87,7 +87,7 @@
 //!   revisit states along different paths with different meanings for the search's
 //!   statistics; a plain tree is simpler to reason about and to reuse.
 
-use battlemat_core::{ActionList, Game, Next, Seat, Step, result_value};
+use battlemat_core::{ActionList, Game, Next, SearchDefaults, Seat, Step, result_value};
 use battlemat_dice::Roller;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -245,7 +245,8 @@ pub struct MctsConfig {
     pub choose_by_value: bool,
     /// Keep what the trees know of a position reached from the last search (its subtree)
     /// instead of starting every search afresh. On by default; off was measured no
-    /// stronger (docs/strength.md, "MCTS is weaker than greedy").
+    /// stronger (docs/strength.md, "MCTS is weaker than greedy"). Off in A-Bao-A-Qu, with
+    /// one root candidate ([`Game::SEARCH`], [`MctsConfig::for_game`]).
     pub reuse_trees: bool,
     /// Below the root too, each decision's actions ordered by greedy's values and seeded
     /// with this many virtual visits of them (0, the default: off, listed in a shuffled
@@ -274,7 +275,9 @@ pub struct MctsConfig {
     /// explored, often poor, replies, which look good to the seat searching.
     pub own_run: bool,
     /// With greedy's prior, the root searches only greedy's this many best actions (ties in
-    /// a seeded random order); 0, the default: every action. Kept to measure against.
+    /// a seeded random order, each tree its own); 0, the general default: every action. 1
+    /// in A-Bao-A-Qu ([`Game::SEARCH`]: docs/strength.md, "A-Bao-A-Qu: one candidate a
+    /// tree").
     pub root_candidates: u32,
 }
 
@@ -321,6 +324,22 @@ pub enum Playouts {
 }
 
 impl MctsConfig {
+    /// The `mcts` player's settings for game `G`: [`MctsConfig::new`] with what the game
+    /// says a search of it needs ([`Game::SEARCH`]).
+    pub fn for_game<G: Game>(budget: Budget) -> MctsConfig {
+        let mut config = MctsConfig::new(budget);
+        config.follow(G::SEARCH);
+        config
+    }
+
+    /// Take a game's [`SearchDefaults`] over these settings.
+    pub fn follow(&mut self, game: SearchDefaults) {
+        self.root_candidates = game.root_candidates;
+        self.reuse_trees = game.keep_trees;
+    }
+
+    /// The general settings, for any game (the `mcts` player starts from
+    /// [`MctsConfig::for_game`]).
     pub fn new(budget: Budget) -> MctsConfig {
         MctsConfig {
             budget,
@@ -767,19 +786,61 @@ impl<G: Game> Tree<G> {
             self.list_actions(0);
         }
         let value = |a: &G::Action| p.get(a).copied().unwrap_or(-1.0);
-        let root = &mut self.nodes[0];
-        let tried = root.children.len();
-        // Shuffled first (seeded), so that actions greedy values the same are tried in no
-        // fixed order, as greedy breaks its ties at random.
-        let untried = &mut root.actions[tried..];
-        shuffle(untried, &mut self.rng);
-        untried.sort_by(|a, b| value(b).total_cmp(&value(a)));
+        let tried = self.nodes[0].children.len();
         if candidates > 0 {
-            // Greedy's best few only (and any a kept subtree had tried).
-            root.actions.truncate(tried.max(candidates as usize));
+            self.keep_candidates(&value, candidates as usize);
+        } else {
+            // Shuffled first (seeded), so that actions greedy values the same are tried in
+            // no fixed order, as greedy breaks its ties at random.
+            let untried = &mut self.nodes[0].actions[tried..];
+            shuffle(untried, &mut self.rng);
+            untried.sort_by(|a, b| value(b).total_cmp(&value(a)));
         }
-        self.prior = root.actions.iter().map(value).collect();
+        self.prior = self.nodes[0].actions.iter().map(value).collect();
         self.prior_visits = f64::from(visits);
+    }
+
+    /// [`MctsConfig::root_candidates`]: the root keeps greedy's `n` best actions only — ties
+    /// in a seeded random order, after any a kept subtree had tried — those tried first
+    /// (their subtrees kept), then the others best first. A tried action greedy does not
+    /// rank among the `n` is dropped with its visits: a kept subtree's actions were tried
+    /// in a random order, and with their visits they would outvote greedy's best.
+    fn keep_candidates(&mut self, value: &impl Fn(&G::Action) -> f64, n: usize) {
+        let root = &self.nodes[0];
+        let tried = root.children.len();
+        let mut order: Vec<usize> = (0..root.actions.len()).collect();
+        shuffle(&mut order, &mut self.rng);
+        order.sort_by(|&a, &b| {
+            let (va, vb) = (value(&root.actions[a]), value(&root.actions[b]));
+            vb.total_cmp(&va).then((a >= tried).cmp(&(b >= tried)))
+        });
+        order.truncate(n);
+        // The kept tried ones in their old order (children parallel to actions), then the
+        // untried best first.
+        let (mut kept_tried, untried): (Vec<usize>, Vec<usize>) =
+            order.into_iter().partition(|&k| k < tried);
+        kept_tried.sort_unstable();
+        let dropped: Vec<u32> = (0..tried)
+            .filter(|k| !kept_tried.contains(k))
+            .map(|k| root.children[k])
+            .collect();
+        let actions: Vec<G::Action> = kept_tried
+            .iter()
+            .chain(&untried)
+            .map(|&k| root.actions[k].clone())
+            .collect();
+        let children: Vec<u32> = kept_tried.iter().map(|&k| root.children[k]).collect();
+        // The root's statistics no longer count the iterations through the dropped.
+        let (mut visits, mut total) = (root.visits, root.total);
+        for &c in &dropped {
+            let child = &self.nodes[c as usize];
+            visits = visits.saturating_sub(child.visits);
+            for (t, x) in total.iter_mut().zip(child.total) {
+                *t -= x;
+            }
+        }
+        let root = &mut self.nodes[0];
+        (root.actions, root.children, root.visits, root.total) = (actions, children, visits, total);
     }
 
     fn new_node(&mut self, state: G) -> Node<G> {
@@ -1435,6 +1496,53 @@ mod tests {
 
     /// [`MctsConfig::root_candidates`]: a fresh root tries only greedy's best few actions
     /// (the same count in every tree), and the move made is one of them.
+    #[test]
+    /// [`MctsConfig::root_candidates`] with the trees kept: what a kept tree had tried at the
+    /// root outside greedy's best few is dropped, with its visits, so it cannot outvote them.
+    fn a_kept_tree_keeps_only_greedys_best_candidates_at_the_root() {
+        let g = abq_combat();
+        let mut m = Mcts::new(MctsConfig::new(Budget::Iterations(400)));
+        m.search(&g, &mut Roller::new(1, 0)).unwrap();
+        assert!(
+            m.trees.iter().all(|t| t.nodes[0].children.len() > 2),
+            "the first search tries more than two actions"
+        );
+        m.config.root_candidates = 2;
+        let (values, _) = m.config.prior_greedy.values(&g, &mut Roller::new(0, 0));
+        let value = |a: &battlemat_abaoaqu::Action| {
+            values
+                .iter()
+                .find(|v| &v.0 == a)
+                .unwrap()
+                .1
+                .clamp(-1.0, 1.0)
+        };
+        let mut sorted: Vec<f64> = values.iter().map(|v| v.1.clamp(-1.0, 1.0)).collect();
+        sorted.sort_by(|a, b| b.total_cmp(a));
+        let report = m.search(&g, &mut Roller::new(2, 0)).unwrap();
+        for t in &m.trees {
+            let root = &t.nodes[0];
+            assert_eq!(root.actions.len(), 2);
+            let below: u32 = root
+                .children
+                .iter()
+                .map(|&c| t.nodes[c as usize].visits)
+                .sum();
+            assert!(
+                root.visits <= below + 1,
+                "the root counts {} visits, its children {below}",
+                root.visits
+            );
+        }
+        for s in &report.actions {
+            assert!(
+                value(&s.action) >= sorted[1],
+                "{:?} is not among greedy's best two",
+                s.action
+            );
+        }
+    }
+
     #[test]
     fn the_root_tries_only_greedys_best_candidates() {
         let g = abq_combat();

@@ -391,3 +391,40 @@ fn tied_actions_are_chosen_among_at_random_not_by_their_place_in_the_list() {
         "mean place {mean:.1} of {n}"
     );
 }
+
+/// The `mcts` player starts from what a game says its search needs (`Game::SEARCH`): the
+/// general settings where it says nothing, A-Bao-A-Qu's one candidate a tree and no kept
+/// trees where it does. A player built from a name and `MctsConfig::for_game` agree.
+#[test]
+fn the_mcts_player_follows_the_games_search_defaults() {
+    use battlemat_abaoaqu::AbaoAqu;
+    use battlemat_ai::Player;
+    use battlemat_core::SearchDefaults;
+    let config = |p: &dyn std::any::Any| -> MctsConfig {
+        if let Some(Player::Mcts(m)) = p.downcast_ref::<Player<Swtb>>() {
+            return m.config.clone();
+        }
+        if let Some(Player::Mcts(m)) = p.downcast_ref::<Player<AbaoAqu>>() {
+            return m.config.clone();
+        }
+        panic!("not an MCTS player");
+    };
+    let kind: PlayerKind = "mcts".parse().unwrap();
+    let swtb = config(&Player::<Swtb>::new(kind));
+    assert_eq!(Swtb::SEARCH, SearchDefaults::GENERAL);
+    assert_eq!(swtb, MctsConfig::new(battlemat_ai::DEFAULT_MCTS));
+    assert_eq!(swtb.root_candidates, 0);
+    assert!(swtb.reuse_trees);
+    let abq = config(&Player::<AbaoAqu>::new(kind));
+    assert_eq!(
+        abq,
+        MctsConfig::for_game::<AbaoAqu>(battlemat_ai::DEFAULT_MCTS)
+    );
+    assert_eq!(abq.root_candidates, AbaoAqu::SEARCH.root_candidates);
+    assert_eq!(abq.root_candidates, 1);
+    assert!(!abq.reuse_trees);
+    // Only what the game says differs from the general settings.
+    let mut general = abq.clone();
+    general.follow(SearchDefaults::GENERAL);
+    assert_eq!(general, MctsConfig::new(battlemat_ai::DEFAULT_MCTS));
+}

@@ -602,6 +602,30 @@ pub enum ActionList {
     Candidates,
 }
 
+/// How a tree search should play a game where its general settings were measured to play
+/// it worse ([`Game::SEARCH`]). A game says what it needs in these words, not a search's
+/// settings: the AI crate maps them onto its own, and a game that says nothing is searched
+/// as every other is. Rejected: a table of settings per game name in the AI crate, which
+/// would put game names outside the games' crates and the registry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchDefaults {
+    /// The root of a search weighs only this many of the actions a one-ply look (every
+    /// action's dice weighed, the position after valued) ranks best, ties in a random
+    /// order; 0: every action. For a game whose evaluation ties most moves, where the
+    /// search's few visits spread over every tied move would leave its choice to noise.
+    pub root_candidates: u32,
+    /// Keep what a search learnt of the position reached, for the next move's search.
+    pub keep_trees: bool,
+}
+
+impl SearchDefaults {
+    /// The general settings: every action at the root, the trees kept.
+    pub const GENERAL: SearchDefaults = SearchDefaults {
+        root_candidates: 0,
+        keep_trees: true,
+    };
+}
+
 /// Why a rules crate refuses a record of an older `version` of ruleset `id` (this is
 /// `current`): what changed since (`changed`), and the git commit whose rules still replay
 /// it. For [`Ruleset::replays_older`] when a change could touch any game.
@@ -757,6 +781,10 @@ pub trait Game:
 
     /// Does `legal_actions` list every legal action?
     const LEGAL_ACTIONS: ActionList = ActionList::Complete;
+
+    /// How a tree search should play this game, where the general settings were measured to
+    /// play it worse ([`SearchDefaults`]; the AI's `mcts` player starts from these).
+    const SEARCH: SearchDefaults = SearchDefaults::GENERAL;
 
     fn seats(&self) -> u8;
 
