@@ -15,7 +15,7 @@
 mod common;
 
 use battlemat_ai::{DEFAULT_MCTS, Greedy, Mcts, MctsConfig, Player, PlayerKind};
-use battlemat_core::{Game, Next, Seat, Step};
+use battlemat_core::{Game, Seat};
 use battlemat_dice::Roller;
 use std::collections::BTreeMap;
 
@@ -67,27 +67,14 @@ fn game<G: Game>(scenario: &str, seed: u64, every: usize, tally: &mut Tally) {
     let mut players: Vec<Player<G>> = (0..g.seats())
         .map(|_| Player::new(PlayerKind::Greedy))
         .collect();
-    let (mut n, mut events) = (0usize, Vec::new());
-    loop {
-        let step = match g.next() {
-            Next::Over => break,
-            Next::Chance(o) => Step::Roll {
-                value: o.roll(&mut r),
-            },
-            Next::Decide(seat) => {
-                n += 1;
-                if n % every == 0 && !g.continues_move() {
-                    look::<G>(&g, seat, seed, n, tally);
-                }
-                let action = players[seat as usize]
-                    .choose(&g, &mut r)
-                    .expect("an action");
-                Step::Act { seat, action }
-            }
-        };
-        events.clear();
-        g.apply_trusted(&step, &mut events).expect("a legal step");
-    }
+    let mut n = 0usize;
+    common::play_to_end(&mut g, &mut r, |g, seat, r| {
+        n += 1;
+        if n.is_multiple_of(every) && !g.continues_move() {
+            look::<G>(g, seat, seed, n, tally);
+        }
+        players[seat as usize].choose(g, r).expect("an action")
+    });
 }
 
 fn look<G: Game>(g: &G, seat: Seat, seed: u64, n: usize, tally: &mut Tally) {

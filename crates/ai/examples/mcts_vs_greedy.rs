@@ -26,7 +26,7 @@
 mod common;
 
 use battlemat_ai::{Backup, MctsConfig, Player, PlayerKind, Playouts};
-use battlemat_core::{Game, Next, Step};
+use battlemat_core::Game;
 use battlemat_dice::Roller;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -62,31 +62,18 @@ fn one<G: Game>(
     let mut g = G::new_game(setup).expect("setup");
     let mut r = Roller::new(seed, i);
     let (mut mcts_ms, mut other_ms) = (Vec::new(), Vec::new());
-    let mut events = Vec::new();
-    loop {
-        let step = match g.next() {
-            Next::Over => break,
-            Next::Chance(o) => Step::Roll {
-                value: o.roll(&mut r),
-            },
-            Next::Decide(seat) => {
-                let t = Instant::now();
-                let action = players[seat as usize]
-                    .choose(&g, &mut r)
-                    .expect("an action");
-                let ms = t.elapsed().as_secs_f64() * 1e3;
-                if seat == me {
-                    &mut mcts_ms
-                } else {
-                    &mut other_ms
-                }
-                .push(ms);
-                Step::Act { seat, action }
-            }
-        };
-        events.clear();
-        g.apply_trusted(&step, &mut events).expect("a legal step");
-    }
+    common::play_to_end(&mut g, &mut r, |g, seat, r| {
+        let t = Instant::now();
+        let action = players[seat as usize].choose(g, r).expect("an action");
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        if seat == me {
+            &mut mcts_ms
+        } else {
+            &mut other_ms
+        }
+        .push(ms);
+        action
+    });
     let res = g.result().expect("a result");
     let mcts = if res.by_limit {
         None

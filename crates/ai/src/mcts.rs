@@ -1496,6 +1496,35 @@ mod tests {
 
     /// [`MctsConfig::root_candidates`]: a fresh root tries only greedy's best few actions
     /// (the same count in every tree), and the move made is one of them.
+    /// Every action `report` tried is among greedy's best two in `g` (greedy's values
+    /// clamped as the prior clamps them).
+    fn assert_only_greedys_best_two(
+        config: &MctsConfig,
+        g: &battlemat_abaoaqu::AbaoAqu,
+        report: &SearchReport<battlemat_abaoaqu::Action>,
+    ) {
+        let (values, _) = config.prior_greedy.values(g, &mut Roller::new(0, 0));
+        assert!(values.len() > 2, "{} actions", values.len());
+        let mut sorted: Vec<f64> = values.iter().map(|v| v.1.clamp(-1.0, 1.0)).collect();
+        sorted.sort_by(|a, b| b.total_cmp(a));
+        let value = |a: &battlemat_abaoaqu::Action| {
+            values
+                .iter()
+                .find(|v| &v.0 == a)
+                .unwrap()
+                .1
+                .clamp(-1.0, 1.0)
+        };
+        assert!(!report.actions.is_empty());
+        for s in &report.actions {
+            assert!(
+                value(&s.action) >= sorted[1],
+                "{:?} is not among greedy's best two",
+                s.action
+            );
+        }
+    }
+
     #[test]
     /// [`MctsConfig::root_candidates`] with the trees kept: what a kept tree had tried at the
     /// root outside greedy's best few is dropped, with its visits, so it cannot outvote them.
@@ -1508,17 +1537,6 @@ mod tests {
             "the first search tries more than two actions"
         );
         m.config.root_candidates = 2;
-        let (values, _) = m.config.prior_greedy.values(&g, &mut Roller::new(0, 0));
-        let value = |a: &battlemat_abaoaqu::Action| {
-            values
-                .iter()
-                .find(|v| &v.0 == a)
-                .unwrap()
-                .1
-                .clamp(-1.0, 1.0)
-        };
-        let mut sorted: Vec<f64> = values.iter().map(|v| v.1.clamp(-1.0, 1.0)).collect();
-        sorted.sort_by(|a, b| b.total_cmp(a));
         let report = m.search(&g, &mut Roller::new(2, 0)).unwrap();
         for t in &m.trees {
             let root = &t.nodes[0];
@@ -1534,13 +1552,7 @@ mod tests {
                 root.visits
             );
         }
-        for s in &report.actions {
-            assert!(
-                value(&s.action) >= sorted[1],
-                "{:?} is not among greedy's best two",
-                s.action
-            );
-        }
+        assert_only_greedys_best_two(&m.config, &g, &report);
     }
 
     #[test]
@@ -1549,32 +1561,12 @@ mod tests {
         let mut config = MctsConfig::new(Budget::Iterations(400));
         config.root_candidates = 2;
         config.reuse_trees = false;
-        let (values, _) = config.prior_greedy.values(&g, &mut Roller::new(0, 0));
-        assert!(values.len() > 2, "{} actions", values.len());
-        let mut sorted: Vec<f64> = values.iter().map(|v| v.1.clamp(-1.0, 1.0)).collect();
-        sorted.sort_by(|a, b| b.total_cmp(a));
-        let second = sorted[1];
         let mut m = Mcts::new(config);
         let report = m.search(&g, &mut Roller::new(1, 0)).unwrap();
         for t in &m.trees {
             assert_eq!(t.nodes[0].actions.len(), 2);
         }
-        let value = |a: &battlemat_abaoaqu::Action| {
-            values
-                .iter()
-                .find(|v| &v.0 == a)
-                .unwrap()
-                .1
-                .clamp(-1.0, 1.0)
-        };
-        assert!(!report.actions.is_empty());
-        for s in &report.actions {
-            assert!(
-                value(&s.action) >= second,
-                "{:?} is not among greedy's best two",
-                s.action
-            );
-        }
+        assert_only_greedys_best_two(&m.config, &g, &report);
     }
 
     /// A chance node stands for its whole chain of dice: its children are the positions
