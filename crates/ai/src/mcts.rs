@@ -1494,8 +1494,6 @@ mod tests {
         );
     }
 
-    /// [`MctsConfig::root_candidates`]: a fresh root tries only greedy's best few actions
-    /// (the same count in every tree), and the move made is one of them.
     /// Every action `report` tried is among greedy's best two in `g` (greedy's values
     /// clamped as the prior clamps them).
     fn assert_only_greedys_best_two(
@@ -1525,9 +1523,9 @@ mod tests {
         }
     }
 
-    #[test]
     /// [`MctsConfig::root_candidates`] with the trees kept: what a kept tree had tried at the
     /// root outside greedy's best few is dropped, with its visits, so it cannot outvote them.
+    #[test]
     fn a_kept_tree_keeps_only_greedys_best_candidates_at_the_root() {
         let g = abq_combat();
         let mut m = Mcts::new(MctsConfig::new(Budget::Iterations(400)));
@@ -1555,6 +1553,8 @@ mod tests {
         assert_only_greedys_best_two(&m.config, &g, &report);
     }
 
+    /// [`MctsConfig::root_candidates`]: a fresh root tries only greedy's best few actions
+    /// (the same count in every tree), and the move made is one of them.
     #[test]
     fn the_root_tries_only_greedys_best_candidates() {
         let g = abq_combat();

@@ -400,15 +400,12 @@ fn the_mcts_player_follows_the_games_search_defaults() {
     use battlemat_abaoaqu::AbaoAqu;
     use battlemat_ai::Player;
     use battlemat_core::SearchDefaults;
-    let config = |p: &dyn std::any::Any| -> MctsConfig {
-        if let Some(Player::Mcts(m)) = p.downcast_ref::<Player<Swtb>>() {
-            return m.config.clone();
+    fn config<G: Game>(p: &Player<G>) -> MctsConfig {
+        match p {
+            Player::Mcts(m) => m.config.clone(),
+            _ => panic!("not an MCTS player"),
         }
-        if let Some(Player::Mcts(m)) = p.downcast_ref::<Player<AbaoAqu>>() {
-            return m.config.clone();
-        }
-        panic!("not an MCTS player");
-    };
+    }
     let kind: PlayerKind = "mcts".parse().unwrap();
     let swtb = config(&Player::<Swtb>::new(kind));
     assert_eq!(Swtb::SEARCH, SearchDefaults::GENERAL);
