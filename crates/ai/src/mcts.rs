@@ -1383,7 +1383,7 @@ mod tests {
     }
 
     /// A-Bao-A-Qu's S Field (reduced) at the first combat decision where an attack can be
-    /// declared, reached by greedy play.
+    /// declared among more than two actions, reached by greedy play.
     fn abq_combat() -> battlemat_abaoaqu::AbaoAqu {
         use battlemat_abaoaqu::Action;
         let setup = battlemat_abaoaqu::AbaoAqu::setup("s_field_reduced", &BTreeMap::new()).unwrap();
@@ -1393,7 +1393,9 @@ mod tests {
             let step = match g.next() {
                 Next::Decide(seat) => {
                     let legal = g.legal_actions();
-                    if !g.continues_move() && legal.iter().any(|a| matches!(a, Action::From { .. }))
+                    if !g.continues_move()
+                        && legal.len() > 2
+                        && legal.iter().any(|a| matches!(a, Action::From { .. }))
                     {
                         return g;
                     }

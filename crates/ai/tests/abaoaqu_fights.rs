@@ -13,7 +13,10 @@ use std::collections::BTreeMap;
 
 /// ABQ-3-3 ("the damage of the lead-off side's attacks is determined" in the damage check)
 /// and ABQ-7-4: greedy self-play over the reduced S field, 15 turns: attacks are fired,
-/// not cancelled, and counters are destroyed.
+/// not cancelled, and counters are destroyed; no declaration is given up twice in a phase
+/// (the evaluation values a second one the seat would give up as stalling), except in the
+/// last turn, where ending the phase loses the game and so ties with a stall
+/// (`cancelled_twice_at_limit`, left as it is: docs/strength.md, "Stalling declarations").
 #[test]
 fn abq_3_3_greedy_fires_what_it_declares() {
     let o: BTreeMap<String, String> = [("turns".to_string(), "15".to_string())].into();

@@ -56,6 +56,12 @@ pub const IDLE_DECLARATION: f64 = 0.01;
 /// ends its phase rather than declare and cancel the same attack again.
 pub const CANCELLED: f64 = 0.01;
 
+/// A declaration begun that its seat would give up, after it has given one up in this
+/// combat phase (`AbaoAqu::evaluation`): the floor of every evaluation, so ending the phase
+/// is preferred to it wherever ending does not lose the game outright (where it does, at
+/// the turn limit's last phase, the two tie: docs/strength.md, "Stalling declarations").
+pub const STALLING: f64 = -1.0;
+
 /// What a side that must hold the fortress gains with as many counters on it as it needs
 /// (a share of it for fewer: [`AbaoAqu::hold_progress`]), and the other side loses.
 pub const HOLD_NEAR: f64 = 0.1;
@@ -103,8 +109,21 @@ impl AbaoAqu {
         };
         let v = match self.declaration() {
             None => self.standing(seat),
+            Some((declarer, best)) if declarer == seat => {
+                let fired = best.map(|b| b.standing_or_result(seat));
+                // A declaration the seat would give up (nothing to fire, or nothing better
+                // than cancelling) begun after it has given one up this phase: stalling,
+                // which only spends the cancels (`combat::MAX_CANCELS`) before the `done`
+                // it must come to. One ply cannot see that, so it is valued at the floor.
+                if self.now.cancels > 0 {
+                    let idle = self.standing(seat);
+                    if fired.is_none_or(|f| f < idle - CANCELLED) {
+                        return STALLING;
+                    }
+                }
+                fired.unwrap_or_else(|| self.standing(seat) - IDLE_DECLARATION)
+            }
             Some((_, Some(best))) => best.standing_or_result(seat),
-            Some((declarer, None)) if declarer == seat => self.standing(seat) - IDLE_DECLARATION,
             Some(_) => self.standing(seat),
         };
         v - cancelled

@@ -8,7 +8,7 @@ mod common;
 
 use battlemat_abaoaqu::AbaoAqu;
 use battlemat_abaoaqu::data::{Catalog, Hit};
-use battlemat_abaoaqu::state::{Declaring, Phase, Stage};
+use battlemat_abaoaqu::state::{Declaring, Phase, Place, Stage};
 use battlemat_core::testing::act;
 use battlemat_core::{Game, Next};
 use common::*;
@@ -73,6 +73,46 @@ fn abq_8_1_a_declaration_under_way_is_worth_its_best_completion() {
     assert!((picking - best.evaluate(0)).abs() < 1e-12);
     act(&mut g, "cancel");
     assert!(g.evaluate(0) < idle, "a cancelled declaration costs");
+}
+
+/// ABQ-8-1 (declarations step by step) and our limit on cancelling (`combat::MAX_CANCELS`):
+/// once a seat has given up a declaration in a combat phase, beginning another it would give
+/// up (nothing it could fire) is stalling, valued at the floor, below ending the phase; a
+/// declaration worth firing is still worth its best completion, and before any cancel an
+/// idle declaration costs only a little.
+#[test]
+fn abq_8_1_a_second_declaration_the_seat_would_give_up_is_stalling() {
+    let mut g = game(&["GM@1110", "GM@3010"], &["ZK@1010"]);
+    skip_moves(&mut g);
+    let Place::Hex(far) = g.now.units[1].at else {
+        panic!("u1 on the map")
+    };
+    let idle_from = |g: &AbaoAqu| {
+        let mut h = g.clone();
+        h.now.phase = Phase::Combat {
+            seat: 0,
+            declaring: Declaring::Picking {
+                from: far,
+                with: vec![],
+            },
+        };
+        h.evaluate(0)
+    };
+    // No cancel yet: a declaration with nothing to fire costs a little.
+    let fresh = idle_from(&g);
+    assert!(fresh > -0.9 && fresh < g.evaluate(0), "{fresh}");
+    act(&mut g, "from 1110");
+    act(&mut g, "cancel");
+    assert_eq!(g.now.cancels, 1);
+    // After a cancel: the same idle declaration is stalling.
+    assert_eq!(idle_from(&g), -1.0);
+    let mut done = g.clone();
+    act(&mut done, "done");
+    assert!(done.evaluate(0) > -1.0);
+    // A declaration worth firing is not.
+    let idle = g.evaluate(0);
+    act(&mut g, "from 1110");
+    assert!(g.evaluate(0) > idle, "{idle} -> {}", g.evaluate(0));
 }
 
 /// ABQ-S1 ("keep 10 units on the fortress itself at all times for 3 turns"): for the side

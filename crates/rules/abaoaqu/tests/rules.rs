@@ -1322,6 +1322,8 @@ fn abq_s3_battle_of_a_bao_a_qu() {
 fn abq_s4_reduced_s_field_for_two() {
     let g = scenario("s_field_reduced");
     assert_eq!(g.fixed.setup.scenario.seats, (2, 2));
+    // Our rosters (the text prints none), balanced under the strong player: docs/balance.md.
+    assert_eq!((count(&g, 0), count(&g, 1)), (8, 18));
     assert_eq!(g.fixed.hold, [Some(5), None]);
 }
 
