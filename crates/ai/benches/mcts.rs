@@ -52,7 +52,12 @@ fn game<G: Game>(id: &str, budget: Budget, csv: &mut Option<std::fs::File>) {
     for s in scenarios.iter().take(take) {
         let setup = G::setup(&s.id, &BTreeMap::new()).unwrap();
         let states = positions::<G>(&setup, points);
-        println!("{id}/{} ({} positions)", s.id, states.len());
+        println!(
+            "{id}/{} ({} positions, budget {:?})",
+            s.id,
+            states.len(),
+            MctsConfig::for_game::<G>(budget).budget
+        );
         let (mut millis, mut iterations, mut per_unit) = (vec![], vec![], vec![]);
         let mut parts = [0u64; 5];
         for (i, g) in states.iter().enumerate() {
@@ -137,7 +142,7 @@ fn main() {
         0 => DEFAULT_MCTS,
         n => Budget::Work(n as u32),
     };
-    println!("mcts budget {budget:?}, one thread");
+    println!("mcts budget {budget:?} (the default: times each game's effort), one thread");
     let mut csv = std::env::var("BATTLEMAT_BENCH_CSV")
         .ok()
         .map(|p| std::fs::File::create(p).unwrap());

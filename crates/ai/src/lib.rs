@@ -40,10 +40,10 @@ pub mod erased;
 pub mod mcts;
 
 pub use erased::{AiFor, DynAi, DynPlayer, PlayError, Prepared, WrongGame};
-pub use mcts::{Backup, Budget, Mcts, MctsConfig, Playouts, Work};
+pub use mcts::{Backup, Budget, Mcts, MctsConfig, Playouts, Work, default_budget};
 
 /// Which player sits in a seat, by name: `random`, `greedy`, `mcts` (the default budget,
-/// [`DEFAULT_MCTS`]), `mcts:N` (N iterations a move), `mcts:Nw` (N units of work a move,
+/// [`DEFAULT_MCTS`], times the game's effort: [`default_budget`]), `mcts:N` (N iterations a move), `mcts:Nw` (N units of work a move,
 /// [`mcts::Work`]), `mcts:2s` or `mcts:500ms` (that long a move). Serialised as that name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PlayerKind {
@@ -58,7 +58,10 @@ pub enum PlayerKind {
 
 /// `mcts` without a budget: units of work a move ([`mcts::Work`]), chosen so that a
 /// decision's median is at most 50 ms on one core in every game's main scenario
-/// (`cargo bench -p battlemat-ai --bench mcts`; the README has the figures).
+/// (`cargo bench -p battlemat-ai --bench mcts`; the README has the figures). A game may ask
+/// for a multiple of it ([`battlemat_core::SearchDefaults::effort`]: the `mcts` player's
+/// budget is [`default_budget`]); the name `mcts` stands for both, and so does
+/// `mcts:1000000w`, which is the same value.
 pub const DEFAULT_MCTS: Budget = Budget::Work(DEFAULT_MCTS_WORK);
 
 /// The work in [`DEFAULT_MCTS`].

@@ -109,6 +109,16 @@ pub const MAX_NODES: usize = 2_000_000;
 /// divided by an estimate of a node's size ([`node_cap`]).
 pub const MEMORY_BUDGET: usize = 1 << 30;
 
+/// The `mcts` player's budget in game `G`: [`crate::DEFAULT_MCTS_WORK`] units of work times
+/// the game's [`SearchDefaults::effort`] (at least once, at most [`crate::MAX_MCTS_WORK`]).
+pub fn default_budget<G: Game>() -> Budget {
+    Budget::Work(
+        crate::DEFAULT_MCTS_WORK
+            .saturating_mul(G::SEARCH.effort.max(1))
+            .min(crate::MAX_MCTS_WORK),
+    )
+}
+
 /// The most nodes one of `trees` trees may hold searching from `state` within `memory`
 /// bytes: the memory over the trees, divided by a node's size — the node itself, its
 /// state's own heap and a few actions — between 1,000 and [`MAX_NODES`]. The heap is taken
@@ -325,8 +335,15 @@ pub enum Playouts {
 
 impl MctsConfig {
     /// The `mcts` player's settings for game `G`: [`MctsConfig::new`] with what the game
-    /// says a search of it needs ([`Game::SEARCH`]).
+    /// says a search of it needs ([`Game::SEARCH`]). The default budget
+    /// ([`crate::DEFAULT_MCTS`]) becomes the game's own: that work times the game's
+    /// [`SearchDefaults::effort`] ([`default_budget`]); any other budget is kept as asked.
     pub fn for_game<G: Game>(budget: Budget) -> MctsConfig {
+        let budget = if budget == crate::DEFAULT_MCTS {
+            default_budget::<G>()
+        } else {
+            budget
+        };
         let mut config = MctsConfig::new(budget);
         config.follow(G::SEARCH);
         config

@@ -394,12 +394,14 @@ fn tied_actions_are_chosen_among_at_random_not_by_their_place_in_the_list() {
 
 /// The `mcts` player starts from what a game says its search needs (`Game::SEARCH`): the
 /// general settings where it says nothing, A-Bao-A-Qu's one candidate a tree and no kept
-/// trees where it does. A player built from a name and `MctsConfig::for_game` agree.
+/// trees where it does, SD ERA's four times the default work. A player built from a name and
+/// `MctsConfig::for_game` agree.
 #[test]
 fn the_mcts_player_follows_the_games_search_defaults() {
     use battlemat_abaoaqu::AbaoAqu;
     use battlemat_ai::Player;
     use battlemat_core::SearchDefaults;
+    use battlemat_sd_era::SdEra;
     fn config<G: Game>(p: &Player<G>) -> MctsConfig {
         match p {
             Player::Mcts(m) => m.config.clone(),
@@ -424,4 +426,18 @@ fn the_mcts_player_follows_the_games_search_defaults() {
     let mut general = abq.clone();
     general.follow(SearchDefaults::GENERAL);
     assert_eq!(general, MctsConfig::new(battlemat_ai::DEFAULT_MCTS));
+    // SD ERA asks for more work a decision: the default budget times its effort, and a
+    // budget asked for by name is kept as asked.
+    let sd = config(&Player::<SdEra>::new(kind));
+    assert_eq!(SdEra::SEARCH.effort, 4);
+    assert_eq!(
+        sd.budget,
+        Budget::Work(battlemat_ai::DEFAULT_MCTS_WORK * SdEra::SEARCH.effort)
+    );
+    assert_eq!(sd.budget, battlemat_ai::default_budget::<SdEra>());
+    assert_eq!(abq.budget, battlemat_ai::DEFAULT_MCTS);
+    let asked = config(&Player::<SdEra>::new("mcts:2000000w".parse().unwrap()));
+    assert_eq!(asked.budget, Budget::Work(2_000_000));
+    let timed = config(&Player::<SdEra>::new("mcts:30ms".parse().unwrap()));
+    assert_eq!(timed.budget, Budget::Millis(30));
 }

@@ -616,6 +616,12 @@ pub struct SearchDefaults {
     pub root_candidates: u32,
     /// Keep what a search learnt of the position reached, for the next move's search.
     pub keep_trees: bool,
+    /// How many times the general default work a default search spends on a decision of
+    /// this game: more for a game whose positions are cheap to search and whose evaluation
+    /// a few iterations cannot improve on, so long as a decision stays within the time goal
+    /// (the AI crate's bench says). 1: the general default. A budget asked for by name
+    /// (`mcts:300ms`, `mcts:2000000w`) is what it says in every game.
+    pub effort: u32,
 }
 
 impl SearchDefaults {
@@ -623,6 +629,7 @@ impl SearchDefaults {
     pub const GENERAL: SearchDefaults = SearchDefaults {
         root_candidates: 0,
         keep_trees: true,
+        effort: 1,
     };
 }
 
