@@ -43,8 +43,9 @@ pub use erased::{AiFor, DynAi, DynPlayer, PlayError, Prepared, WrongGame};
 pub use mcts::{Backup, Budget, Mcts, MctsConfig, Playouts, Work, default_budget};
 
 /// Which player sits in a seat, by name: `random`, `greedy`, `mcts` (the default budget,
-/// [`DEFAULT_MCTS`], times the game's effort: [`default_budget`]), `mcts:N` (N iterations a move), `mcts:Nw` (N units of work a move,
-/// [`mcts::Work`]), `mcts:2s` or `mcts:500ms` (that long a move). Serialised as that name.
+/// [`DEFAULT_MCTS`], times the game's effort: [`default_budget`]), `mcts:N` (N iterations a
+/// move), `mcts:Nw` (N units of work a move, [`mcts::Work`]), `mcts:2s` or `mcts:500ms`
+/// (that long a move). Serialised as that name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PlayerKind {
     Random,
