@@ -64,7 +64,10 @@
 //!   dearest. Counts cannot make the games equal (the same count of listed actions is
 //!   geometry in SD ERA and a walk over two hundred counters in A-Bao-A-Qu), so the
 //!   default, [`crate::DEFAULT_MCTS`], is set by the dearest game's median, and the bench
-//!   prints what a unit cost in each. The counts are a pure function of the position, the
+//!   prints what a unit cost in each. A game whose search is cheaper than that and gains
+//!   from more may ask for a multiple of it ([`SearchDefaults::effort`], [`default_budget`]):
+//!   SD ERA asks for four, where the general default left its search about 75 iterations
+//!   after greedy's prior and lost to greedy. The counts are a pure function of the position, the
 //!   kept trees and the seed, so a work budget is as reproducible as an iteration budget;
 //!   the last iteration of a tree may overspend by its own cost, the same on any machine.
 //! - **Reuse.** Between moves each tree keeps the subtree of the position it is asked about
