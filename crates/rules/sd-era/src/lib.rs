@@ -367,8 +367,8 @@ impl Game for SdEra {
     /// budget on greedy's exact prior and then runs about 75 iterations, which change its
     /// choice mostly by noise: against greedy in King of the Hill it won 43.5 % of 200
     /// games, 55.5 % with four times the work (the tuning example, `seed=5`; 52 and 62 % on
-    /// `seed=3`), at a median of 24 ms a decision on one core (docs/strength.md, "The
-    /// search's effort a game").
+    /// `seed=3`), at a median of 24–34 ms a decision on one core (the bench on two
+    /// machines; docs/strength.md, "The search's effort a game").
     const SEARCH: battlemat_core::SearchDefaults = battlemat_core::SearchDefaults {
         effort: 4,
         ..battlemat_core::SearchDefaults::GENERAL
