@@ -234,7 +234,7 @@ impl Game for AbaoAqu {
     const SEARCH: battlemat_core::SearchDefaults = battlemat_core::SearchDefaults {
         root_candidates: 1,
         keep_trees: false,
-        effort: 1,
+        ..battlemat_core::SearchDefaults::GENERAL
     };
 
     battlemat_core::judged_by_plan!(legal::Plan);
