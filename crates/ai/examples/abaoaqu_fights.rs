@@ -26,7 +26,7 @@ fn main() {
     let t = std::time::Instant::now();
     let f = abq_fights::fights(&setup, &[player], seed);
     println!(
-        "{scenario}, {player} against itself, seed {seed}, {turns} turns: {} decisions, {} declarations begun and {} given up; {} attacks declared, {} fired, {} cancelled ({} given up a second time in a phase, {} more in the turn limit's last turn), {} counters destroyed ({:.1} s)",
+        "{scenario}, {player} against itself, seed {seed}, {turns} turns: {} decisions, {} declarations begun and {} given up; {} attacks declared, {} fired, {} cancelled ({} given up a second time in a phase), {} counters destroyed ({:.1} s)",
         f.decisions,
         f.begun,
         f.abandoned,
@@ -34,7 +34,6 @@ fn main() {
         f.fired,
         f.cancelled,
         f.cancelled_twice,
-        f.cancelled_twice_at_limit,
         f.destroyed,
         t.elapsed().as_secs_f64()
     );

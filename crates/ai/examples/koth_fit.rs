@@ -129,44 +129,45 @@ fn fit(xs: &[Vec<f64>], ys: &[f64], ridge: f64) -> Vec<f64> {
     let k = xs[0].len();
     let mut w = vec![0.0; k];
     for _ in 0..30 {
-        let mut g = vec![0.0; k];
-        let mut h = vec![vec![0.0; k]; k];
+        // The gradient and the Hessian of the penalised log-loss, side by side: row i is
+        // the Hessian's row i with the gradient's i-th entry after it.
+        let mut m = vec![vec![0.0; k + 1]; k];
         for (x, &y) in xs.iter().zip(ys) {
             let z: f64 = x.iter().zip(&w).map(|(a, b)| a * b).sum();
             let p = sigmoid(z);
-            for i in 0..k {
-                g[i] += (p - y) * x[i];
-                for j in 0..k {
-                    h[i][j] += p * (1.0 - p) * x[i] * x[j];
+            for (row, &xi) in m.iter_mut().zip(x) {
+                for (h, &xj) in row.iter_mut().zip(x) {
+                    *h += p * (1.0 - p) * xi * xj;
                 }
+                row[k] += (p - y) * xi;
             }
         }
-        for i in 0..k {
-            g[i] += ridge * w[i];
-            h[i][i] += ridge;
+        for (i, (row, &wi)) in m.iter_mut().zip(&w).enumerate() {
+            row[i] += ridge;
+            row[k] += ridge * wi;
         }
-        // Solve h d = g by Gaussian elimination.
-        let mut a = h.clone();
-        let mut b = g.clone();
+        // Newton's step: solve H d = g by Gauss-Jordan elimination with partial pivoting.
         for c in 0..k {
             let p = (c..k)
-                .max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))
-                .unwrap();
-            a.swap(c, p);
-            b.swap(c, p);
-            for r in 0..k {
-                if r != c && a[c][c].abs() > 1e-12 {
-                    let f = a[r][c] / a[c][c];
-                    for j in c..k {
-                        a[r][j] -= f * a[c][j];
+                .max_by(|&i, &j| m[i][c].abs().total_cmp(&m[j][c].abs()))
+                .unwrap_or(c);
+            m.swap(c, p);
+            let pivot = m[c].clone();
+            if pivot[c].abs() <= 1e-12 {
+                continue;
+            }
+            for (r, row) in m.iter_mut().enumerate() {
+                if r != c {
+                    let f = row[c] / pivot[c];
+                    for (x, q) in row.iter_mut().zip(&pivot).skip(c) {
+                        *x -= f * q;
                     }
-                    b[r] -= f * b[c];
                 }
             }
         }
-        for i in 0..k {
-            if a[i][i].abs() > 1e-12 {
-                w[i] -= b[i] / a[i][i];
+        for (i, (wi, row)) in w.iter_mut().zip(&m).enumerate() {
+            if row[i].abs() > 1e-12 {
+                *wi -= row[k] / row[i];
             }
         }
     }

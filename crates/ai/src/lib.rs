@@ -15,7 +15,8 @@
 //!   action's dice make a tree of more than [`Greedy::exact_limit`] chance states, the
 //!   action is valued by a fixed number of sampled chains of dice instead (the same chains
 //!   for every action of the decision), so a decision's time and memory are bounded
-//!   whatever the game.
+//!   whatever the game. Among actions valued alike it draws at random (seeded), one
+//!   complete in itself before one that begins a move in steps ([`complete_first`]).
 //!
 //! # Rejected alternatives
 //!
@@ -527,15 +528,57 @@ impl Greedy {
             .map(|(_, v)| *v)
             .fold(f64::NEG_INFINITY, f64::max);
         // Among equally good actions, pick at random (seeded), so that ties do not always
-        // fall to the first listed action.
+        // fall to the first listed action — but one complete in itself before one that
+        // begins a move in steps ([`complete_first`]).
         let top: Vec<&G::Action> = values
             .iter()
-            .filter(|(_, v)| *v >= best - 1e-9)
+            .filter(|(_, v)| *v >= best - TIE)
             .map(|(a, _)| a)
             .collect();
+        let top = complete_first(state, top);
         let i = roller.pick(&vec![1; top.len()])?;
         Some((top[i].clone(), stats))
     }
+}
+
+/// Values closer than this are the same to a player choosing among them.
+pub const TIE: f64 = 1e-9;
+
+/// Does `action`, the deciding seat's, begin a move the game asks for in steps — is the
+/// decision after it a later step of that move ([`Game::continues_move`])?
+pub fn begins_move<G: Game>(state: &G, action: &G::Action) -> bool {
+    let Next::Decide(seat) = state.next() else {
+        return false;
+    };
+    let mut next = state.clone();
+    let step = Step::Act {
+        seat,
+        action: action.clone(),
+    };
+    next.apply_trusted(&step, &mut Vec::new()).is_ok() && next.continues_move()
+}
+
+/// Of actions valued alike, those complete in themselves, where there are any; else all of
+/// them. A move begun in steps is valued as its best completion, and one that is worth no
+/// more than an action complete in itself may be given up again at a later step: in
+/// A-Bao-A-Qu's last turn under a turn limit, ending the combat phase loses the game, a
+/// declaration the seat would give up is stalling, and both are the lowest value there is
+/// (−1) — chosen at random among them, greedy began and cancelled declarations until the
+/// limit on cancels (docs/strength.md, "Stalling declarations"). The game's own values are
+/// not bent to break the tie: they stay what the game says, for hints and the search.
+///
+/// Only where a move may begin: at a later step of one (where giving it up is the action
+/// that ends it) the tie is drawn as any other.
+pub fn complete_first<'a, G: Game>(state: &G, tied: Vec<&'a G::Action>) -> Vec<&'a G::Action> {
+    if tied.len() < 2 || state.continues_move() {
+        return tied;
+    }
+    let complete: Vec<&G::Action> = tied
+        .iter()
+        .copied()
+        .filter(|a| !begins_move(state, *a))
+        .collect();
+    if complete.is_empty() { tied } else { complete }
 }
 
 /// How a game between players went.

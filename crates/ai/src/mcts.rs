@@ -830,9 +830,23 @@ impl<G: Game> Tree<G> {
         let tried = root.children.len();
         let mut order: Vec<usize> = (0..root.actions.len()).collect();
         shuffle(&mut order, &mut self.rng);
+        // Among those tied with the best, the ones complete in themselves first, as greedy
+        // breaks that tie ([`crate::complete_first`]).
+        let best = root
+            .actions
+            .iter()
+            .map(value)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let begins: Vec<bool> = root
+            .actions
+            .iter()
+            .map(|a| value(a) >= best - crate::TIE && crate::begins_move(&root.state, a))
+            .collect();
         order.sort_by(|&a, &b| {
             let (va, vb) = (value(&root.actions[a]), value(&root.actions[b]));
-            vb.total_cmp(&va).then((a >= tried).cmp(&(b >= tried)))
+            vb.total_cmp(&va)
+                .then(begins[a].cmp(&begins[b]))
+                .then((a >= tried).cmp(&(b >= tried)))
         });
         order.truncate(n);
         // The kept tried ones in their old order (children parallel to actions), then the
@@ -1589,6 +1603,75 @@ mod tests {
             assert_eq!(t.nodes[0].actions.len(), 2);
         }
         assert_only_greedys_best_two(&m.config, &g, &report);
+    }
+
+    /// A-Bao-A-Qu's S Field (reduced) under a 15-turn limit, played by greedy to the first
+    /// decision where greedy's best value is shared by an action complete in itself and one
+    /// that begins a declaration (the last turn, where ending the combat phase loses and a
+    /// declaration the seat would give up is stalling, both −1: docs/strength.md,
+    /// "Stalling declarations").
+    fn abq_tie() -> (battlemat_abaoaqu::AbaoAqu, Vec<battlemat_abaoaqu::Action>) {
+        let o: BTreeMap<String, String> = [("turns".to_string(), "15".to_string())].into();
+        let setup = battlemat_abaoaqu::AbaoAqu::setup("s_field_reduced", &o).unwrap();
+        let mut g = battlemat_abaoaqu::AbaoAqu::new_game(&setup).unwrap();
+        let mut r = Roller::new(0, 0);
+        let greedy = crate::Greedy::default();
+        loop {
+            let step = match g.next() {
+                Next::Decide(seat) => {
+                    let (values, _) = greedy.values(&g, &mut Roller::new(0, 0));
+                    let best = values.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
+                    let tied: Vec<_> = values
+                        .iter()
+                        .filter(|v| v.1 >= best - crate::TIE)
+                        .map(|v| v.0)
+                        .collect();
+                    let begins = tied.iter().filter(|a| crate::begins_move(&g, a)).count();
+                    if !g.continues_move() && begins > 0 && begins < tied.len() {
+                        return (g, tied);
+                    }
+                    let action = greedy.choose(&g, &mut r).unwrap();
+                    Step::Act { seat, action }
+                }
+                Next::Chance(o) => Step::Roll {
+                    value: o.roll(&mut r),
+                },
+                Next::Over => panic!("no tie between a whole action and a declaration begun"),
+            };
+            g.apply(&step).unwrap();
+        }
+    }
+
+    /// ABQ-8-1 (declarations in steps): where greedy's best value is shared by an action
+    /// complete in itself and a declaration begun, greedy and the search's root candidates
+    /// take the complete one ([`crate::complete_first`]) — a declaration begun there was
+    /// given up again, and again, until the limit on cancels.
+    #[test]
+    fn abq_8_1_of_actions_valued_alike_the_complete_one_is_taken() {
+        let (g, tied) = abq_tie();
+        let complete: Vec<_> = tied.iter().filter(|a| !crate::begins_move(&g, a)).collect();
+        for seed in 0..8 {
+            let a = crate::Greedy::default()
+                .choose(&g, &mut Roller::new(seed, 0))
+                .unwrap();
+            assert!(complete.contains(&&a), "greedy took {a:?} of {tied:?}");
+        }
+        let mut config = MctsConfig::new(Budget::Iterations(100));
+        config.root_candidates = 1;
+        config.reuse_trees = false;
+        let mut m = Mcts::new(config);
+        let report = m.search(&g, &mut Roller::new(1, 0)).unwrap();
+        for t in &m.trees {
+            let kept = &t.nodes[0].actions;
+            assert_eq!(kept.len(), 1);
+            assert!(complete.contains(&&kept[0]), "a tree kept {:?}", kept[0]);
+        }
+        let tried: Vec<_> = report.actions.iter().filter(|s| s.visits > 0).collect();
+        assert!(!tried.is_empty(), "{report:?}");
+        assert!(
+            tried.iter().all(|s| complete.contains(&&s.action)),
+            "{tried:?}"
+        );
     }
 
     /// A chance node stands for its whole chain of dice: its children are the positions

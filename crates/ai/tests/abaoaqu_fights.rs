@@ -14,9 +14,11 @@ use std::collections::BTreeMap;
 /// ABQ-3-3 ("the damage of the lead-off side's attacks is determined" in the damage check)
 /// and ABQ-7-4: greedy self-play over the reduced S field, 15 turns: attacks are fired,
 /// not cancelled, and counters are destroyed; no declaration is given up twice in a phase
-/// (the evaluation values a second one the seat would give up as stalling), except in the
-/// last turn, where ending the phase loses the game and so ties with a stall
-/// (`cancelled_twice_at_limit`, left as it is: docs/strength.md, "Stalling declarations").
+/// (the evaluation values a second one the seat would give up as stalling; in the last turn
+/// of the limit, where ending the phase loses the game and ties with a stall at −1, greedy
+/// takes the action complete in itself: `battlemat_ai::complete_first`, docs/strength.md,
+/// "Stalling declarations"). Seed 0 gave up a declaration again 4 times in its last turn
+/// before that tie-break.
 #[test]
 fn abq_3_3_greedy_fires_what_it_declares() {
     let o: BTreeMap<String, String> = [("turns".to_string(), "15".to_string())].into();

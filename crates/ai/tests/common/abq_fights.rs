@@ -24,12 +24,8 @@ pub struct Fights {
     pub cancelled: usize,
     pub destroyed: usize,
     /// The same declaration (the hex, the units, the target, the attack) given up again in
-    /// one combat phase by the same seat, before the last turn of a turn limit.
+    /// one combat phase by the same seat.
     pub cancelled_twice: usize,
-    /// The same, in the last turn of a turn limit (the `turns` house rule), where ending the
-    /// phase may lose the game outright: every choice then is valued as that loss, and a
-    /// stall ties with `done` (docs/strength.md, "Stalling declarations").
-    pub cancelled_twice_at_limit: usize,
     pub decisions: usize,
 }
 
@@ -58,11 +54,7 @@ pub fn fights(setup: &battlemat_abaoaqu::Setup, players: &[PlayerKind], seed: u6
 
                         let key = (g.now.turn, g.now.half, g.now.stage, seat, declaring.clone());
                         if !cancelled.insert(key) {
-                            if g.fixed.turn_limit.is_some_and(|l| g.now.turn >= l) {
-                                f.cancelled_twice_at_limit += 1;
-                            } else {
-                                f.cancelled_twice += 1;
-                            }
+                            f.cancelled_twice += 1;
                         }
                     }
                     _ => {}
