@@ -245,3 +245,58 @@ fn sde_v_a_fight_awaiting_a_veterans_reroll_counts_as_its_dice_lie() {
         kept.evaluate(0)
     );
 }
+
+/// Roll a fight out: every attack die a 6, every defence die a 1 (`att`), or the other way.
+fn roll_fight(g: &mut SdEra, att: bool) {
+    while let battlemat_core::Next::Chance(_) = g.next() {
+        let attacking = match &g.now.phase {
+            battlemat_sd_era::state::Phase::Fight(f) => !f.att.done(),
+            other => panic!("a die outside a fight: {other:?}"),
+        };
+        let face = if attacking == att { 6 } else { 1 };
+        battlemat_core::testing::roll(g, &[face]);
+    }
+}
+
+/// SDE-KB1 ("the winner chooses the direction of knockback"), SDE-KOTH.2: a melee won against
+/// the unit on the hill, the winner still to choose where it goes, is valued as the winner
+/// would choose — the enemy knocked off the hill, the winner's unit taking its place — not
+/// as if nothing had happened (one ply of greedy stops at that choice, and would not melee).
+#[test]
+fn sde_kb1_a_won_melee_awaiting_the_winners_push_counts_as_the_best_push() {
+    let mut before = game(
+        "king_of_the_hill",
+        &[&["gundam"], &["magella_attack"]],
+        vec![hill(3.0, 3.0, 0.5, 1)],
+        &[],
+    );
+    begin(&mut before, 0);
+    let (mine, theirs) = (unit_of(&before, 0), unit_of(&before, 1));
+    put(&mut before, theirs, 3.0, 3.0);
+    put(&mut before, mine, 3.0, 2.4);
+    assert!(before.on_hill(theirs) && before.next_to(mine, theirs));
+    let mut won = before.clone();
+    battlemat_core::testing::act(&mut won, &format!("melee u{mine} u{theirs}"));
+    roll_fight(&mut won, true);
+    assert_eq!(
+        won.next(),
+        battlemat_core::Next::Decide(0),
+        "the winner pushes"
+    );
+    assert!(won.on_hill(theirs), "nothing has moved yet");
+    let mut lost = before.clone();
+    battlemat_core::testing::act(&mut lost, &format!("melee u{mine} u{theirs}"));
+    roll_fight(&mut lost, false);
+    let (w, l) = (won.evaluate(0), lost.evaluate(0));
+    assert!(w > l + 0.05, "won {w} against lost {l}");
+    assert!(won.evaluate(1) < lost.evaluate(1));
+    // The same as the winner's best push by the evaluation, the hill's choice after it too.
+    let mut best = f64::MIN;
+    for a in won.legal() {
+        let mut g = won.clone();
+        if g.apply_action(&a, &mut Vec::new()).is_ok() {
+            best = best.max(g.evaluate(0));
+        }
+    }
+    assert!((best - w).abs() < 1e-9, "best push {best}, valued {w}");
+}
