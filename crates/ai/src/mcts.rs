@@ -1416,22 +1416,22 @@ mod tests {
         g
     }
 
-    /// A-Bao-A-Qu's S Field (reduced) at the first combat decision where an attack can be
-    /// declared among more than two actions, reached by greedy play.
-    fn abq_combat() -> battlemat_abaoaqu::AbaoAqu {
-        use battlemat_abaoaqu::Action;
-        let setup = battlemat_abaoaqu::AbaoAqu::setup("s_field_reduced", &BTreeMap::new()).unwrap();
+    /// A-Bao-A-Qu's scenario with `options`, played by greedy (dice from `Roller::new(seed,
+    /// 0)`) to the first decision where `found` finds what it looks for.
+    fn abq_greedy_until<R>(
+        scenario: &str,
+        options: &BTreeMap<String, String>,
+        seed: u64,
+        mut found: impl FnMut(&battlemat_abaoaqu::AbaoAqu) -> Option<R>,
+    ) -> R {
+        let setup = battlemat_abaoaqu::AbaoAqu::setup(scenario, options).unwrap();
         let mut g = battlemat_abaoaqu::AbaoAqu::new_game(&setup).unwrap();
-        let mut r = Roller::new(3, 0);
+        let mut r = Roller::new(seed, 0);
         loop {
             let step = match g.next() {
                 Next::Decide(seat) => {
-                    let legal = g.legal_actions();
-                    if !g.continues_move()
-                        && legal.len() > 2
-                        && legal.iter().any(|a| matches!(a, Action::From { .. }))
-                    {
-                        return g;
+                    if let Some(x) = found(&g) {
+                        return x;
                     }
                     let action = crate::Greedy::default().choose(&g, &mut r).unwrap();
                     Step::Act { seat, action }
@@ -1439,10 +1439,23 @@ mod tests {
                 Next::Chance(o) => Step::Roll {
                     value: o.roll(&mut r),
                 },
-                Next::Over => panic!("no attack in a whole game"),
+                Next::Over => panic!("{scenario}: the game ended before it was found"),
             };
             g.apply(&step).unwrap();
         }
+    }
+
+    /// A-Bao-A-Qu's S Field (reduced) at the first combat decision where an attack can be
+    /// declared among more than two actions, reached by greedy play.
+    fn abq_combat() -> battlemat_abaoaqu::AbaoAqu {
+        use battlemat_abaoaqu::Action;
+        abq_greedy_until("s_field_reduced", &BTreeMap::new(), 3, |g| {
+            let legal = g.legal_actions();
+            (!g.continues_move()
+                && legal.len() > 2
+                && legal.iter().any(|a| matches!(a, Action::From { .. })))
+            .then(|| g.clone())
+        })
     }
 
     /// [`MctsConfig::whole_moves`] (A-Bao-A-Qu's declarations, ABQ-8-1): the tree branches
@@ -1589,16 +1602,27 @@ mod tests {
         assert_only_greedys_best_two(&m.config, &g, &report);
     }
 
+    /// A search of `iterations` from a fresh tree whose root tries only greedy's best
+    /// `candidates` actions ([`MctsConfig::root_candidates`]).
+    fn fresh_search_of_candidates<G: Game>(
+        g: &G,
+        iterations: u32,
+        candidates: u32,
+    ) -> (Mcts<G>, SearchReport<G::Action>) {
+        let mut config = MctsConfig::new(Budget::Iterations(iterations));
+        config.root_candidates = candidates;
+        config.reuse_trees = false;
+        let mut m = Mcts::new(config);
+        let report = m.search(g, &mut Roller::new(1, 0)).unwrap();
+        (m, report)
+    }
+
     /// [`MctsConfig::root_candidates`]: a fresh root tries only greedy's best few actions
     /// (the same count in every tree), and the move made is one of them.
     #[test]
     fn the_root_tries_only_greedys_best_candidates() {
         let g = abq_combat();
-        let mut config = MctsConfig::new(Budget::Iterations(400));
-        config.root_candidates = 2;
-        config.reuse_trees = false;
-        let mut m = Mcts::new(config);
-        let report = m.search(&g, &mut Roller::new(1, 0)).unwrap();
+        let (m, report) = fresh_search_of_candidates(&g, 400, 2);
         for t in &m.trees {
             assert_eq!(t.nodes[0].actions.len(), 2);
         }
@@ -1612,34 +1636,18 @@ mod tests {
     /// "Stalling declarations").
     fn abq_tie() -> (battlemat_abaoaqu::AbaoAqu, Vec<battlemat_abaoaqu::Action>) {
         let o: BTreeMap<String, String> = [("turns".to_string(), "15".to_string())].into();
-        let setup = battlemat_abaoaqu::AbaoAqu::setup("s_field_reduced", &o).unwrap();
-        let mut g = battlemat_abaoaqu::AbaoAqu::new_game(&setup).unwrap();
-        let mut r = Roller::new(0, 0);
         let greedy = crate::Greedy::default();
-        loop {
-            let step = match g.next() {
-                Next::Decide(seat) => {
-                    let (values, _) = greedy.values(&g, &mut Roller::new(0, 0));
-                    let best = values.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
-                    let tied: Vec<_> = values
-                        .iter()
-                        .filter(|v| v.1 >= best - crate::TIE)
-                        .map(|v| v.0)
-                        .collect();
-                    let begins = tied.iter().filter(|a| crate::begins_move(&g, a)).count();
-                    if !g.continues_move() && begins > 0 && begins < tied.len() {
-                        return (g, tied);
-                    }
-                    let action = greedy.choose(&g, &mut r).unwrap();
-                    Step::Act { seat, action }
-                }
-                Next::Chance(o) => Step::Roll {
-                    value: o.roll(&mut r),
-                },
-                Next::Over => panic!("no tie between a whole action and a declaration begun"),
-            };
-            g.apply(&step).unwrap();
-        }
+        abq_greedy_until("s_field_reduced", &o, 0, |g| {
+            let (values, _) = greedy.values(g, &mut Roller::new(0, 0));
+            let best = values.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
+            let tied: Vec<_> = values
+                .iter()
+                .filter(|v| v.1 >= best - crate::TIE)
+                .map(|v| v.0)
+                .collect();
+            let begins = tied.iter().filter(|a| crate::begins_move(g, a)).count();
+            (!g.continues_move() && begins > 0 && begins < tied.len()).then(|| (g.clone(), tied))
+        })
     }
 
     /// ABQ-8-1 (declarations in steps): where greedy's best value is shared by an action
@@ -1656,11 +1664,7 @@ mod tests {
                 .unwrap();
             assert!(complete.contains(&&a), "greedy took {a:?} of {tied:?}");
         }
-        let mut config = MctsConfig::new(Budget::Iterations(100));
-        config.root_candidates = 1;
-        config.reuse_trees = false;
-        let mut m = Mcts::new(config);
-        let report = m.search(&g, &mut Roller::new(1, 0)).unwrap();
+        let (m, report) = fresh_search_of_candidates(&g, 100, 1);
         for t in &m.trees {
             let kept = &t.nodes[0].actions;
             assert_eq!(kept.len(), 1);

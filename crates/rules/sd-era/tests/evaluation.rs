@@ -204,22 +204,29 @@ fn sde_zones_2_a_unit_beside_any_blip_evaluates_higher_than_one_between_them() {
     );
 }
 
+/// KING OF THE HILL, seat 0 to act: seat 1's `holder` on the hill (a one-unit hill at (3, 3)),
+/// seat 0's `attacker` below it at (3, `y`). The game and the two units.
+fn at_the_hill(attacker: &str, holder: &str, y: f64) -> (SdEra, u8, u8) {
+    let mut g = game(
+        "king_of_the_hill",
+        &[&[attacker], &[holder]],
+        vec![hill(3.0, 3.0, 0.5, 1)],
+        &[],
+    );
+    begin(&mut g, 0);
+    let (a, h) = (unit_of(&g, 0), unit_of(&g, 1));
+    put(&mut g, a, 3.0, y);
+    put(&mut g, h, 3.0, 3.0);
+    assert!(g.on_hill(h));
+    (g, a, h)
+}
+
 /// SDE-V ("VETERAN ... May re-roll one of your own dice when attacking or defending"): a
 /// won shot at a VETERAN on the hill, the VETERAN still to say whether to re-roll, is valued
 /// as the fight lies — the VETERAN knocked off the hill — not as if nothing had happened.
 #[test]
 fn sde_v_a_fight_awaiting_a_veterans_reroll_counts_as_its_dice_lie() {
-    let mut before = game(
-        "king_of_the_hill",
-        &[&["dom"], &["rick_dias"]],
-        vec![hill(3.0, 3.0, 0.5, 1)],
-        &[],
-    );
-    begin(&mut before, 0);
-    let (dom, veteran) = (unit_of(&before, 0), unit_of(&before, 1));
-    put(&mut before, dom, 3.0, 2.2);
-    put(&mut before, veteran, 3.0, 3.0);
-    assert!(before.on_hill(veteran));
+    let (before, dom, veteran) = at_the_hill("dom", "rick_dias", 2.2);
     let mut g = before.clone();
     battlemat_core::testing::act(&mut g, &format!("shoot u{dom} u{veteran}"));
     battlemat_core::testing::roll(&mut g, &[6, 6, 5, 1, 1, 2]);
@@ -264,17 +271,8 @@ fn roll_fight(g: &mut SdEra, att: bool) {
 /// as if nothing had happened (one ply of greedy stops at that choice, and would not melee).
 #[test]
 fn sde_kb1_a_won_melee_awaiting_the_winners_push_counts_as_the_best_push() {
-    let mut before = game(
-        "king_of_the_hill",
-        &[&["gundam"], &["magella_attack"]],
-        vec![hill(3.0, 3.0, 0.5, 1)],
-        &[],
-    );
-    begin(&mut before, 0);
-    let (mine, theirs) = (unit_of(&before, 0), unit_of(&before, 1));
-    put(&mut before, theirs, 3.0, 3.0);
-    put(&mut before, mine, 3.0, 2.4);
-    assert!(before.on_hill(theirs) && before.next_to(mine, theirs));
+    let (before, mine, theirs) = at_the_hill("gundam", "magella_attack", 2.4);
+    assert!(before.next_to(mine, theirs));
     let mut won = before.clone();
     battlemat_core::testing::act(&mut won, &format!("melee u{mine} u{theirs}"));
     roll_fight(&mut won, true);
