@@ -809,6 +809,55 @@ fn sde_koth_2_the_hills_holder_is_next_to_a_unit_at_its_foot() {
 }
 
 #[test]
+fn sde_koth_2_charge_the_candidate_moves_reach_the_hills_foot_to_charge_its_holder() {
+    // SDE-KOTH.2 with SDE-CHARGE: the place to charge a hill's holder from is its foot
+    // (the holder is next to every base there), not beside the holder's own base, which is
+    // on the top where there is no room. From every side and from half a stick to a stick
+    // and a half away, the move menu holds a point at the foot that ends next to the holder
+    // and so offers the free melee.
+    for (x, y) in [
+        (3.0, 1.6),
+        (3.0, 4.6),
+        (1.9, 3.0),
+        (4.1, 3.0),
+        (2.2, 2.2),
+        (3.9, 3.9),
+        (3.0, 2.1),
+        (2.4, 4.3),
+    ] {
+        let mut g = game(
+            "king_of_the_hill",
+            &[&["gouf"], &["zaku"]],
+            vec![hill(3.0, 3.0, 0.5, 1)],
+            &[],
+        );
+        begin(&mut g, 0);
+        put(&mut g, 0, x, y);
+        put(&mut g, 1, 3.0, 3.0);
+        assert!(g.on_hill(1));
+        let charges: Vec<_> = g
+            .legal()
+            .into_iter()
+            .filter(|a| matches!(a, Action::Move { unit: 0, .. }))
+            .filter(|a| {
+                let mut h = g.clone();
+                h.apply(&battlemat_core::Step::Act {
+                    seat: 0,
+                    action: a.clone(),
+                })
+                .is_ok()
+                    && h.now.charge == Some(0)
+                    && h.legal().contains(&Action::Melee { unit: 0, target: 1 })
+            })
+            .collect();
+        assert!(
+            !charges.is_empty(),
+            "from {x},{y}: no listed move charges the hill's holder"
+        );
+    }
+}
+
+#[test]
 fn sde_koth_1_the_mission_has_a_hill_in_the_middle_that_holds_one() {
     let g =
         SdEra::new_game(&SdEra::setup("king_of_the_hill", &Default::default()).unwrap()).unwrap();

@@ -1,6 +1,7 @@
 //! The moves a unit may make, for the AI's and the players' menus (SDE-MOVE, SDE-T2):
-//! points in contact with each enemy (a melee's reach), behind cover, a transport's cargo
-//! and drops; each candidate is judged by the one judge before it is listed.
+//! points in contact with each enemy (a melee's reach; a hill's holder from its foot),
+//! behind cover, a transport's cargo and drops; each candidate is judged by the one judge
+//! before it is listed.
 
 use crate::data::{BASE_RADIUS, MissionKind, NEXT_TO, STICK, Special};
 use crate::events::{Drop, Target, WIND_VECTORS};
@@ -106,6 +107,13 @@ impl SdEra {
             if enemy && nearest.is_none_or(|(n, _)| d2 < n) {
                 nearest = Some((d2, b.centre));
             }
+            // SDE-KOTH.2, SDE-CHARGE: an enemy on top of a piece that holds one unit is
+            // next to every base at the piece's foot (`SdEra::holder_next_to`), so the
+            // places to charge it from are at the foot, not beside its base (which is on
+            // the top, where there is no room).
+            if enemy && !y.stunned && self.fixed.any_holds {
+                self.foot_points(t, x, points);
+            }
             let gap = x.radius() + b.radius + NEXT_TO / 2;
             let contact = (STICK + 2 * gap) as i128;
             // Contact with a stunned unit leads nowhere (it cannot be attacked); with a
@@ -126,6 +134,54 @@ impl SdEra {
             }
         }
         nearest
+    }
+
+    /// SDE-KOTH.2, SDE-CHARGE: where `x` can stand to charge `holder` when `holder` is on
+    /// top of a piece that holds one unit: at the piece's foot (half of [`NEXT_TO`] clear
+    /// of its side), on the line from the piece's middle toward `x` and an eighth of a turn
+    /// either side of it (another body may stand on the line). Points more than a stick
+    /// away are dropped by the move's judge. Before these, a unit met a hill's holder only
+    /// by a wind point that happened to end at the foot, and the search seldom saw the
+    /// charge that knocks the holder off and takes its place.
+    fn foot_points(&self, holder: UnitId, x: &crate::state::Unit, points: &mut Vec<Point>) {
+        let Some(p) = self.standing_on(holder) else {
+            return;
+        };
+        let piece = &self.fixed.table.pieces[p];
+        if piece.holds != 1 {
+            return;
+        }
+        let c = self.fixed.piece_centres[p];
+        let (dx, dy) = (x.at.x - c.x, x.at.y - c.y);
+        if dx == 0 && dy == 0 {
+            return;
+        }
+        // Far enough for a first look: within a stick of the foot on the near side.
+        let (x0, y0, x1, y1) = self.fixed.piece_bounds[p];
+        let extent = (x1 - x0).max(y1 - y0);
+        let far = (extent + STICK + x.radius() + NEXT_TO) as i128;
+        if crate::combat::len2(dx, dy) > far * far {
+            return;
+        }
+        let r = x.radius();
+        for (ux, uy) in [(dx, dy), (dx - dy, dy + dx), (dx + dy, dy - dx)] {
+            let through = Point::new(c.x + ux, c.y + uy);
+            // The nearest distance from the middle at which the base is clear of the piece
+            // (the piece is convex, so clear stays clear farther out).
+            let (mut lo, mut hi) = (0, extent + 2 * r + 1);
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                if piece.outline.overlaps(&Base::new(toward(c, through, mid), r)) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            let foot = toward(c, through, lo + NEXT_TO / 2);
+            if is_new(points, x.at, foot) {
+                points.push(foot);
+            }
+        }
     }
 
     /// Onto each piece that holds units; behind each piece that blocks sight, out of the
