@@ -171,7 +171,10 @@ impl SdEra {
             let (mut lo, mut hi) = (0, extent + 2 * r + 1);
             while lo < hi {
                 let mid = (lo + hi) / 2;
-                if piece.outline.overlaps(&Base::new(toward(c, through, mid), r)) {
+                if piece
+                    .outline
+                    .overlaps(&Base::new(toward(c, through, mid), r))
+                {
                     lo = mid + 1;
                 } else {
                     hi = mid;
