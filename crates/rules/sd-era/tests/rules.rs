@@ -766,13 +766,10 @@ fn sde_koth_1_2_hill_holds_one_tokens_once_a_turn_and_knock_off() {
     refused(&mut g, "collect u0", "SDE-KOTH.2"); // one a turn
 }
 
-#[test]
-fn sde_koth_2_the_hills_holder_is_next_to_a_unit_at_its_foot() {
-    // SDE-KOTH.2: "Units can be knocked off the hill by any attack that does knockback. If
-    // you knock a unit off with melee, you may take their place on the hill." The Zaku holds
-    // the middle of the built-in hill (radius 1/2 stick): 3/8 stick from its edge, more than
-    // "next to" from any base on the flat. The top of a hill that holds one is one spot: a
-    // unit at its foot is next to its holder, melees it off and may take its place.
+/// KING OF THE HILL on a hill of radius 1/2 stick in the table's middle that holds one
+/// (SDE-KOTH.1): the first seat's Gouf (`u0`) at `x`,`y`, its turn, and the second seat's
+/// Zaku (`u1`) on the hill's middle.
+fn gouf_and_zaku_on_the_hill(x: f64, y: f64) -> SdEra {
     let mut g = game(
         "king_of_the_hill",
         &[&["gouf"], &["zaku"]],
@@ -780,9 +777,20 @@ fn sde_koth_2_the_hills_holder_is_next_to_a_unit_at_its_foot() {
         &[],
     );
     begin(&mut g, 0);
-    put(&mut g, 0, 3.0, 2.3); // the Gouf's base 0.075 from the hill's side
-    put(&mut g, 1, 3.0, 3.0); // the Zaku on the hill's middle
+    put(&mut g, 0, x, y);
+    put(&mut g, 1, 3.0, 3.0);
     assert!(g.on_hill(1));
+    g
+}
+
+#[test]
+fn sde_koth_2_the_hills_holder_is_next_to_a_unit_at_its_foot() {
+    // SDE-KOTH.2: "Units can be knocked off the hill by any attack that does knockback. If
+    // you knock a unit off with melee, you may take their place on the hill." The Zaku holds
+    // the middle of the built-in hill (radius 1/2 stick): 3/8 stick from its edge, more than
+    // "next to" from any base on the flat. The top of a hill that holds one is one spot: a
+    // unit at its foot is next to its holder, melees it off and may take its place.
+    let mut g = gouf_and_zaku_on_the_hill(3.0, 2.3); // the Gouf's base 0.075 from the hill's side
     assert!(g.next_to(0, 1) && g.next_to(1, 0));
     act(&mut g, "melee u0 u1");
     roll(&mut g, &[6, 1, 1, 1, 1]);
@@ -795,15 +803,7 @@ fn sde_koth_2_the_hills_holder_is_next_to_a_unit_at_its_foot() {
     assert_eq!(at(&g, 0), pt(3.0, 3.0));
     assert!(g.on_hill(0));
     // Farther than 1/6 stick from the hill's side, the Gouf is not next to its holder.
-    let mut h = game(
-        "king_of_the_hill",
-        &[&["gouf"], &["zaku"]],
-        vec![hill(3.0, 3.0, 0.5, 1)],
-        &[],
-    );
-    begin(&mut h, 0);
-    put(&mut h, 0, 3.0, 2.15);
-    put(&mut h, 1, 3.0, 3.0);
+    let mut h = gouf_and_zaku_on_the_hill(3.0, 2.15);
     assert!(!h.next_to(0, 1));
     refused(&mut h, "melee u0 u1", "SDE-MELEE");
 }
@@ -825,16 +825,7 @@ fn sde_koth_2_charge_the_candidate_moves_reach_the_hills_foot_to_charge_its_hold
         (3.0, 2.1),
         (2.4, 4.3),
     ] {
-        let mut g = game(
-            "king_of_the_hill",
-            &[&["gouf"], &["zaku"]],
-            vec![hill(3.0, 3.0, 0.5, 1)],
-            &[],
-        );
-        begin(&mut g, 0);
-        put(&mut g, 0, x, y);
-        put(&mut g, 1, 3.0, 3.0);
-        assert!(g.on_hill(1));
+        let g = gouf_and_zaku_on_the_hill(x, y);
         let charges: Vec<_> = g
             .legal()
             .into_iter()
