@@ -217,19 +217,24 @@ impl SdEra {
     /// meleed from its foot wherever on the top it stands. A piece that holds more measures
     /// base to base, as on the flat.
     fn holder_next_to(&self, top: UnitId, foot: &Base) -> bool {
-        let pieces = &self.fixed.table.pieces;
-        if !pieces.iter().any(|p| p.holds == 1) {
-            return false;
-        }
-        let Some(p) = self.standing_on(top) else {
+        let Some(p) = self.top_of_one(top) else {
             return false;
         };
-        let piece = &pieces[p];
-        piece.holds == 1
-            && !piece.outline.holds(foot)
+        let piece = &self.fixed.table.pieces[p];
+        !piece.outline.holds(foot)
             && piece
                 .outline
                 .overlaps(&Base::new(foot.centre, foot.radius + NEXT_TO))
+    }
+
+    /// SDE-KOTH.2: the piece that holds one unit on whose top `u` stands, if any (its top
+    /// is one spot: its holder is next to every base at its foot).
+    pub(crate) fn top_of_one(&self, u: UnitId) -> Option<usize> {
+        let pieces = &self.fixed.table.pieces;
+        if !pieces.iter().any(|p| p.holds == 1) {
+            return None;
+        }
+        self.standing_on(u).filter(|&p| pieces[p].holds == 1)
     }
 
     /// A fight between a unit and a target, its dice counted.

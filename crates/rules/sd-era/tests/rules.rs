@@ -826,23 +826,18 @@ fn sde_koth_2_charge_the_candidate_moves_reach_the_hills_foot_to_charge_its_hold
         (2.4, 4.3),
     ] {
         let g = gouf_and_zaku_on_the_hill(x, y);
-        let charges: Vec<_> = g
+        let charges = g
             .legal()
             .into_iter()
             .filter(|a| matches!(a, Action::Move { unit: 0, .. }))
-            .filter(|a| {
+            .any(|action| {
                 let mut h = g.clone();
-                h.apply(&battlemat_core::Step::Act {
-                    seat: 0,
-                    action: a.clone(),
-                })
-                .is_ok()
+                h.apply(&Step::Act { seat: 0, action }).is_ok()
                     && h.now.charge == Some(0)
                     && h.legal().contains(&Action::Melee { unit: 0, target: 1 })
-            })
-            .collect();
+            });
         assert!(
-            !charges.is_empty(),
+            charges,
             "from {x},{y}: no listed move charges the hill's holder"
         );
     }

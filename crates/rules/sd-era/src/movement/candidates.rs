@@ -144,13 +144,10 @@ impl SdEra {
     /// by a wind point that happened to end at the foot, and the search seldom saw the
     /// charge that knocks the holder off and takes its place.
     fn foot_points(&self, holder: UnitId, x: &crate::state::Unit, points: &mut Vec<Point>) {
-        let Some(p) = self.standing_on(holder) else {
+        let Some(p) = self.top_of_one(holder) else {
             return;
         };
         let piece = &self.fixed.table.pieces[p];
-        if piece.holds != 1 {
-            return;
-        }
         let c = self.fixed.piece_centres[p];
         let (dx, dy) = (x.at.x - c.x, x.at.y - c.y);
         if dx == 0 && dy == 0 {
@@ -159,11 +156,11 @@ impl SdEra {
         // Far enough for a first look: within a stick of the foot on the near side.
         let (x0, y0, x1, y1) = self.fixed.piece_bounds[p];
         let extent = (x1 - x0).max(y1 - y0);
-        let far = (extent + STICK + x.radius() + NEXT_TO) as i128;
+        let r = x.radius();
+        let far = (extent + STICK + r + NEXT_TO) as i128;
         if crate::combat::len2(dx, dy) > far * far {
             return;
         }
-        let r = x.radius();
         for (ux, uy) in [(dx, dy), (dx - dy, dy + dx), (dx + dy, dy - dx)] {
             let through = Point::new(c.x + ux, c.y + uy);
             // The nearest distance from the middle at which the base is clear of the piece
