@@ -4,8 +4,14 @@
 //!
 //! Positions: decisions spread evenly through random games of each scenario (seeded), so
 //! openings, middles and ends are all measured. Each position is searched afresh (a new
-//! player, no kept tree) on a pool of one thread. For each player it prints the median, the
-//! 90th percentile and the slowest decision in milliseconds; for MCTS also the median
+//! player, no kept tree) on a pool of one thread. A position's time is the median of
+//! BATTLEMAT_BENCH_REPEATS searches of it (default 3; each the same search, same seed), after
+//! one untimed search of the scenario's first position to warm the process up, as criterion
+//! warms up: a single timing of each position on a shared machine measured the machine as much
+//! as the decision (one King of the Hill position took 57 ms timed once in the run and 24–32 ms
+//! in five timings of it on its own). The cold first search is printed beside the rows, and
+//! BATTLEMAT_BENCH_REPEATS=1 times every position once. For each player it prints the median,
+//! the 90th percentile and the slowest decision in milliseconds; for MCTS also the median
 //! iterations and what a unit of work cost there (nanoseconds: the work budget's units are
 //! meant to cost about the same in every game), and the work's parts a decision (steps,
 //! listings, listed actions, evaluations, nodes on the paths: [`battlemat_ai::Work`]).
@@ -18,6 +24,11 @@
 //! evaluations, the position's size in JSON bytes). Greedy's row is its values of every
 //! action (what choosing costs) and, for its slowest position, what it weighed there.
 use battlemat_ai::{Budget, DEFAULT_MCTS, Greedy, Mcts, MctsConfig};
+
+// The allocator `battlemat` itself runs on (crates/cli/src/main.rs), so a decision here costs
+// what it costs in `play`, `sim` and the server.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use battlemat_core::Game;
 use battlemat_dice::Roller;
 use std::collections::BTreeMap;
@@ -58,14 +69,28 @@ fn game<G: Game>(id: &str, budget: Budget, csv: &mut Option<std::fs::File>) {
             states.len(),
             MctsConfig::for_game::<G>(budget).budget
         );
-        let (mut millis, mut iterations, mut per_unit) = (vec![], vec![], vec![]);
-        let mut parts = [0u64; 5];
-        for (i, g) in states.iter().enumerate() {
+        let repeats = env("BATTLEMAT_BENCH_REPEATS", 3).max(1);
+        // One search, the same each time: its time, and what it reported.
+        let search = |i: usize, g: &G| {
             let mut m = Mcts::<G>::new(MctsConfig::for_game::<G>(budget));
             let t = Instant::now();
             let report = m.search(g, &mut Roller::new(7, i as u64));
             let ms = t.elapsed().as_secs_f64() * 1e3;
-            let report = std::hint::black_box(report).unwrap();
+            (ms, std::hint::black_box(report).unwrap())
+        };
+        if let Some(g) = states.first() {
+            let (cold, _) = search(0, g);
+            println!(
+                "  {:<12} the first search, cold (untimed warm-up): {cold:.2} ms",
+                ""
+            );
+        }
+        let (mut millis, mut iterations, mut per_unit) = (vec![], vec![], vec![]);
+        let mut parts = [0u64; 5];
+        for (i, g) in states.iter().enumerate() {
+            let runs: Vec<(f64, _)> = (0..repeats).map(|_| search(i, g)).collect();
+            let ms = quantile(&runs.iter().map(|r| r.0).collect::<Vec<_>>(), 0.5);
+            let report = runs.into_iter().next().unwrap().1;
             millis.push(ms);
             iterations.push(report.iterations as f64);
             let w = report.work;
@@ -117,10 +142,17 @@ fn game<G: Game>(id: &str, budget: Budget, csv: &mut Option<std::fs::File>) {
                 .iter()
                 .enumerate()
                 .map(|(i, g)| {
-                    let t = Instant::now();
-                    let (_, stats) =
-                        std::hint::black_box(greedy.values(g, &mut Roller::new(7, i as u64)));
-                    let ms = t.elapsed().as_secs_f64() * 1e3;
+                    let runs: Vec<(f64, _)> = (0..repeats)
+                        .map(|_| {
+                            let t = Instant::now();
+                            let (_, stats) = std::hint::black_box(
+                                greedy.values(g, &mut Roller::new(7, i as u64)),
+                            );
+                            (t.elapsed().as_secs_f64() * 1e3, stats)
+                        })
+                        .collect();
+                    let ms = quantile(&runs.iter().map(|r| r.0).collect::<Vec<_>>(), 0.5);
+                    let stats = runs[0].1;
                     if ms > slowest.0 {
                         slowest = (ms, stats);
                     }

@@ -365,6 +365,32 @@ fn review_cases_sliding_grazing_and_closing_rings() {
     assert_eq!(toward(p(0, 0), p(1, 2), -2400).x, -q.x);
 }
 
+/// `toward`'s point is never farther than asked and short of it by under two ticks, in any
+/// direction and at any distance: what lets SD ERA bracket the foot of a round hill to the
+/// two radii and two ticks past them (`foot_points`).
+#[test]
+fn toward_lands_within_two_ticks_short_of_the_distance() {
+    let mut rng = Rng(0x5eed_f007);
+    for _ in 0..20_000 {
+        let from = p(rng.range(0, 20_000), rng.range(0, 20_000));
+        let through = p(rng.range(0, 20_000), rng.range(0, 20_000));
+        if from == through {
+            continue;
+        }
+        let dist = rng.range(1, 30_000);
+        let q = toward(from, through, dist).sub(from);
+        let len2 = dot(q, q);
+        assert!(
+            len2 <= (dist as i128).pow(2),
+            "{from:?} {through:?} {dist}: {q:?}"
+        );
+        assert!(
+            dist < 2 || len2 > (dist as i128 - 2).pow(2),
+            "{from:?} {through:?} {dist}: {q:?}"
+        );
+    }
+}
+
 // ----- against a floating-point oracle ------------------------------------------------------
 
 fn f(p: Point) -> (f64, f64) {

@@ -7,7 +7,7 @@ use crate::data::{BASE_RADIUS, MissionKind, NEXT_TO, STICK, Special};
 use crate::events::{Drop, Target, WIND_VECTORS};
 use crate::options::{Jump, PastEnemies};
 use crate::state::{Body, SdEra, UnitId};
-use battlemat_geom::table::{Base, Landing, Point, Ticks, toward};
+use battlemat_geom::table::{Base, Landing, Outline, Point, Ticks, toward};
 
 impl SdEra {
     /// The candidate points from the table around `u` (SDE-MOVE, SDE-CHARGE): the winds, and
@@ -164,8 +164,16 @@ impl SdEra {
         for (ux, uy) in [(dx, dy), (dx - dy, dy + dx), (dx + dy, dy - dx)] {
             let through = Point::new(c.x + ux, c.y + uy);
             // The nearest distance from the middle at which the base is clear of the piece
-            // (the piece is convex, so clear stays clear farther out).
-            let (mut lo, mut hi) = (0, extent + 2 * r + 1);
+            // (the piece is convex, so clear stays clear farther out). A round piece (the
+            // usual hill) brackets it to three distances: nearer than the two radii the base
+            // overlaps; two ticks past them `toward`'s point (short of the distance by under
+            // a tick and a half) is clear. The same answer as the search from the middle,
+            // in two looks instead of a dozen (it was a sixth of a King of the Hill search
+            // where an enemy held the hill).
+            let (mut lo, mut hi) = match piece.outline {
+                Outline::Circle { centre, radius } if centre == c => (radius + r, radius + r + 2),
+                _ => (0, extent + 2 * r + 1),
+            };
             while lo < hi {
                 let mid = (lo + hi) / 2;
                 if piece
