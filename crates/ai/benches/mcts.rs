@@ -24,11 +24,6 @@
 //! evaluations, the position's size in JSON bytes). Greedy's row is its values of every
 //! action (what choosing costs) and, for its slowest position, what it weighed there.
 use battlemat_ai::{Budget, DEFAULT_MCTS, Greedy, Mcts, MctsConfig};
-
-// The allocator `battlemat` itself runs on (crates/cli/src/main.rs), so a decision here costs
-// what it costs in `play`, `sim` and the server.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use battlemat_core::Game;
 use battlemat_dice::Roller;
 use std::collections::BTreeMap;
@@ -37,6 +32,11 @@ use std::time::Instant;
 
 mod common;
 use common::{env, positions, quantile};
+
+// The allocator `battlemat` itself runs on (crates/cli/src/main.rs), so a decision here costs
+// what it costs in `play`, `sim` and the server.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn times(label: &str, millis: &[f64]) -> String {
     format!(

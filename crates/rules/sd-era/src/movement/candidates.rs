@@ -164,12 +164,12 @@ impl SdEra {
         for (ux, uy) in [(dx, dy), (dx - dy, dy + dx), (dx + dy, dy - dx)] {
             let through = Point::new(c.x + ux, c.y + uy);
             // The nearest distance from the middle at which the base is clear of the piece
-            // (the piece is convex, so clear stays clear farther out). A round piece (the
-            // usual hill) brackets it to three distances: nearer than the two radii the base
-            // overlaps; two ticks past them `toward`'s point (short of the distance by under
-            // a tick and a half) is clear. The same answer as the search from the middle,
-            // in two looks instead of a dozen (it was a sixth of a King of the Hill search
-            // where an enemy held the hill).
+            // (the piece is convex, so clear stays clear farther out). On a round piece (the
+            // usual hill) it lies within two ticks past the two radii: nearer than them the
+            // base overlaps, and two ticks past them `toward`'s point (never farther than
+            // asked, short of it by under two ticks) is clear. So only those are searched,
+            // in two looks instead of a dozen (the dozen were a sixth of a King of the Hill
+            // search where an enemy held the hill; the moves chosen are the same).
             let (mut lo, mut hi) = match piece.outline {
                 Outline::Circle { centre, radius } if centre == c => (radius + r, radius + r + 2),
                 _ => (0, extent + 2 * r + 1),
