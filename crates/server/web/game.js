@@ -26,6 +26,7 @@ let svg = null;
 let shownLog = 0;
 let replayAt = null; // the step shown by the replay controls, or null for the live table
 let sightHover = {}; // the target whose line of fire is drawn bold
+let pointer = null; // where the pointer last was over the table (client coordinates)
 
 async function api(path, options = {}) {
   const res = await fetch(path, { ...options, headers: { "content-type": "application/json", ...auth, ...(options.headers || {}) } });
@@ -231,6 +232,15 @@ function sightLines(hovered = null) {
   if (!layer.isConnected) svg.append(layer);
 }
 
+/// The piece under the pointer's last place on the table, where the chosen piece may shoot
+/// it (the server marks the action `shot`); else null.
+function shotUnderPointer() {
+  if (!selected || !pointer) return null;
+  const id = document.elementFromPoint(pointer.x, pointer.y)?.closest?.("g[data-piece]")?.dataset.piece;
+  const shot = id && actions().some((a) => a.piece === selected && a.shot && a.target?.kind === "piece" && a.target.id === id);
+  return shot ? id : null;
+}
+
 /// The actions for a piece that is not on the table (a counter to deploy) or for no piece:
 /// with nothing chosen, their target cells are what a click may hit.
 function unplaced() {
@@ -244,8 +254,11 @@ function highlight() {
   const layer = svgEl("g", { id: "hl", "pointer-events": "none" });
   svg.append(layer);
   document.querySelectorAll("#actions li").forEach((li) => li.classList.toggle("for-selected", selected !== null && li.dataset.piece === selected));
-  sightHover = {}; // drawn again without a bold line: the next pointer move marks one
-  sightLines();
+  // Drawn again with the line to the target still under the pointer bold: a redraw (a new
+  // state, a new choice) while the pointer rests on a target keeps its line and length.
+  const under = shotUnderPointer();
+  sightHover = under ? { shot: true, id: under } : {};
+  sightLines(under);
   if (!selected) {
     svg.querySelector("#measure")?.remove();
     for (const a of unplaced()) if (a.target?.kind === "cell") svg.querySelector(`polygon[data-cell="${a.target.name}"]`)?.classList.add("target-hl");
@@ -345,6 +358,7 @@ function wire() {
   let drag = null;
   svg.addEventListener("pointerdown", (e) => { drag = { x: e.clientX, y: e.clientY, box: viewBox.slice(), moved: false }; });
   svg.addEventListener("pointermove", (e) => {
+    pointer = { x: e.clientX, y: e.clientY };
     const [x, y] = world(e);
     $("coords").textContent = `${x.toFixed(2)}, ${y.toFixed(2)} ${game.scene.table.unit}`;
     if (selected) {
@@ -374,6 +388,7 @@ function wire() {
       svg.setAttribute("viewBox", viewBox.join(" "));
     }
   });
+  svg.addEventListener("pointerleave", () => { pointer = null; });
   svg.addEventListener("pointerup", (e) => {
     const moved = drag?.moved;
     drag = null;
