@@ -38,6 +38,26 @@ use common::{env, positions, quantile};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// What `f` returns, and how long it took in milliseconds.
+fn timed<T>(f: impl FnOnce() -> T) -> (f64, T) {
+    let t = Instant::now();
+    let out = std::hint::black_box(f());
+    (t.elapsed().as_secs_f64() * 1e3, out)
+}
+
+/// The median time of `repeats` runs of `run` (each the same work, timed by it), and what the
+/// first returned.
+fn median_of<T>(repeats: usize, mut run: impl FnMut() -> (f64, T)) -> (f64, T) {
+    let mut first = None;
+    let mut millis = Vec::with_capacity(repeats);
+    for _ in 0..repeats.max(1) {
+        let (ms, out) = run();
+        millis.push(ms);
+        first.get_or_insert(out);
+    }
+    (quantile(&millis, 0.5), first.unwrap())
+}
+
 fn times(label: &str, millis: &[f64]) -> String {
     format!(
         "  {label:<12} median {:>8.2} ms  p90 {:>8.2} ms  max {:>8.2} ms",
@@ -73,10 +93,7 @@ fn game<G: Game>(id: &str, budget: Budget, csv: &mut Option<std::fs::File>) {
         // One search, the same each time: its time, and what it reported.
         let search = |i: usize, g: &G| {
             let mut m = Mcts::<G>::new(MctsConfig::for_game::<G>(budget));
-            let t = Instant::now();
-            let report = m.search(g, &mut Roller::new(7, i as u64));
-            let ms = t.elapsed().as_secs_f64() * 1e3;
-            (ms, std::hint::black_box(report).unwrap())
+            timed(|| m.search(g, &mut Roller::new(7, i as u64)).unwrap())
         };
         if let Some(g) = states.first() {
             let (cold, _) = search(0, g);
@@ -88,9 +105,7 @@ fn game<G: Game>(id: &str, budget: Budget, csv: &mut Option<std::fs::File>) {
         let (mut millis, mut iterations, mut per_unit) = (vec![], vec![], vec![]);
         let mut parts = [0u64; 5];
         for (i, g) in states.iter().enumerate() {
-            let runs: Vec<(f64, _)> = (0..repeats).map(|_| search(i, g)).collect();
-            let ms = quantile(&runs.iter().map(|r| r.0).collect::<Vec<_>>(), 0.5);
-            let report = runs.into_iter().next().unwrap().1;
+            let (ms, report) = median_of(repeats, || search(i, g));
             millis.push(ms);
             iterations.push(report.iterations as f64);
             let w = report.work;
@@ -142,17 +157,9 @@ fn game<G: Game>(id: &str, budget: Budget, csv: &mut Option<std::fs::File>) {
                 .iter()
                 .enumerate()
                 .map(|(i, g)| {
-                    let runs: Vec<(f64, _)> = (0..repeats)
-                        .map(|_| {
-                            let t = Instant::now();
-                            let (_, stats) = std::hint::black_box(
-                                greedy.values(g, &mut Roller::new(7, i as u64)),
-                            );
-                            (t.elapsed().as_secs_f64() * 1e3, stats)
-                        })
-                        .collect();
-                    let ms = quantile(&runs.iter().map(|r| r.0).collect::<Vec<_>>(), 0.5);
-                    let stats = runs[0].1;
+                    let (ms, (_, stats)) = median_of(repeats, || {
+                        timed(|| greedy.values(g, &mut Roller::new(7, i as u64)))
+                    });
                     if ms > slowest.0 {
                         slowest = (ms, stats);
                     }

@@ -232,13 +232,19 @@ function sightLines(hovered = null) {
   if (!layer.isConnected) svg.append(layer);
 }
 
-/// The piece under the pointer's last place on the table, where the chosen piece may shoot
-/// it (the server marks the action `shot`); else null.
-function shotUnderPointer() {
-  if (!selected || !pointer) return null;
-  const id = document.elementFromPoint(pointer.x, pointer.y)?.closest?.("g[data-piece]")?.dataset.piece;
-  const shot = id && actions().some((a) => a.piece === selected && a.shot && a.target?.kind === "piece" && a.target.id === id);
-  return shot ? id : null;
+/// The chosen piece's actions at piece `id` (its target).
+function actionsAt(id) {
+  return actions().filter((a) => a.piece === selected && a.target?.kind === "piece" && a.target.id === id);
+}
+
+/// The line of fire to draw bold for the piece `id` under the pointer: remembered in
+/// `sightHover`; the lines drawn again where that changes (or `always`).
+function hoverSight(id, always = false) {
+  const shot = id !== undefined && actionsAt(id).some((a) => a.shot);
+  if (always || shot !== sightHover.shot || id !== sightHover.id) {
+    sightHover = { shot, id };
+    sightLines(shot ? id : null);
+  }
 }
 
 /// The actions for a piece that is not on the table (a counter to deploy) or for no piece:
@@ -256,9 +262,8 @@ function highlight() {
   document.querySelectorAll("#actions li").forEach((li) => li.classList.toggle("for-selected", selected !== null && li.dataset.piece === selected));
   // Drawn again with the line to the target still under the pointer bold: a redraw (a new
   // state, a new choice) while the pointer rests on a target keeps its line and length.
-  const under = shotUnderPointer();
-  sightHover = under ? { shot: true, id: under } : {};
-  sightLines(under);
+  const under = selected && pointer ? document.elementFromPoint(pointer.x, pointer.y)?.closest?.("g[data-piece]")?.dataset.piece : undefined;
+  hoverSight(under, true);
   if (!selected) {
     svg.querySelector("#measure")?.remove();
     for (const a of unplaced()) if (a.target?.kind === "cell") svg.querySelector(`polygon[data-cell="${a.target.name}"]`)?.classList.add("target-hl");
@@ -363,13 +368,9 @@ function wire() {
     $("coords").textContent = `${x.toFixed(2)}, ${y.toFixed(2)} ${game.scene.table.unit}`;
     if (selected) {
       const g = e.target.closest?.("g[data-piece]");
-      const mine = actions().filter((a) => a.piece === selected);
-      const at = g && mine.filter((a) => a.target?.kind === "piece" && a.target.id === g.dataset.piece);
+      const at = g && actionsAt(g.dataset.piece);
       const shot = at?.some((a) => a.shot);
-      if (shot !== sightHover.shot || g?.dataset.piece !== sightHover.id) {
-        sightHover = { shot, id: g?.dataset.piece };
-        sightLines(shot ? g.dataset.piece : null);
-      }
+      hoverSight(g?.dataset.piece);
       if (at?.length) {
         const t = game.scene.pieces.find((p) => p.id === g.dataset.piece);
         // A shot's bold line of fire carries its length; anything else gets the stick.
