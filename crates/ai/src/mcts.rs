@@ -356,6 +356,10 @@ impl MctsConfig {
     pub fn follow(&mut self, game: SearchDefaults) {
         self.root_candidates = game.root_candidates;
         self.reuse_trees = game.keep_trees;
+        self.playout_decisions = match game.playout_decisions {
+            0 => MctsConfig::new(self.budget).playout_decisions,
+            n => n,
+        };
     }
 
     /// The general settings, for any game (the `mcts` player starts from

@@ -440,4 +440,14 @@ fn the_mcts_player_follows_the_games_search_defaults() {
     assert_eq!(asked.budget, Budget::Work(2_000_000));
     let timed = config(&Player::<SdEra>::new("mcts:30ms".parse().unwrap()));
     assert_eq!(timed.budget, Budget::Millis(30));
+    // SERM asks for longer playouts (its own draw plays them as a player would); the
+    // general number stays where a game says nothing, and following the general settings
+    // again gives it back.
+    let serm = config(&Player::<battlemat_serm::Serm>::new(kind));
+    assert_eq!(battlemat_serm::Serm::SEARCH.playout_decisions, 8);
+    assert_eq!(serm.playout_decisions, 8);
+    assert_ne!(swtb.playout_decisions, 8);
+    let mut general = serm.clone();
+    general.follow(SearchDefaults::GENERAL);
+    assert_eq!(general, MctsConfig::new(battlemat_ai::DEFAULT_MCTS));
 }

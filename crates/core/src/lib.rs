@@ -622,14 +622,20 @@ pub struct SearchDefaults {
     /// (the AI crate's bench says). 1: the general default. A budget asked for by name
     /// (`mcts:300ms`, `mcts:2000000w`) is what it says in every game.
     pub effort: u32,
+    /// How many decisions a playout plays past a new leaf before the position is valued;
+    /// 0: the search's general number. For a game whose [`Game::playout_action`] plays as
+    /// a player would, where a longer playout shows what a position leads to.
+    pub playout_decisions: u32,
 }
 
 impl SearchDefaults {
-    /// The general settings: every action at the root, the trees kept.
+    /// The general settings: every action at the root, the trees kept, the general work
+    /// and playouts.
     pub const GENERAL: SearchDefaults = SearchDefaults {
         root_candidates: 0,
         keep_trees: true,
         effort: 1,
+        playout_decisions: 0,
     };
 }
 

@@ -85,7 +85,7 @@ impl Serm {
             let x = self.soldier(s);
             if x.alive {
                 let c = self.card(s);
-                let worth = 1.0 + (c.shoot + c.endure + c.react + c.movement) as f64 / 10.0;
+                let worth = crate::playout::soldier_worth(c);
                 let cover = if self.in_cover(s) { 1.0 + COVER } else { 1.0 };
                 v[x.side as usize] += worth * cover;
             }

@@ -45,6 +45,7 @@ mod legal;
 mod movement;
 mod odds;
 mod options;
+mod playout;
 pub mod pools;
 mod scene;
 mod setup;
@@ -210,6 +211,15 @@ impl Game for Serm {
     type Observation = Observation;
     const LEGAL_ACTIONS: ActionList = ActionList::Candidates;
 
+    /// Playouts of eight decisions: a playout that plays the exchange of fire as a player
+    /// would (`src/playout.rs`) shows more the longer it runs. Against greedy in the
+    /// skirmish, 1,800 games: 54.3 % of the decided at eight decisions, where random
+    /// playouts won 49.3 % at four or eight (docs/strength.md, "SERM: playouts that shoot").
+    const SEARCH: battlemat_core::SearchDefaults = battlemat_core::SearchDefaults {
+        playout_decisions: 8,
+        ..battlemat_core::SearchDefaults::GENERAL
+    };
+
     battlemat_core::judged_by_plan!(legal::Plan);
 
     fn seats(&self) -> u8 {
@@ -229,6 +239,16 @@ impl Game for Serm {
 
     fn prompt(&self) -> String {
         self.prompt_text()
+    }
+
+    /// The activation a player would most likely make, one decision in five at random
+    /// (`src/playout.rs`).
+    fn playout_action(
+        &self,
+        roller: &mut battlemat_core::Roller,
+        buf: &mut Vec<Action>,
+    ) -> Option<Action> {
+        self.playout_choice(roller, buf)
     }
 
     fn result(&self) -> Option<GameResult> {
