@@ -124,7 +124,7 @@ impl Serm {
         }
         if roller.roll(UNIFORM_ONE_IN) == 1 {
             let i = roller.roll(buf.len() as u32) as usize - 1;
-            return Some(buf[i].clone());
+            return Some(buf[i]);
         }
         let (mut best, mut ties, mut pick) = (f64::MIN, 0u32, 0);
         for (i, a) in buf.iter().enumerate() {
@@ -138,6 +138,6 @@ impl Serm {
                 }
             }
         }
-        Some(buf[pick].clone())
+        Some(buf[pick])
     }
 }
