@@ -221,6 +221,10 @@ impl Work {
     }
 }
 
+/// The decisions a playout plays where the game asks for no other number
+/// ([`SearchDefaults::playout_decisions`]).
+pub const PLAYOUT_DECISIONS: u32 = 4;
+
 /// The search's settings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MctsConfig {
@@ -357,7 +361,7 @@ impl MctsConfig {
         self.root_candidates = game.root_candidates;
         self.reuse_trees = game.keep_trees;
         self.playout_decisions = match game.playout_decisions {
-            0 => MctsConfig::new(self.budget).playout_decisions,
+            0 => PLAYOUT_DECISIONS,
             n => n,
         };
     }
@@ -385,7 +389,7 @@ impl MctsConfig {
             exploration: 0.2,
             widen_k: 2.0,
             widen_alpha: 0.5,
-            playout_decisions: 4,
+            playout_decisions: PLAYOUT_DECISIONS,
             trees: 4,
             memory_budget: MEMORY_BUDGET,
             greedy_prior: 50,

@@ -26,6 +26,11 @@ use std::sync::Arc;
 /// kills always beats hiding.
 pub const COVER: f64 = 0.2;
 
+/// A soldier as the evaluation counts it: one, and a tenth for each of its dice.
+pub fn soldier_worth(c: &crate::data::Card) -> f64 {
+    1.0 + f64::from(c.shoot + c.endure + c.react + c.movement) / 10.0
+}
+
 impl Serm {
     pub fn evaluation(&self, seat: Seat) -> f64 {
         if let Some(r) = self.result() {
@@ -85,7 +90,7 @@ impl Serm {
             let x = self.soldier(s);
             if x.alive {
                 let c = self.card(s);
-                let worth = crate::playout::soldier_worth(c);
+                let worth = soldier_worth(c);
                 let cover = if self.in_cover(s) { 1.0 + COVER } else { 1.0 };
                 v[x.side as usize] += worth * cover;
             }

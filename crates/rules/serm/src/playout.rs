@@ -12,7 +12,7 @@
 //! search won 54.3 % of the same games (docs/strength.md, "SERM: playouts that shoot").
 //!
 //! What each listed action is worth to the playout, in soldiers removed (a soldier counted
-//! as the evaluation counts it, [`soldier_worth`]):
+//! as the evaluation counts it, [`crate::ai::soldier_worth`]):
 //! - a Shoot (SERM-SHOOT): the chance its pool totals more than the target's Endure, times
 //!   the target's worth;
 //! - a Move toward a soldier (SERM-MOVE: contact kills): the chance its roll covers the gap,
@@ -31,9 +31,10 @@
 //! are the pools' exact chances, worked out once, so a playout decision costs a listing and
 //! a few table lookups.
 
-use crate::data::{BASE_RADIUS, Card, INCH};
+use crate::ai::soldier_worth;
+use crate::data::{BASE_RADIUS, INCH};
 use crate::events::Action;
-use crate::pools::{distribution, p_greater};
+use crate::pools::{p_above, p_greater};
 use crate::state::{Heading, Serm};
 use battlemat_core::{Game, Roller};
 use battlemat_geom::table::distance_floor;
@@ -41,7 +42,7 @@ use battlemat_geom::table::distance_floor;
 /// One playout decision in this many is drawn uniformly from the whole listing.
 pub const UNIFORM_ONE_IN: u32 = 5;
 
-/// The largest pool whose chances are kept; bigger pools count as this.
+/// The largest pool whose chances against another are kept; bigger pools count as this.
 const KEPT: usize = 8;
 
 /// What a React is worth to the playout, in soldiers.
@@ -50,35 +51,16 @@ const REACT: f64 = 0.6;
 /// What any other action is worth to the playout, in soldiers.
 const ANY: f64 = 0.05;
 
-/// A soldier as the evaluation counts it: one, and a tenth for each of its dice.
-pub fn soldier_worth(c: &Card) -> f64 {
-    1.0 + f64::from(c.shoot + c.endure + c.react + c.movement) / 10.0
-}
-
-/// The pools' chances, worked out once: `greater[a][b]` is P(a pool of `a` dice totals more
-/// than one of `b`), `at_least[n][t]` P(a pool of `n` dice totals `t` or more).
-struct Chances {
-    greater: Vec<Vec<f64>>,
-    at_least: Vec<Vec<f64>>,
-}
-
-fn chances() -> &'static Chances {
-    static CHANCES: std::sync::OnceLock<Chances> = std::sync::OnceLock::new();
-    CHANCES.get_or_init(|| Chances {
-        greater: (0..=KEPT as u8)
+/// P(a pool of `a` dice totals more than one of `b`), for pools of up to [`KEPT`] dice,
+/// worked out once ([`p_greater`] works out both distributions at each call).
+fn greater(a: u8, b: u8) -> f64 {
+    static GREATER: std::sync::OnceLock<Vec<Vec<f64>>> = std::sync::OnceLock::new();
+    let table = GREATER.get_or_init(|| {
+        (0..=KEPT as u8)
             .map(|a| (0..=KEPT as u8).map(|b| p_greater(a, b)).collect())
-            .collect(),
-        at_least: (0..=KEPT as u8)
-            .map(|n| {
-                let d = distribution(n);
-                let mut tail = vec![0.0; d.len() + 1];
-                for t in (0..d.len()).rev() {
-                    tail[t] = tail[t + 1] + d[t];
-                }
-                tail
-            })
-            .collect(),
-    })
+            .collect()
+    });
+    table[kept(a)][kept(b)]
 }
 
 fn kept(dice: u8) -> usize {
@@ -88,12 +70,11 @@ fn kept(dice: u8) -> usize {
 impl Serm {
     /// What `a` is worth to a playout (see the module's words).
     pub fn playout_worth(&self, a: &Action) -> f64 {
-        let c = chances();
         match a {
             // SERM-SHOOT: "A higher Shoot total eliminates the target soldier."
             Action::Shoot { soldier, target } => {
                 let t = self.card(*target);
-                c.greater[kept(self.card(*soldier).shoot)][kept(t.endure)] * soldier_worth(t)
+                greater(self.card(*soldier).shoot, t.endure) * soldier_worth(t)
             }
             // SERM-MOVE: "If an enemy soldier is contacted during a Move, it is automatically
             // killed"; SERM-REACT: "if the Move targets a soldier, that soldier is the only
@@ -104,11 +85,15 @@ impl Serm {
             } => {
                 let (from, to) = (self.soldier(*soldier).at, self.soldier(*target).at);
                 let gap = (distance_floor(from, to) - 2 * BASE_RADIUS).max(0);
-                let inches = ((gap + INCH - 1) / INCH) as usize;
-                let m = kept(self.card(*soldier).movement);
+                // The roll must total the gap in whole inches or more.
+                let inches = ((gap + INCH - 1) / INCH) as u32;
+                let m = self.card(*soldier).movement;
                 let t = self.card(*target);
-                let reaches = c.at_least[m].get(inches).copied().unwrap_or(0.0);
-                let stopped = c.greater[kept(t.react)][m];
+                let reaches = match inches {
+                    0 => 1.0,
+                    n => p_above(m, n - 1),
+                };
+                let stopped = greater(t.react, m);
                 reaches * (1.0 - stopped) * soldier_worth(t)
             }
             Action::React { .. } => REACT,

@@ -100,9 +100,15 @@ pub fn dice_text(dice: &[Vec<u8>], total: u32) -> String {
 }
 
 /// SERM-REACT: P(a React pool of `react` dice totals more than the Move roll `total`: "if
-/// the React roll is greater than the Move roll"). The AIs ask it at every Move awaiting a
-/// React, so the tails of the pools of up to [`TAILS_KEPT`] dice are worked out once.
+/// the React roll is greater than the Move roll").
 pub fn p_react_stops(react: u8, total: u32) -> f64 {
+    p_above(react, total)
+}
+
+/// P(a pool of `dice` dice totals more than `total`). The AIs ask it at every Move awaiting
+/// a React and in every playout, so the tails of the pools of up to [`TAILS_KEPT`] dice are
+/// worked out once.
+pub fn p_above(dice: u8, total: u32) -> f64 {
     static TAILS: std::sync::OnceLock<Vec<Vec<f64>>> = std::sync::OnceLock::new();
     let tail = |n: u8| {
         // tail[t] = P(total > t), summed from the top so the small terms go first.
@@ -115,18 +121,18 @@ pub fn p_react_stops(react: u8, total: u32) -> f64 {
         }
         tail
     };
-    if usize::from(react) <= TAILS_KEPT {
+    if usize::from(dice) <= TAILS_KEPT {
         let tails = TAILS.get_or_init(|| (0..=TAILS_KEPT as u8).map(tail).collect());
-        tails[usize::from(react)]
+        tails[usize::from(dice)]
             .get(total as usize)
             .copied()
             .unwrap_or(0.0)
     } else {
-        tail(react).get(total as usize).copied().unwrap_or(0.0)
+        tail(dice).get(total as usize).copied().unwrap_or(0.0)
     }
 }
 
-/// The most React dice whose tails [`p_react_stops`] keeps.
+/// The most dice whose tails [`p_above`] keeps.
 pub const TAILS_KEPT: usize = 12;
 
 /// P(a pool of `a` dice totals more than one of `b` dice) — "higher"/"greater": a tie fails.
