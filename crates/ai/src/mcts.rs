@@ -97,6 +97,9 @@ use std::collections::HashMap;
 use std::hash::BuildHasher;
 use std::time::{Duration, Instant};
 
+mod nodes;
+use nodes::Nodes;
+
 /// Seats a search keeps values for (the games have at most six).
 pub const MAX_SEATS: usize = 8;
 
@@ -446,7 +449,7 @@ enum Rolled {
 
 /// One search tree and the dice it rolls.
 struct Tree<G: Game> {
-    nodes: Vec<Node<G>>,
+    nodes: Nodes<Node<G>>,
     /// The most nodes it may hold ([`node_cap`]).
     cap: usize,
     rng: Roller,
@@ -709,7 +712,7 @@ impl<G: Game> Node<G> {
 impl<G: Game> Tree<G> {
     fn empty() -> Tree<G> {
         Tree {
-            nodes: Vec::new(),
+            nodes: Nodes::default(),
             cap: MAX_NODES,
             rng: Roller::new(0, 0),
             seats: 0,
@@ -739,7 +742,7 @@ impl<G: Game> Tree<G> {
         match found {
             Some(0) => {}
             Some(i) => {
-                let mut nodes = Vec::new();
+                let mut nodes = Nodes::default();
                 self.copy_subtree(i, &mut nodes);
                 self.nodes = nodes;
             }
@@ -774,7 +777,7 @@ impl<G: Game> Tree<G> {
     }
 
     /// Copy the subtree under `i` into `out` (its root first), renumbering the children.
-    fn copy_subtree(&mut self, i: usize, out: &mut Vec<Node<G>>) {
+    fn copy_subtree(&mut self, i: usize, out: &mut Nodes<Node<G>>) {
         let mut stack = vec![(i as u32, NONE, 0usize)];
         while let Some((from, parent, slot)) = stack.pop() {
             let n = &mut self.nodes[from as usize];
