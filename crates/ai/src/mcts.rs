@@ -98,6 +98,7 @@ use std::hash::BuildHasher;
 use std::time::{Duration, Instant};
 
 mod nodes;
+mod rollouts;
 use nodes::Nodes;
 
 /// Seats a search keeps values for (the games have at most six).
@@ -299,6 +300,11 @@ pub struct MctsConfig {
     /// in A-Bao-A-Qu ([`Game::SEARCH`]: docs/strength.md, "A-Bao-A-Qu: one candidate a
     /// tree").
     pub root_candidates: u32,
+    /// Instead of a tree, play greedy's this many best actions out again and again, every
+    /// round of playouts on the same dice, and take the best mean (`rollouts.rs`); 0, the
+    /// general default: the tree. SERM's ([`Game::SEARCH`]: docs/strength.md, "SERM:
+    /// rollouts on common dice").
+    pub rollout_candidates: u32,
 }
 
 /// What value a node passes up to UCT in its parent.
@@ -362,6 +368,7 @@ impl MctsConfig {
     /// Take a game's [`SearchDefaults`] over these settings.
     pub fn follow(&mut self, game: SearchDefaults) {
         self.root_candidates = game.root_candidates;
+        self.rollout_candidates = game.rollout_candidates;
         self.reuse_trees = game.keep_trees;
         self.playout_decisions = match game.playout_decisions {
             0 => PLAYOUT_DECISIONS,
@@ -406,6 +413,7 @@ impl MctsConfig {
             whole_moves: true,
             own_run: false,
             root_candidates: 0,
+            rollout_candidates: 0,
         }
     }
 }
@@ -545,17 +553,22 @@ impl<G: Game> Mcts<G> {
         // Greedy's one ply first, where the prior is on: its values order and seed the
         // root, and its work is paid out of the budget.
         let mut spent = Work::default();
-        let prior: Option<HashMap<G::Action, f64>> = (self.config.greedy_prior > 0).then(|| {
-            let (values, stats) = self
-                .config
-                .prior_greedy
-                .values(state, &mut Roller::new(seed, u64::MAX));
-            spent.add(&Work::of_greedy(&stats));
-            values
-                .into_iter()
-                .map(|(a, v)| (a, v.clamp(-1.0, 1.0)))
-                .collect()
-        });
+        let rollouts = self.config.rollout_candidates > 0;
+        let prior: Option<HashMap<G::Action, f64>> = (self.config.greedy_prior > 0 || rollouts)
+            .then(|| {
+                let (values, stats) = self
+                    .config
+                    .prior_greedy
+                    .values(state, &mut Roller::new(seed, u64::MAX));
+                spent.add(&Work::of_greedy(&stats));
+                values
+                    .into_iter()
+                    .map(|(a, v)| (a, v.clamp(-1.0, 1.0)))
+                    .collect()
+            });
+        if let Some(p) = prior.as_ref().filter(|_| rollouts) {
+            return Some(self.rollout_search(state, seat, legal, p, seed, spent));
+        }
         let (trees, deadline) = match self.config.budget {
             Budget::Iterations(_) | Budget::Work(_) => (self.config.trees.max(1) as usize, None),
             // Against the clock, one tree per thread: more trees than threads would leave

@@ -447,7 +447,17 @@ fn the_mcts_player_follows_the_games_search_defaults() {
     assert_eq!(battlemat_serm::Serm::SEARCH.playout_decisions, 8);
     assert_eq!(serm.playout_decisions, 8);
     assert_ne!(swtb.playout_decisions, 8);
+    // ... and rollouts on common dice instead of a tree, at three times the work; the tree
+    // where a game says nothing.
+    assert_eq!(serm.rollout_candidates, 6);
+    assert_eq!(swtb.rollout_candidates, 0);
+    assert_eq!(
+        serm.budget,
+        Budget::Work(battlemat_ai::DEFAULT_MCTS_WORK * 3)
+    );
     let mut general = serm.clone();
     general.follow(SearchDefaults::GENERAL);
+    // (The budget is the player's, set with the game's effort when it is made.)
+    general.budget = battlemat_ai::DEFAULT_MCTS;
     assert_eq!(general, MctsConfig::new(battlemat_ai::DEFAULT_MCTS));
 }
