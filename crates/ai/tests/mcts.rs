@@ -7,18 +7,9 @@ use battlemat_dice::Roller;
 use battlemat_swtb::Swtb;
 use std::collections::BTreeMap;
 
-fn first_decision<G: Game>(scenario: &str) -> G {
-    let setup = G::setup(scenario, &BTreeMap::new()).unwrap();
-    let mut g = G::new_game(&setup).unwrap();
-    let mut r = Roller::new(7, 0);
-    while let Next::Chance(o) = g.next() {
-        g.apply(&Step::Roll {
-            value: o.roll(&mut r),
-        })
-        .unwrap();
-    }
-    g
-}
+#[path = "common/first_decision.rs"]
+mod first;
+use first::first_decision;
 
 #[test]
 fn a_search_reports_legal_actions_and_counts_its_iterations() {
@@ -447,17 +438,10 @@ fn the_mcts_player_follows_the_games_search_defaults() {
     assert_eq!(battlemat_serm::Serm::SEARCH.playout_decisions, 8);
     assert_eq!(serm.playout_decisions, 8);
     assert_ne!(swtb.playout_decisions, 8);
-    // ... and rollouts on common dice instead of a tree, at three times the work; the tree
-    // where a game says nothing.
-    assert_eq!(serm.rollout_candidates, 6);
+    // Every game's `mcts` is the tree (rollouts are kept to measure against).
+    assert_eq!(serm.rollout_candidates, 0);
     assert_eq!(swtb.rollout_candidates, 0);
-    assert_eq!(
-        serm.budget,
-        Budget::Work(battlemat_ai::DEFAULT_MCTS_WORK * 3)
-    );
     let mut general = serm.clone();
     general.follow(SearchDefaults::GENERAL);
-    // (The budget is the player's, set with the game's effort when it is made.)
-    general.budget = battlemat_ai::DEFAULT_MCTS;
     assert_eq!(general, MctsConfig::new(battlemat_ai::DEFAULT_MCTS));
 }

@@ -1,5 +1,5 @@
-//! The rollout search (`MctsConfig::rollout_candidates`, `src/mcts/rollouts.rs`): greedy's
-//! best actions played out round after round on common dice. Reproducible whatever the
+//! The rollout search (`MctsConfig::rollout_candidates`, `src/mcts/rollouts.rs`, kept to
+//! measure against): greedy's best actions played out round after round on common dice. Reproducible whatever the
 //! thread count, within its budget, legal, and it plays better than chance.
 
 use battlemat_ai::{Budget, Mcts, MctsConfig, Player};
@@ -9,18 +9,9 @@ use battlemat_serm::Serm;
 use battlemat_swtb::Swtb;
 use std::collections::BTreeMap;
 
-fn first_decision<G: Game>(scenario: &str) -> G {
-    let setup = G::setup(scenario, &BTreeMap::new()).unwrap();
-    let mut g = G::new_game(&setup).unwrap();
-    let mut r = Roller::new(7, 0);
-    while let Next::Chance(o) = g.next() {
-        g.apply(&Step::Roll {
-            value: o.roll(&mut r),
-        })
-        .unwrap();
-    }
-    g
-}
+#[path = "common/first_decision.rs"]
+mod first;
+use first::first_decision;
 
 fn rollouts(budget: Budget, k: u32) -> MctsConfig {
     let mut c = MctsConfig::for_game::<Serm>(budget);

@@ -215,15 +215,8 @@ impl Game for Serm {
     /// would (`src/playout.rs`) shows more the longer it runs. Against greedy in the
     /// skirmish, 1,800 games: 54.3 % of the decided at eight decisions, where random
     /// playouts won 49.3 % at four or eight (docs/strength.md, "SERM: playouts that shoot").
-    ///
-    /// No tree: the one-ply look's six best actions played out round after round on the
-    /// same dice, three times the general work in rounds (docs/strength.md, "SERM: rollouts
-    /// on common dice"). The tree levelled off near even with greedy at any work; the
-    /// rollouts gain with more.
     const SEARCH: battlemat_core::SearchDefaults = battlemat_core::SearchDefaults {
         playout_decisions: 8,
-        rollout_candidates: 6,
-        effort: 3,
         ..battlemat_core::SearchDefaults::GENERAL
     };
 
