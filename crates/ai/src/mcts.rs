@@ -557,22 +557,15 @@ impl<G: Game> Mcts<G> {
         // Greedy's one ply first, where the prior is on: its values order and seed the
         // root, and its work is paid out of the budget.
         let mut spent = Work::default();
-        let rollouts = self.config.rollout_candidates > 0;
-        let prior: Option<HashMap<G::Action, f64>> = (self.config.greedy_prior > 0 || rollouts)
-            .then(|| {
-                let (values, stats) = self
-                    .config
-                    .prior_greedy
-                    .values(state, &mut Roller::new(seed, u64::MAX));
-                spent.add(&Work::of_greedy(&stats));
-                values
-                    .into_iter()
-                    .map(|(a, v)| (a, v.clamp(-1.0, 1.0)))
-                    .collect()
-            });
-        if let Some(p) = prior.as_ref().filter(|_| rollouts) {
-            return Some(self.rollout_search(state, seat, legal, p, seed, spent));
+        if self.config.rollout_candidates > 0 {
+            let ranked = self.greedy_values(state, seed, &mut spent);
+            return Some(self.rollout_search(state, seat, ranked, seed, spent));
         }
+        let prior: Option<HashMap<G::Action, f64>> = (self.config.greedy_prior > 0).then(|| {
+            self.greedy_values(state, seed, &mut spent)
+                .into_iter()
+                .collect()
+        });
         let (trees, deadline) = match self.config.budget {
             Budget::Iterations(_) | Budget::Work(_) => (self.config.trees.max(1) as usize, None),
             // Against the clock, one tree per thread: more trees than threads would leave
@@ -691,6 +684,20 @@ impl<G: Game> Mcts<G> {
 }
 
 impl<G: Game> Mcts<G> {
+    /// Greedy's value of each of `state`'s actions (in `[-1, 1]`, listed order), its work
+    /// added to `spent`: the tree's prior, the rollouts' ranking.
+    fn greedy_values(&self, state: &G, seed: u64, spent: &mut Work) -> Vec<(G::Action, f64)> {
+        let (values, stats) = self
+            .config
+            .prior_greedy
+            .values(state, &mut Roller::new(seed, u64::MAX));
+        spent.add(&Work::of_greedy(&stats));
+        values
+            .into_iter()
+            .map(|(a, v)| (a, v.clamp(-1.0, 1.0)))
+            .collect()
+    }
+
     /// Greedy's values of `state`'s actions as a search's report, best first (ties in a
     /// seeded random order): the answer at a later step of a move ([`Game::continues_move`]).
     fn greedy_report(&self, state: &G, seed: u64) -> SearchReport<G::Action> {

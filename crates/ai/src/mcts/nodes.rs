@@ -80,6 +80,7 @@ impl<T> IndexMut<usize> for Nodes<T> {
     }
 }
 
+#[cfg(test)]
 impl<'a, T> IntoIterator for &'a Nodes<T> {
     type Item = &'a T;
     type IntoIter = std::iter::Flatten<std::slice::Iter<'a, Vec<T>>>;

@@ -40,32 +40,29 @@ use super::{ActionStats, Budget, Mcts, MctsConfig, SearchReport, Tree, Work, shu
 use battlemat_core::{Game, Seat, Step};
 use battlemat_dice::Roller;
 use rayon::prelude::*;
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 /// At most this many rounds a search (a safety bound for budgets that never end).
 const MAX_ROUNDS: u64 = 1 << 20;
 
 impl<G: Game> Mcts<G> {
-    /// The rollout search from `state`, where `seat` decides: `prior` is greedy's value of
-    /// each legal action (`legal`), `spent` its work.
+    /// The rollout search from `state`, where `seat` decides: `ranked` is greedy's value of
+    /// each legal action, `spent` its work.
     pub(super) fn rollout_search(
         &mut self,
         state: &G,
         seat: Seat,
-        legal: Vec<G::Action>,
-        prior: &HashMap<G::Action, f64>,
+        mut ranked: Vec<(G::Action, f64)>,
         seed: u64,
         spent: Work,
     ) -> SearchReport<G::Action> {
         self.trees.clear();
         let cfg = &self.config;
         // Greedy's best first, actions valued alike in a seeded random order.
-        let mut candidates = legal;
-        shuffle(&mut candidates, &mut Roller::new(seed, u64::MAX - 2));
-        let value = |a: &G::Action| prior.get(a).copied().unwrap_or(-1.0);
-        candidates.sort_by(|a, b| value(b).total_cmp(&value(a)));
-        candidates.truncate(cfg.rollout_candidates.max(1) as usize);
+        shuffle(&mut ranked, &mut Roller::new(seed, u64::MAX - 2));
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+        ranked.truncate(cfg.rollout_candidates.max(1) as usize);
+        let candidates: Vec<G::Action> = ranked.into_iter().map(|(a, _)| a).collect();
         let k = candidates.len();
         let seats = (state.seats() as usize).min(super::MAX_SEATS);
         let round = |r: u64| -> (Vec<f64>, Work) {
