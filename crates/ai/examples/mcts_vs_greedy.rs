@@ -18,7 +18,8 @@
 //! begins: [`battlemat_core::Game::continues_move`]), `own` (`1`: only the deciding seat's
 //! own run of decisions searched, another seat's decision a leaf), `candidates` (the root
 //! searches only greedy's N best actions), `rollouts` (no tree: greedy's N best actions
-//! played out on common dice, [`MctsConfig::rollout_candidates`]; 0 for the tree), `general` (`1`: start from the general settings,
+//! played out on common dice, [`MctsConfig::rollout_candidates`]; 0 for the tree), `race` (with rollouts, a candidate
+//! trailing the leader by this many standard errors is dropped: [`MctsConfig::rollout_race`]), `general` (`1`: start from the general settings,
 //! not the game's own: [`MctsConfig::for_game`]), `seed`,
 //! `opponent` (a player name, `greedy` by default), `me` (a player name in place of the
 //! MCTS setting: to measure a seat's advantage, `me=greedy`).
@@ -220,6 +221,7 @@ fn configure<G: Game>(keys: &[(String, String)]) -> MctsConfig {
             "own" => config.own_run = v != "0",
             "candidates" => config.root_candidates = v.parse().expect("candidates"),
             "rollouts" => config.rollout_candidates = v.parse().expect("rollouts"),
+            "race" => config.rollout_race = v.parse().expect("race"),
             "inner" => config.inner_prior = v.parse().expect("inner"),
             _ => panic!("unknown key {k}"),
         }

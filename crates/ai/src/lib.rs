@@ -41,7 +41,10 @@ pub mod erased;
 pub mod mcts;
 
 pub use erased::{AiFor, DynAi, DynPlayer, PlayError, Prepared, WrongGame};
-pub use mcts::{Backup, Budget, Mcts, MctsConfig, Playouts, Work, default_budget};
+pub use mcts::{
+    Backup, Budget, Mcts, MctsConfig, Playouts, RACE_EVERY, RACE_FROM, RACE_STANDARD_ERRORS, Work,
+    default_budget,
+};
 
 /// Which player sits in a seat, by name: `random`, `greedy`, `mcts` (the default budget,
 /// [`DEFAULT_MCTS`], times the game's effort: [`default_budget`]), `mcts:N` (N iterations a

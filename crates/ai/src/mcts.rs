@@ -72,10 +72,10 @@
 //!   the last iteration of a tree may overspend by its own cost, the same on any machine.
 //! - **Reuse.** Between moves each tree keeps the subtree of the position it is asked about
 //!   next, if its search reached it (the opponent's reply and the dice that followed).
-//! - **Rollouts instead of a tree** ([`MctsConfig::rollout_candidates`], kept to measure
-//!   against): greedy's few best actions played out round after round, every round's
-//!   playouts on the same dice, and the best mean taken (`rollouts.rs` has the why and the
-//!   figures). The same budgets, the same report.
+//! - **Rollouts instead of a tree** ([`MctsConfig::rollout_candidates`], SERM's `mcts`):
+//!   greedy's few best actions played out round after round, every round's playouts on the
+//!   same dice, those clearly behind dropped from the race, and the best mean taken
+//!   (`rollouts.rs` has the why and the figures). The same budgets, the same report.
 //!
 //! # Rejected alternatives
 //!
@@ -233,6 +233,18 @@ impl Work {
 /// ([`SearchDefaults::playout_decisions`]).
 pub const PLAYOUT_DECISIONS: u32 = 4;
 
+/// A rollout race ([`MctsConfig::rollout_race`]) drops a candidate this many standard errors
+/// behind the leader: at 1, SERM's skirmish lost 7 points against 2 (54.8 % against 61.8 %
+/// of 400 decided games, `seed=13`), its candidates dropped after a few rounds; at 3 it won
+/// 63.2 % at 1.4 times the time (docs/strength.md, "SERM: a race among the rollouts").
+pub const RACE_STANDARD_ERRORS: f64 = 2.0;
+
+/// A rollout race first compares the candidates after this
+/// many rounds,
+pub const RACE_FROM: u64 = 16;
+/// and again every this many rounds after.
+pub const RACE_EVERY: u64 = 8;
+
 /// The search's settings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MctsConfig {
@@ -306,10 +318,15 @@ pub struct MctsConfig {
     pub root_candidates: u32,
     /// Instead of a tree, play greedy's this many best actions out again and again, every
     /// round of playouts on the same dice, and take the best mean (`rollouts.rs`); 0, the
-    /// default: the tree. Kept to measure against (docs/strength.md, "SERM: rollouts on
-    /// common dice"): stronger than the tree in the SERM skirmish at two to three times the
-    /// time, not at the time the default `mcts` has.
+    /// general default: the tree. SERM's, six ([`Game::SEARCH`]: docs/strength.md, "SERM: a
+    /// race among the rollouts").
     pub rollout_candidates: u32,
+    /// With rollouts, a race: from [`RACE_FROM`] rounds on, every [`RACE_EVERY`] rounds, a
+    /// candidate whose playouts trail the leader's, round for round on the same dice, by
+    /// more than this many standard errors of the paired difference is played out no more,
+    /// and its rounds go to the others (`rollouts.rs`); [`RACE_STANDARD_ERRORS`] by default;
+    /// 0: every candidate every round.
+    pub rollout_race: f64,
 }
 
 /// What value a node passes up to UCT in its parent.
@@ -373,6 +390,7 @@ impl MctsConfig {
     /// Take a game's [`SearchDefaults`] over these settings.
     pub fn follow(&mut self, game: SearchDefaults) {
         self.root_candidates = game.root_candidates;
+        self.rollout_candidates = game.rollout_candidates;
         self.reuse_trees = game.keep_trees;
         self.playout_decisions = match game.playout_decisions {
             0 => PLAYOUT_DECISIONS,
@@ -418,6 +436,7 @@ impl MctsConfig {
             own_run: false,
             root_candidates: 0,
             rollout_candidates: 0,
+            rollout_race: RACE_STANDARD_ERRORS,
         }
     }
 }

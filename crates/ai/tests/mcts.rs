@@ -438,10 +438,20 @@ fn the_mcts_player_follows_the_games_search_defaults() {
     assert_eq!(battlemat_serm::Serm::SEARCH.playout_decisions, 8);
     assert_eq!(serm.playout_decisions, 8);
     assert_ne!(swtb.playout_decisions, 8);
-    // Every game's `mcts` is the tree (rollouts are kept to measure against).
-    assert_eq!(serm.rollout_candidates, 0);
+    // SERM's `mcts` plays greedy's six best actions out, racing them, at four times the
+    // general work; every other game's is the tree.
+    assert_eq!(serm.rollout_candidates, 6);
+    assert!(serm.rollout_race > 0.0);
+    assert_eq!(
+        serm.budget,
+        Budget::Work(battlemat_ai::DEFAULT_MCTS_WORK * 4)
+    );
     assert_eq!(swtb.rollout_candidates, 0);
+    assert_eq!(sd.rollout_candidates, 0);
+    assert_eq!(abq.rollout_candidates, 0);
     let mut general = serm.clone();
     general.follow(SearchDefaults::GENERAL);
+    // The budget is the player's, chosen by the game's effort where none was asked for.
+    general.budget = battlemat_ai::DEFAULT_MCTS;
     assert_eq!(general, MctsConfig::new(battlemat_ai::DEFAULT_MCTS));
 }

@@ -1,6 +1,7 @@
-//! The rollout search (`MctsConfig::rollout_candidates`, `src/mcts/rollouts.rs`, kept to
-//! measure against): greedy's best actions played out round after round on common dice. Reproducible whatever the
-//! thread count, within its budget, legal, and it plays better than chance.
+//! The rollout search (`MctsConfig::rollout_candidates`, `src/mcts/rollouts.rs`, SERM's
+//! `mcts`): greedy's best actions played out round after round on common dice, those clearly
+//! behind dropped from the race. Reproducible whatever the thread count, within its budget,
+//! legal, and it plays better than chance.
 
 use battlemat_ai::{Budget, Mcts, MctsConfig, Player};
 use battlemat_core::{Game, Next, Step};
@@ -13,8 +14,17 @@ use std::collections::BTreeMap;
 mod first;
 use first::first_decision;
 
+/// Rollouts of `k` candidates with every candidate played out every round (no race).
 fn rollouts(budget: Budget, k: u32) -> MctsConfig {
+    let mut c = racing(budget, k);
+    c.rollout_race = 0.0;
+    c
+}
+
+/// Rollouts of `k` candidates, racing as SERM's `mcts` does.
+fn racing(budget: Budget, k: u32) -> MctsConfig {
     let mut c = MctsConfig::for_game::<Serm>(budget);
+    assert!(c.rollout_race > 0.0);
     c.rollout_candidates = k;
     // Exact, so the test can rank the actions as the search's greedy did (the default
     // greedy samples the dice of SERM's big pools).
@@ -80,6 +90,57 @@ fn a_work_budget_is_reproducible_whatever_the_thread_count() {
     // A time budget chooses too.
     let mut m = Mcts::<Serm>::new(rollouts(Budget::Millis(5), 4));
     assert!(m.choose(&g, &mut Roller::new(1, 0)).is_some());
+}
+
+/// A race drops the candidates that fall clearly behind, round for round, and plays the rest
+/// on: the leader is played out longest and reported first, every candidate dropped trails
+/// it, an iteration budget is still that many playouts, and the search is the same on one
+/// thread or four (a batch of rounds never runs past the race's next look).
+#[test]
+fn a_race_plays_out_the_leaders_longest() {
+    let g: Serm = first_decision("skirmish");
+    let search = |threads: usize, budget: Budget| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut m = Mcts::<Serm>::new(racing(budget, 6));
+            m.search(&g, &mut Roller::new(5, 0)).unwrap()
+        })
+    };
+    let report = search(1, Budget::Iterations(1200));
+    assert_eq!(report.actions.len(), 6);
+    assert!(report.iterations >= 1200 && report.iterations < 1206);
+    let played: u64 = report.actions.iter().map(|a| a.visits).sum();
+    assert_eq!(played, report.iterations);
+    let most = report.actions[0].visits;
+    assert!(report.actions.iter().all(|a| a.visits <= most));
+    // Without a race each would have had 200; the race dropped some after its first look.
+    assert!(most > 200, "the leader played {most} rounds");
+    assert!(
+        report.actions.iter().any(|a| a.visits < most),
+        "nothing dropped"
+    );
+    for a in report.actions.iter().filter(|a| a.visits < most) {
+        assert!(a.visits >= battlemat_ai::RACE_FROM);
+        assert!(
+            a.visits % battlemat_ai::RACE_EVERY == 0,
+            "{} rounds",
+            a.visits
+        );
+        assert!(
+            a.value < report.actions[0].value,
+            "{a:?} dropped ahead of the leader"
+        );
+    }
+    // Among the candidates left in the race, the best mean first.
+    let left: Vec<_> = report.actions.iter().filter(|a| a.visits == most).collect();
+    assert!(left.windows(2).all(|w| w[0].value >= w[1].value));
+    assert_eq!(report, search(4, Budget::Iterations(1200)));
+    let work = search(1, Budget::Work(3_000_000));
+    assert_eq!(work, search(4, Budget::Work(3_000_000)));
+    assert!(work.work.units() >= 3_000_000);
 }
 
 /// With one candidate the search is greedy's choice.

@@ -626,6 +626,12 @@ pub struct SearchDefaults {
     /// 0: the search's general number. For a game whose [`Game::playout_action`] plays as
     /// a player would, where a longer playout shows what a position leads to.
     pub playout_decisions: u32,
+    /// Instead of a tree, a search plays the one-ply look's this many best actions out
+    /// again and again with [`Game::playout_action`], every round of playouts on the same
+    /// dice, drops those that fall clearly behind, and takes the best on average; 0: the
+    /// tree. For a game whose playouts play as a player would and whose tree learns little
+    /// past the first reply (most of a position's future is which dice come up).
+    pub rollout_candidates: u32,
 }
 
 impl SearchDefaults {
@@ -636,6 +642,7 @@ impl SearchDefaults {
         keep_trees: true,
         effort: 1,
         playout_decisions: 0,
+        rollout_candidates: 0,
     };
 }
 

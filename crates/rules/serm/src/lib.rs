@@ -215,8 +215,17 @@ impl Game for Serm {
     /// would (`src/playout.rs`) shows more the longer it runs. Against greedy in the
     /// skirmish, 1,800 games: 54.3 % of the decided at eight decisions, where random
     /// playouts won 49.3 % at four or eight (docs/strength.md, "SERM: playouts that shoot").
+    ///
+    /// No tree: the one-ply look's six best actions played out round after round on the same
+    /// dice, a candidate clearly behind dropped, at four times the general work
+    /// (docs/strength.md, "SERM: a race among the rollouts"). The tree levelled off near even
+    /// with greedy at any work (52.1 % of 1,200 games on three seeds); the race won 61.9 % of
+    /// 1,194 on the same seeds, within the 50 ms goal (16.7 ms a decision at the bench's
+    /// median, 39.8 ms at its slowest).
     const SEARCH: battlemat_core::SearchDefaults = battlemat_core::SearchDefaults {
         playout_decisions: 8,
+        rollout_candidates: 6,
+        effort: 4,
         ..battlemat_core::SearchDefaults::GENERAL
     };
 
