@@ -23,7 +23,7 @@
 //! the tree search levelled off near even with greedy at any budget (sixteen times the
 //! work changed nothing; 52.1 % of 1,200 games on the tuning example's three seeds), while
 //! rollouts kept gaining with more playouts (57.2 % of the same games at 256 rounds), and
-//! raced at four times the general work they won 61.9 % of 1,194, within the 50 ms goal
+//! raced at four to five times the general work they won 61.9 % of 1,194, within the 50 ms goal
 //! (docs/strength.md, "SERM: rollouts on common dice" and "SERM: a race among the
 //! rollouts"). In King of the Hill, whose playouts are random, rollouts lost to greedy (37
 //! of 99): they need a playout worth playing out.
@@ -92,13 +92,9 @@ impl<G: Game> Mcts<G> {
                 .collect();
             (values, t.work)
         };
-        let (playouts_asked, deadline) = match cfg.budget {
-            Budget::Iterations(n) => (Some(u64::from(n).max(1)), None),
-            Budget::Work(_) => (None, None),
-            Budget::Millis(ms) => (
-                None,
-                Some(Instant::now() + Duration::from_millis(u64::from(ms))),
-            ),
+        let deadline = match cfg.budget {
+            Budget::Millis(ms) => Some(Instant::now() + Duration::from_millis(u64::from(ms))),
+            Budget::Iterations(_) | Budget::Work(_) => None,
         };
         let racing = cfg.rollout_race > 0.0 && k > 1;
         let batch = (rayon::current_num_threads() as u64 * 2).max(1);
@@ -109,17 +105,14 @@ impl<G: Game> Mcts<G> {
         let mut rolled = Work::default();
         let mut rounds = 0u64;
         let mut playouts = 0u64;
+        // The round after which the race next looks at the candidates.
+        let mut look = RACE_FROM;
         'search: while rounds < MAX_ROUNDS {
             // A batch never runs past the race's next look, so which candidates a round
             // plays does not depend on the number of threads.
-            let mut end = rounds + batch;
+            let mut end = (rounds + batch).min(MAX_ROUNDS);
             if racing {
-                let next = if rounds < RACE_FROM {
-                    RACE_FROM
-                } else {
-                    rounds - (rounds - RACE_FROM) % RACE_EVERY + RACE_EVERY
-                };
-                end = end.min(next);
+                end = end.min(look);
             }
             let results: Vec<(Vec<f64>, Work)> = (rounds..end)
                 .into_par_iter()
@@ -133,7 +126,7 @@ impl<G: Game> Mcts<G> {
                 rolled.add(&w);
                 rounds += 1;
                 let done = match cfg.budget {
-                    Budget::Iterations(_) => playouts_asked.is_some_and(|n| playouts >= n),
+                    Budget::Iterations(n) => playouts >= u64::from(n).max(1),
                     Budget::Work(w) => rolled.units() >= u64::from(w),
                     Budget::Millis(_) => false,
                 };
@@ -141,7 +134,8 @@ impl<G: Game> Mcts<G> {
                     break 'search;
                 }
             }
-            if racing && rounds >= RACE_FROM && (rounds - RACE_FROM).is_multiple_of(RACE_EVERY) {
+            if racing && rounds == look {
+                look += RACE_EVERY;
                 alive = still_racing(&played, &alive, cfg.rollout_race);
                 if alive.len() == 1 {
                     break;

@@ -220,7 +220,7 @@ impl Game for Serm {
     /// dice, a candidate clearly behind dropped, at four times the general work
     /// (docs/strength.md, "SERM: a race among the rollouts"). The tree levelled off near even
     /// with greedy at any work (52.1 % of 1,200 games on three seeds); the race won 61.9 % of
-    /// 1,194 on the same seeds, within the 50 ms goal (16.7 ms a decision at the bench's
+    /// 1,194 on the same seeds at four to five times the work, within the 50 ms goal (16.7 ms a decision at the bench's
     /// median, 39.8 ms at its slowest).
     const SEARCH: battlemat_core::SearchDefaults = battlemat_core::SearchDefaults {
         playout_decisions: 8,
